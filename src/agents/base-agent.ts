@@ -1,0 +1,112 @@
+// The base of every agent: a name in a tree of agents, and a stream of events per invocation.
+
+import { InvalidRequestError, messageOf } from '../core/errors.ts';
+import type { Event } from '../core/event.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+
+export interface BaseAgentOptions {
+  /** Unique in its agent tree; an identifier (letters, digits, `_`), never `user`. */
+  name: string;
+  /** What the agent does, told to other agents deciding whether to transfer to it. */
+  description?: string;
+  subAgents?: readonly BaseAgent[];
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+export abstract class BaseAgent {
+  readonly name: string;
+  readonly description: string;
+  readonly subAgents: readonly BaseAgent[];
+  private parent: BaseAgent | undefined;
+
+  constructor(options: BaseAgentOptions) {
+    if (!NAME.test(options.name ?? '')) {
+      throw new InvalidRequestError(
+        `Agent name ${JSON.stringify(options.name)} must be an identifier (letters, digits, _ and -)`,
+      );
+    }
+    if (options.name === 'user') throw new InvalidRequestError("An agent cannot be named 'user'");
+    this.name = options.name;
+    this.description = options.description ?? '';
+    this.subAgents = [...(options.subAgents ?? [])];
+    for (const sub of this.subAgents) {
+      if (sub.parent) {
+        throw new InvalidRequestError(
+          `Agent ${sub.name} already has the parent ${sub.parent.name}; it cannot also be a sub-agent of ${this.name}`,
+        );
+      }
+      sub.parent = this;
+    }
+  }
+
+  get parentAgent(): BaseAgent | undefined {
+    return this.parent;
+  }
+
+  get rootAgent(): BaseAgent {
+    let agent: BaseAgent = this;
+    while (agent.parent) agent = agent.parent;
+    return agent;
+  }
+
+  /** This agent or one of its descendants, by name. */
+  findAgent(name: string): BaseAgent | undefined {
+    return this.name === name ? this : this.findSubAgent(name);
+  }
+
+  /** A descendant of this agent, by name. */
+  findSubAgent(name: string): BaseAgent | undefined {
+    for (const sub of this.subAgents) {
+      const found = sub.findAgent(name);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Every agent of this subtree, this one first. */
+  *walk(): Generator<BaseAgent> {
+    yield this;
+    for (const sub of this.subAgents) yield* sub.walk();
+  }
+
+  /**
+   * Runs this agent in the invocation of `parentContext`, yielding its events. If the agent
+   * fails (its model or a tool threw, say), it yields an error event of its own, and the error
+   * goes on up to the caller; agents above it add no second error event.
+   */
+  async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void> {
+    const ctx = parentContext.forAgent(this);
+    if (ctx.endInvocation) return;
+    try {
+      yield* this.runAsyncImpl(ctx);
+    } catch (thrown) {
+      const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));
+      if (error.name === 'AbortError' || reported.has(error)) throw error;
+      reported.add(error);
+      yield ctx.createEvent({ errorCode: errorCodeOf(error), errorMessage: error.message });
+      throw error;
+    }
+  }
+
+  /** The agent's behaviour. Each yielded event is stored before the generator is resumed. */
+  protected abstract runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void>;
+}
+
+/** Errors already logged as an error event by the agent that failed. */
+const reported = new WeakSet<Error>();
+
+function errorCodeOf(error: Error): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  switch (error.name) {
+    case 'ToolError':
+      return 'TOOL_ERROR';
+    case 'LlmCallsLimitExceededError':
+      return 'LLM_CALLS_LIMIT_EXCEEDED';
+    case 'InvalidRequestError':
+      return 'INVALID_REQUEST';
+    default:
+      return 'AGENT_ERROR';
+  }
+}

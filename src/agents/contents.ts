@@ -1,0 +1,116 @@
+// The conversation an LlmAgent sends to its model, built from the active events of the session.
+
+import type { Content, FunctionResponse, Part } from '../core/content.ts';
+import type { Event } from '../core/event.ts';
+
+/** The function a paused tool call is shown to the user as, when it needs their confirmation. */
+export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
+
+export interface ContentsOptions {
+  /** `'none'`: only the current turn (from the last message of the user or another agent). */
+  includeContents?: 'default' | 'none';
+}
+
+/** Whether an event on `eventBranch` is visible to an agent running on `branch`. */
+export function isOnBranch(branch: string | undefined, eventBranch: string | undefined): boolean {
+  if (!branch || !eventBranch) return true;
+  return branch === eventBranch || branch.startsWith(`${eventBranch}.`);
+}
+
+/**
+ * The contents for the model of agent `agentName`, from the active events:
+ * - only events with content, on the agent's branch, and no confirmation requests or answers;
+ * - other agents' messages become user messages that start with "For context:";
+ * - every function call is followed by the latest response to it, and calls that were never
+ *   answered (a tool that failed, a run that was cut off) are left out, as are responses
+ *   without their call: model APIs reject both.
+ */
+export function buildContents(
+  events: readonly Event[],
+  agentName: string,
+  branch: string | undefined,
+  options: ContentsOptions = {},
+): Content[] {
+  let visible = events.filter((event) => isVisible(event, branch));
+  if (options.includeContents === 'none') {
+    const start = findLastIndex(visible, (event) => event.author !== agentName);
+    visible = start < 0 ? [] : visible.slice(start);
+  }
+
+  const latestResponse = new Map<string, FunctionResponse>();
+  for (const event of visible) {
+    if (isOtherAgent(event, agentName)) continue;
+    for (const part of event.content!.parts) {
+      const response = part.functionResponse;
+      if (response?.id !== undefined) latestResponse.set(response.id, response);
+    }
+  }
+
+  const contents: Content[] = [];
+  for (const event of visible) {
+    if (isOtherAgent(event, agentName)) {
+      const parts = rephrase(event);
+      if (parts.length > 1) contents.push({ role: 'user', parts });
+      continue;
+    }
+    const parts: Part[] = [];
+    const responses: Part[] = [];
+    for (const part of event.content!.parts) {
+      if (part.functionResponse) continue; // placed right after its call
+      const call = part.functionCall;
+      if (call) {
+        const response = call.id === undefined ? undefined : latestResponse.get(call.id);
+        if (!response) continue;
+        parts.push(part);
+        responses.push({ functionResponse: response });
+        continue;
+      }
+      parts.push(part);
+    }
+    if (parts.length > 0) contents.push({ role: event.content!.role, parts });
+    if (responses.length > 0) contents.push({ role: 'user', parts: responses });
+  }
+  return contents;
+}
+
+function isVisible(event: Event, branch: string | undefined): boolean {
+  const parts = event.content?.parts;
+  if (!parts || parts.length === 0 || event.partial) return false;
+  if (parts.length === 1 && parts[0]!.text === '') return false;
+  if (!isOnBranch(branch, event.branch)) return false;
+  return !parts.some(
+    (part) =>
+      part.functionCall?.name === REQUEST_CONFIRMATION_FUNCTION ||
+      part.functionResponse?.name === REQUEST_CONFIRMATION_FUNCTION,
+  );
+}
+
+function isOtherAgent(event: Event, agentName: string): boolean {
+  return event.author !== 'user' && event.author !== agentName;
+}
+
+/** Another agent's message, told to this agent as context. */
+function rephrase(event: Event): Part[] {
+  const parts: Part[] = [{ text: 'For context:' }];
+  for (const part of event.content!.parts) {
+    if (part.thought) continue;
+    if (part.text) parts.push({ text: `[${event.author}] said: ${part.text}` });
+    else if (part.functionCall) {
+      const { name, args } = part.functionCall;
+      parts.push({
+        text: `[${event.author}] called tool \`${name}\` with parameters: ${JSON.stringify(args)}`,
+      });
+    } else if (part.functionResponse) {
+      const { name, response } = part.functionResponse;
+      parts.push({
+        text: `[${event.author}] \`${name}\` tool returned result: ${JSON.stringify(response)}`,
+      });
+    } else if (part.inlineData) parts.push(part);
+  }
+  return parts;
+}
+
+function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (test(items[i]!)) return i;
+  return -1;
+}

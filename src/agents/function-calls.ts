@@ -1,0 +1,104 @@
+// Running the function calls of a model response and answering them in one event.
+
+import type { FunctionCall, Part } from '../core/content.ts';
+import { ToolError, messageOf } from '../core/errors.ts';
+import { createEventActions, type Event, type EventActions } from '../core/event.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+import type { BaseTool } from '../tools/base-tool.ts';
+import { ToolContext } from '../tools/tool-context.ts';
+
+interface CallOutcome {
+  /** The function response part; none for a long-running tool that has nothing to say yet. */
+  part?: Part;
+  actions: EventActions;
+  error?: ToolError;
+}
+
+export interface FunctionCallsResult {
+  /** The event answering the calls (parts in call order), if any call was answered. */
+  event?: Event;
+  /** The first tool that threw, if any: the invocation must end with an error. */
+  error?: ToolError;
+}
+
+/**
+ * Runs the calls concurrently and answers them in one event, parts in call order and actions
+ * merged. A call to an unknown tool, or with arguments that do not fit the tool's schema, is
+ * answered with an error the model can act on; the tool does not run. A tool that throws is
+ * answered with its error too (so the log never holds an unanswered call), and reported in
+ * `error` so that the invocation ends.
+ */
+export async function runFunctionCalls(
+  ctx: InvocationContext,
+  calls: readonly FunctionCall[],
+  tools: ReadonlyMap<string, BaseTool>,
+): Promise<FunctionCallsResult> {
+  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, call, tools)));
+  const parts = outcomes.flatMap((outcome) => (outcome.part ? [outcome.part] : []));
+  const error = outcomes.find((outcome) => outcome.error)?.error;
+  if (parts.length === 0) return error ? { error } : {};
+  const event = ctx.createEvent({
+    content: { role: 'user', parts },
+    actions: mergeActions(outcomes.map((outcome) => outcome.actions)),
+  });
+  return error ? { event, error } : { event };
+}
+
+async function runCall(
+  ctx: InvocationContext,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, BaseTool>,
+): Promise<CallOutcome> {
+  const actions = createEventActions();
+  const respond = (response: Record<string, unknown>): CallOutcome => ({
+    part: { functionResponse: { id: call.id, name: call.name, response } },
+    actions,
+  });
+  const tool = tools.get(call.name);
+  if (!tool) {
+    const available = [...tools.keys()].join(', ') || 'none';
+    return respond({ error: `Tool '${call.name}' not found. Available tools: ${available}.` });
+  }
+  const args = call.args ?? {};
+  const problems = tool.validateArgs(args);
+  if (problems.length > 0) {
+    return respond({ error: `Invalid arguments for tool '${call.name}': ${problems.join('; ')}.` });
+  }
+  try {
+    const result = await tool.runAsync(
+      structuredClone(args),
+      new ToolContext(ctx, call.id!, actions),
+    );
+    if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
+    return respond(toResponse(result));
+  } catch (thrown) {
+    if ((thrown as Error | null)?.name === 'AbortError') throw thrown;
+    const error = new ToolError(call.name, messageOf(thrown), { cause: thrown });
+    return { ...respond({ error: error.message }), error };
+  }
+}
+
+/** A tool's result as a function response: an object as it is (JSON-safe), anything else wrapped. */
+function toResponse(result: unknown): Record<string, unknown> {
+  const json =
+    result === undefined ? null : (JSON.parse(JSON.stringify(result) ?? 'null') as unknown);
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    return json as Record<string, unknown>;
+  }
+  return { result: json };
+}
+
+/** ADK's merge: deltas combined, later calls winning on the same key and on single values. */
+function mergeActions(all: readonly EventActions[]): EventActions {
+  const merged = createEventActions();
+  for (const actions of all) {
+    const { stateDelta, artifactDelta, ...rest } = actions;
+    Object.assign(merged.stateDelta, stateDelta);
+    Object.assign(merged.artifactDelta, artifactDelta);
+    for (const [key, value] of Object.entries(rest)) {
+      if (value !== undefined && value !== false)
+        (merged as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  return merged;
+}

@@ -1,0 +1,135 @@
+// Typed errors. Each sets `name` to a string literal (not `new.target.name`, which minifiers
+// mangle), because errors cross postMessage keeping only name, message and stack: classify them by
+// `name` with `isTrellisError`, never with `instanceof`.
+
+export class SessionNotFoundError extends Error {
+  override name = 'SessionNotFoundError' as const;
+  constructor(readonly sessionId: string) {
+    super(`Session not found: ${sessionId}`);
+  }
+}
+
+export class SessionExistsError extends Error {
+  override name = 'SessionExistsError' as const;
+  constructor(readonly sessionId: string) {
+    super(`A session with id ${sessionId} already exists`);
+  }
+}
+
+export class InvocationNotFoundError extends Error {
+  override name = 'InvocationNotFoundError' as const;
+  constructor(
+    readonly invocationId: string,
+    sessionId: string,
+  ) {
+    super(`Invocation ${invocationId} not found in session ${sessionId}`);
+  }
+}
+
+export class NotResumableError extends Error {
+  override name = 'NotResumableError' as const;
+  constructor(message = 'This runner is not resumable: set resumabilityConfig.isResumable') {
+    super(message);
+  }
+}
+
+export class FlowValidationError extends Error {
+  override name = 'FlowValidationError' as const;
+  constructor(readonly problems: readonly { nodeId?: string; message: string }[]) {
+    super(
+      `Invalid flow:\n${problems.map((p) => `- ${p.nodeId ? `${p.nodeId}: ` : ''}${p.message}`).join('\n')}`,
+    );
+  }
+}
+
+/** A request that cannot be carried out as given (missing message, bad argument). */
+export class InvalidRequestError extends Error {
+  override name = 'InvalidRequestError' as const;
+}
+
+/** An event that was already appended (same id) is appended again. */
+export class DuplicateEventError extends Error {
+  override name = 'DuplicateEventError' as const;
+  constructor(readonly eventId: string) {
+    super(`Event ${eventId} is already in the session`);
+  }
+}
+
+/** The model failed (threw, or its provider did). The invocation ends with an error event. */
+export class ModelError extends Error {
+  override name = 'ModelError' as const;
+  constructor(
+    message: string,
+    readonly code = 'MODEL_ERROR',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A tool threw. The invocation ends with an error event. */
+export class ToolError extends Error {
+  override name = 'ToolError' as const;
+  constructor(
+    readonly toolName: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Tool '${toolName}' failed: ${message}`, options);
+  }
+}
+
+/** An invocation called the model more often than `runConfig.maxLlmCalls` allows. */
+export class LlmCallsLimitExceededError extends Error {
+  override name = 'LlmCallsLimitExceededError' as const;
+  constructor(readonly limit: number) {
+    super(`The invocation exceeded its limit of ${limit} model calls`);
+  }
+}
+
+/** The browser's storage for this site is full. The write was rolled back: nothing changed. */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError' as const;
+  constructor(options?: { cause?: unknown }) {
+    super(
+      "The browser's storage for this site is full, so nothing was saved. Free some space (delete old sessions or artifacts) and try again.",
+      options,
+    );
+  }
+}
+
+const NAMES = [
+  'SessionNotFoundError',
+  'SessionExistsError',
+  'InvocationNotFoundError',
+  'NotResumableError',
+  'FlowValidationError',
+  'InvalidRequestError',
+  'DuplicateEventError',
+  'ModelError',
+  'ToolError',
+  'LlmCallsLimitExceededError',
+  'StorageFullError',
+] as const;
+
+export type TrellisErrorName = (typeof NAMES)[number];
+
+/** True when `error` is (or was, before crossing a boundary) the named Trellis error. */
+export function isTrellisError(error: unknown, name?: TrellisErrorName): error is Error {
+  if (typeof error !== 'object' || error === null) return false;
+  const errorName = (error as { name?: unknown }).name;
+  return name === undefined
+    ? (NAMES as readonly unknown[]).includes(errorName)
+    : errorName === name;
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}

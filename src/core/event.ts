@@ -1,0 +1,91 @@
+// Event and EventActions: the unit of a session's append-only log (ADK's camelCase wire format).
+
+import { type Content, functionCallsOf, functionResponsesOf } from './content.ts';
+import { newEventId } from './ids.ts';
+
+/** A human's answer to a tool that asked for confirmation (ADK's ToolConfirmation). */
+export interface ToolConfirmation {
+  hint?: string;
+  confirmed: boolean;
+  payload?: unknown;
+}
+
+export interface EventActions {
+  /** Keys to set; a `null` value removes the key. */
+  stateDelta: Record<string, unknown>;
+  /** Artifact file name → the version this event wrote. */
+  artifactDelta: Record<string, number>;
+  transferToAgent?: string;
+  escalate?: boolean;
+  skipSummarization?: boolean;
+  /** Function call id → the confirmation a tool asked for. */
+  requestedToolConfirmations?: Record<string, ToolConfirmation>;
+  /** A workflow agent's checkpoint (keys in snake_case, as ADK writes them). */
+  agentState?: Record<string, unknown>;
+  endOfAgent?: boolean;
+  /** Set on a rewind marker: the invocation the session was rewound to before. */
+  rewindBeforeInvocationId?: string;
+}
+
+export interface UsageMetadata {
+  promptTokenCount?: number;
+  candidatesTokenCount?: number;
+  totalTokenCount?: number;
+}
+
+export interface Event {
+  id: string;
+  invocationId: string;
+  /** `'user'` or the name of the agent that wrote it. */
+  author: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  content?: Content;
+  actions: EventActions;
+  /** Dot-separated path of the ParallelAgent branch that wrote it (`parent.child`). */
+  branch?: string;
+  /** A streaming chunk: shown live, never stored. */
+  partial?: boolean;
+  turnComplete?: boolean;
+  /** Ids of function calls whose tools run on after this event (the invocation pauses). */
+  longRunningToolIds?: string[];
+  errorCode?: string;
+  errorMessage?: string;
+  usageMetadata?: UsageMetadata;
+}
+
+export function createEventActions(init: Partial<EventActions> = {}): EventActions {
+  return { ...init, stateDelta: { ...init.stateDelta }, artifactDelta: { ...init.artifactDelta } };
+}
+
+export type EventInit = Partial<Omit<Event, 'actions'>> &
+  Pick<Event, 'invocationId' | 'author'> & { actions?: Partial<EventActions> };
+
+/** A new event with a fresh id and the current time, unless given. */
+export function createEvent(init: EventInit): Event {
+  const { actions, ...rest } = init;
+  return {
+    id: newEventId(),
+    timestamp: Date.now(),
+    ...rest,
+    actions: createEventActions(actions),
+  };
+}
+
+/**
+ * ADK's `isFinalResponse`: the event ends its agent's turn (no pending tool calls or responses,
+ * not a streaming chunk), or the tool asked to skip summarization, or a long-running tool pauses.
+ */
+export function isFinalResponse(event: Event): boolean {
+  if (event.actions.skipSummarization || (event.longRunningToolIds?.length ?? 0) > 0) return true;
+  return (
+    functionCallsOf(event.content).length === 0 &&
+    functionResponsesOf(event.content).length === 0 &&
+    !event.partial
+  );
+}
+
+/** True for a rewind marker event. */
+export function isRewindMarker(event: Event): boolean {
+  return event.actions.rewindBeforeInvocationId !== undefined;
+}

@@ -1,0 +1,86 @@
+// State scopes and deltas.
+//
+// A key `app:x` is shared by every session of the app, `user:x` by every session of the user,
+// `temp:x` lives only for the current invocation and is never stored; any other key belongs to the
+// session. A delta value `null` removes the key. States are treated as immutable: every function
+// here returns a new object.
+
+export type State = Readonly<Record<string, unknown>>;
+export type StateDelta = Readonly<Record<string, unknown>>;
+
+export const StatePrefix = { app: 'app:', user: 'user:', temp: 'temp:' } as const;
+
+export type StateScope = 'app' | 'user' | 'temp' | 'session';
+
+export function scopeOf(key: string): StateScope {
+  if (key.startsWith(StatePrefix.app)) return 'app';
+  if (key.startsWith(StatePrefix.user)) return 'user';
+  if (key.startsWith(StatePrefix.temp)) return 'temp';
+  return 'session';
+}
+
+export type ScopedDeltas = Record<StateScope, Record<string, unknown>>;
+
+/** Splits a delta by scope; keys keep their prefixes. */
+export function splitDelta(delta: StateDelta): ScopedDeltas {
+  const parts: ScopedDeltas = { app: {}, user: {}, temp: {}, session: {} };
+  for (const key of Object.keys(delta)) parts[scopeOf(key)][key] = delta[key];
+  return parts;
+}
+
+/** The delta without its `temp:` keys: what gets stored. */
+export function withoutTemp(delta: StateDelta): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(delta)) if (scopeOf(key) !== 'temp') kept[key] = delta[key];
+  return kept;
+}
+
+export function hasKeys(record: object | undefined): boolean {
+  if (!record) return false;
+  for (const _ in record) return true;
+  return false;
+}
+
+/** `state` with `delta` applied: `null` removes a key, anything else sets it. */
+export function applyDelta(state: State, delta: StateDelta | undefined): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...state };
+  if (!delta) return next;
+  for (const key of Object.keys(delta)) {
+    const value = delta[key];
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}
+
+/** The delta that turns `from` into `to` (removed keys become `null`). */
+export function diffState(from: State, to: State): Record<string, unknown> {
+  const delta: Record<string, unknown> = {};
+  for (const key of Object.keys(from)) if (!(key in to)) delta[key] = null;
+  for (const key of Object.keys(to)) {
+    if (!(key in from) || !sameValue(from[key], to[key])) delta[key] = to[key];
+  }
+  return delta;
+}
+
+/** Structural equality of plain JSON-like values. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  const bKeys = Object.keys(b);
+  if (aKeys.length !== bKeys.length) return false;
+  for (const key of aKeys) {
+    if (!(key in b)) return false;
+    if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** What `session.state` shows: session keys, then app and user keys (with their prefixes). */
+export function mergeScopes(app: State, user: State, session: State): Record<string, unknown> {
+  return { ...session, ...app, ...user };
+}

@@ -1,0 +1,48 @@
+// The public API of the Trellis library (DESIGN §4). It runs in the worker, in Node and in the page.
+
+// data model
+export * from './core/content.ts';
+export * from './core/event.ts';
+export * from './core/state.ts';
+export * from './core/errors.ts';
+export { activeEvents } from './core/active-events.ts';
+export { newEventId, newInvocationId, newSessionId } from './core/ids.ts';
+
+// sessions and artifacts
+export * from './store/session-service.ts';
+export { InMemorySessionService } from './store/in-memory-session-service.ts';
+export { IndexedDbSessionService } from './store/indexeddb-session-service.ts';
+export * from './store/artifact-service.ts';
+export { InMemoryArtifactService } from './store/in-memory-artifact-service.ts';
+export { IndexedDbArtifactService } from './store/indexeddb-artifact-service.ts';
+export { DEFAULT_DB_NAME, type IndexedDbServiceOptions } from './store/database.ts';
+
+// agents
+export { BaseAgent, type BaseAgentOptions } from './agents/base-agent.ts';
+export { LlmAgent, type LlmAgentOptions } from './agents/llm-agent.ts';
+export { SequentialAgent } from './agents/sequential-agent.ts';
+export { LoopAgent, type LoopAgentOptions } from './agents/loop-agent.ts';
+export { ParallelAgent } from './agents/parallel-agent.ts';
+export type { Instruction } from './agents/instructions.ts';
+export { TRANSFER_TO_AGENT } from './agents/transfer.ts';
+
+// tools
+export { BaseTool } from './tools/base-tool.ts';
+export {
+  FunctionTool,
+  LongRunningFunctionTool,
+  type FunctionToolOptions,
+} from './tools/function-tool.ts';
+export { ToolContext, type ToolState } from './tools/tool-context.ts';
+
+// models
+export * from './models/llm.ts';
+export * from './models/scripted-model.ts';
+
+// runner
+export * from './runner/runner.ts';
+export {
+  InvocationContext,
+  type LiveSession,
+  type RunConfig,
+} from './runner/invocation-context.ts';

@@ -1,0 +1,165 @@
+// What an agent sees of the invocation it runs in.
+
+import type { BaseAgent } from '../agents/base-agent.ts';
+import { ActiveEventsView } from '../core/active-events.ts';
+import type { Content } from '../core/content.ts';
+import { createEvent, type Event, type EventInit } from '../core/event.ts';
+import { applyDelta } from '../core/state.ts';
+import type { BaseArtifactService } from '../store/artifact-service.ts';
+import type { BaseSessionService, Session } from '../store/session-service.ts';
+
+export interface RunConfig {
+  /** `'sse'`: the model streams, and partial events carry the text so far. */
+  streamingMode?: 'none' | 'sse';
+  /** Most model calls one invocation may make (default 500): a guard against endless loops. */
+  maxLlmCalls?: number;
+  /** Cancels the run: the model request is aborted and no further event is written. */
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_LLM_CALLS = 500;
+
+/**
+ * The invocation's working copy of the session: the runner appends each stored event to it and
+ * applies the event's full state delta (`temp:` keys included, which live only here).
+ */
+export interface LiveSession {
+  readonly id: string;
+  readonly appName: string;
+  readonly userId: string;
+  state: Record<string, unknown>;
+  readonly events: Event[];
+}
+
+interface InvocationShared {
+  endInvocation: boolean;
+  llmCalls: number;
+  readonly active: ActiveEventsView;
+}
+
+export interface InvocationContextInit {
+  invocationId: string;
+  agent: BaseAgent;
+  session: Session;
+  sessionService: BaseSessionService;
+  artifactService?: BaseArtifactService | undefined;
+  userContent?: Content | undefined;
+  runConfig?: RunConfig;
+  resumable?: boolean;
+}
+
+interface ContextFields {
+  readonly invocationId: string;
+  readonly agent: BaseAgent;
+  readonly branch: string | undefined;
+  readonly session: LiveSession;
+  readonly sessionService: BaseSessionService;
+  readonly artifactService: BaseArtifactService | undefined;
+  readonly userContent: Content | undefined;
+  readonly runConfig: RunConfig;
+  readonly resumable: boolean;
+  readonly shared: InvocationShared;
+}
+
+export class InvocationContext {
+  readonly invocationId: string;
+  readonly agent: BaseAgent;
+  /** The ParallelAgent branch this agent runs on (`parent.child`), if any. */
+  readonly branch: string | undefined;
+  readonly session: LiveSession;
+  readonly sessionService: BaseSessionService;
+  readonly artifactService: BaseArtifactService | undefined;
+  /** The user message that started the invocation. */
+  readonly userContent: Content | undefined;
+  readonly runConfig: RunConfig;
+  readonly resumable: boolean;
+  private readonly shared: InvocationShared;
+
+  private constructor(fields: ContextFields) {
+    this.invocationId = fields.invocationId;
+    this.agent = fields.agent;
+    this.branch = fields.branch;
+    this.session = fields.session;
+    this.sessionService = fields.sessionService;
+    this.artifactService = fields.artifactService;
+    this.userContent = fields.userContent;
+    this.runConfig = fields.runConfig;
+    this.resumable = fields.resumable;
+    this.shared = fields.shared;
+  }
+
+  /** The context of a new or resumed invocation, over a working copy of `init.session`. */
+  static create(init: InvocationContextInit): InvocationContext {
+    const events = [...init.session.events];
+    return new InvocationContext({
+      invocationId: init.invocationId,
+      agent: init.agent,
+      branch: undefined,
+      session: {
+        id: init.session.id,
+        appName: init.session.appName,
+        userId: init.session.userId,
+        state: { ...init.session.state },
+        events,
+      },
+      sessionService: init.sessionService,
+      artifactService: init.artifactService,
+      userContent: init.userContent,
+      runConfig: init.runConfig ?? {},
+      resumable: init.resumable ?? false,
+      shared: { endInvocation: false, llmCalls: 0, active: new ActiveEventsView(events) },
+    });
+  }
+
+  /** The same invocation, seen by another agent (and, for a parallel sub-agent, its branch). */
+  forAgent(agent: BaseAgent, branch: string | undefined = this.branch): InvocationContext {
+    return new InvocationContext({ ...this, shared: this.shared, agent, branch });
+  }
+
+  get appName(): string {
+    return this.session.appName;
+  }
+
+  get userId(): string {
+    return this.session.userId;
+  }
+
+  /** Set to stop the whole invocation after the current event. */
+  get endInvocation(): boolean {
+    return this.shared.endInvocation;
+  }
+
+  set endInvocation(value: boolean) {
+    this.shared.endInvocation = value;
+  }
+
+  /** Counts a model call; false once the invocation has used up `maxLlmCalls`. */
+  countLlmCall(): boolean {
+    this.shared.llmCalls++;
+    return this.shared.llmCalls <= (this.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS);
+  }
+
+  /** The rewind-aware view of the log (see core/active-events). */
+  activeEvents(): readonly Event[] {
+    return this.shared.active.get();
+  }
+
+  /** A new event of this invocation, by this agent, on this branch. */
+  createEvent(init: Omit<EventInit, 'invocationId' | 'author'> & { author?: string } = {}): Event {
+    return createEvent({
+      invocationId: this.invocationId,
+      author: this.agent.name,
+      ...(this.branch ? { branch: this.branch } : {}),
+      ...init,
+    });
+  }
+
+  /**
+   * Records an event the runner has stored: `stored` joins the log, and `original`'s delta
+   * (which still has its `temp:` keys) updates the working state.
+   */
+  recordAppended(original: Event, stored: Event): void {
+    this.session.events.push(stored);
+    this.session.state = applyDelta(this.session.state, original.actions.stateDelta);
+  }
+}

@@ -1,0 +1,213 @@
+// The one IndexedDB database behind every IndexedDB service. This module and its siblings in
+// src/store are the only code that touches IndexedDB.
+//
+// Services given the same database name share one connection, so that a write spanning sessions
+// and artifacts (a rewind) can commit in a single transaction.
+
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { StorageFullError } from '../core/errors.ts';
+import type { Event } from '../core/event.ts';
+import type { SessionRecord } from './session-log.ts';
+
+/** DO NOT CHANGE: a different name would open an empty database and lose every user's data. */
+export const DEFAULT_DB_NAME = 'trellis';
+
+/** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
+export const DB_VERSION = 1;
+
+export interface IndexedDbServiceOptions {
+  /** The database; services given the same name share it (default `'trellis'`). */
+  dbName?: string;
+}
+
+export const Stores = {
+  sessions: 'sessions',
+  events: 'events',
+  appStates: 'appStates',
+  userStates: 'userStates',
+  checkpoints: 'checkpoints',
+  artifacts: 'artifacts',
+} as const;
+
+export interface EventRecord {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  seq: number;
+  event: Event;
+}
+
+export interface ScopeStateRecord {
+  appName: string;
+  userId?: string;
+  state: Record<string, unknown>;
+}
+
+export interface CheckpointRecord {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  invocationId: string;
+  firstSeq: number;
+  state: Record<string, unknown>;
+  artifacts: Record<string, number>;
+}
+
+export const ArtifactKind = { inline: 'inline', text: 'text', tombstone: 'tombstone' } as const;
+export type ArtifactKind = (typeof ArtifactKind)[keyof typeof ArtifactKind];
+
+export interface ArtifactRecord {
+  appName: string;
+  userId: string;
+  /** `''` for a user-scoped artifact (`user:` file name). */
+  sessionId: string;
+  filename: string;
+  version: number;
+  kind: ArtifactKind;
+  mimeType: string;
+  displayName?: string;
+  /** The bytes (absent for a tombstone). */
+  blob?: Blob;
+  savedAt: number;
+}
+
+type SessionKeyTuple = [appName: string, userId: string, sessionId: string];
+export type ArtifactRecordKey = [...SessionKeyTuple, filename: string, version: number];
+
+export interface TrellisSchema extends DBSchema {
+  sessions: {
+    key: SessionKeyTuple;
+    value: SessionRecord;
+    indexes: { byUser: [string, string] };
+  };
+  events: {
+    key: [...SessionKeyTuple, seq: number];
+    value: EventRecord;
+    indexes: { byEventId: [...SessionKeyTuple, eventId: string] };
+  };
+  appStates: { key: string; value: ScopeStateRecord };
+  userStates: { key: [string, string]; value: ScopeStateRecord };
+  checkpoints: {
+    key: [...SessionKeyTuple, invocationId: string];
+    value: CheckpointRecord;
+  };
+  artifacts: {
+    key: ArtifactRecordKey;
+    value: ArtifactRecord;
+  };
+}
+
+export type TrellisDb = IDBPDatabase<TrellisSchema>;
+
+/** Ordered, cumulative schema steps. */
+function migrate(db: TrellisDb, oldVersion: number): void {
+  if (oldVersion < 1) {
+    const sessions = db.createObjectStore(Stores.sessions, {
+      keyPath: ['appName', 'userId', 'id'],
+    });
+    sessions.createIndex('byUser', ['appName', 'userId']);
+    const events = db.createObjectStore(Stores.events, {
+      keyPath: ['appName', 'userId', 'sessionId', 'seq'],
+    });
+    events.createIndex('byEventId', ['appName', 'userId', 'sessionId', 'event.id'], {
+      unique: true,
+    });
+    db.createObjectStore(Stores.appStates, { keyPath: 'appName' });
+    db.createObjectStore(Stores.userStates, { keyPath: ['appName', 'userId'] });
+    db.createObjectStore(Stores.checkpoints, {
+      keyPath: ['appName', 'userId', 'sessionId', 'invocationId'],
+    });
+    db.createObjectStore(Stores.artifacts, {
+      keyPath: ['appName', 'userId', 'sessionId', 'filename', 'version'],
+    });
+  }
+}
+
+/**
+ * A counted reference to the shared connection of one database name. The connection opens on
+ * first use and closes when the last reference is released. When another tab needs a newer schema
+ * (`blocking`), it is closed at once and reopened on next use, so that tab is never stuck.
+ */
+export class DatabaseRef {
+  private released = false;
+
+  private constructor(private readonly shared: SharedConnection) {}
+
+  static acquire(name: string = DEFAULT_DB_NAME): DatabaseRef {
+    let shared = connections.get(name);
+    if (!shared) {
+      shared = { name, refs: 0 };
+      connections.set(name, shared);
+    }
+    shared.refs++;
+    return new DatabaseRef(shared);
+  }
+
+  get name(): string {
+    return this.shared.name;
+  }
+
+  open(): Promise<TrellisDb> {
+    if (this.released) return Promise.reject(new Error(`Database ${this.name} was closed`));
+    const shared = this.shared;
+    shared.db ??= openDB<TrellisSchema>(shared.name, DB_VERSION, {
+      upgrade: (db, oldVersion) => migrate(db, oldVersion),
+      blocking: () => drop(shared),
+      terminated: () => drop(shared),
+    }).catch((error: unknown) => {
+      shared.db = undefined;
+      throw error;
+    });
+    return shared.db;
+  }
+
+  /** Releases this reference; the connection closes with the last one. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    const shared = this.shared;
+    if (--shared.refs > 0) return;
+    connections.delete(shared.name);
+    await drop(shared);
+  }
+}
+
+interface SharedConnection {
+  name: string;
+  refs: number;
+  db?: Promise<TrellisDb>;
+}
+
+const connections = new Map<string, SharedConnection>();
+
+async function drop(shared: SharedConnection): Promise<void> {
+  const pending = shared.db;
+  shared.db = undefined;
+  // A connection that failed to open has nothing to close; its error went to whoever awaited it.
+  const db = await pending?.catch(() => undefined);
+  db?.close();
+}
+
+/**
+ * Runs an IndexedDB write and turns a full disk into a StorageFullError. The transaction has
+ * aborted by then, so nothing was written.
+ */
+export async function withStorageErrors<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isQuotaError(error)) throw new StorageFullError({ cause: error });
+    throw error;
+  }
+}
+
+function isQuotaError(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'QuotaExceededError' || name === 'NS_ERROR_DOM_QUOTA_REACHED';
+}
+
+/** Key range of every record of one session in a store keyed `[app, user, session, …]`. */
+export function sessionRange(appName: string, userId: string, sessionId: string): IDBKeyRange {
+  // An array key sorts after every number and string, so `[…, []]` bounds any suffix.
+  return IDBKeyRange.bound([appName, userId, sessionId], [appName, userId, sessionId, []]);
+}

@@ -1,0 +1,172 @@
+// Artifacts in IndexedDB, one record per version, bytes as Blobs.
+
+import { bytesToBase64, type Part } from '../core/content.ts';
+import {
+  DatabaseRef,
+  Stores,
+  sessionRange,
+  type ArtifactRecord,
+  type ArtifactRecordKey,
+  type IndexedDbServiceOptions,
+  type TrellisDb,
+} from './database.ts';
+import {
+  BaseArtifactService,
+  artifactContentOf,
+  artifactSessionId,
+  checkVersion,
+  type ArtifactKey,
+  type ListArtifactKeysRequest,
+  type LoadArtifactRequest,
+  type SaveArtifactRequest,
+} from './artifact-service.ts';
+import { readTransaction, writeTransaction } from './transaction.ts';
+
+export class IndexedDbArtifactService extends BaseArtifactService {
+  private readonly database: DatabaseRef;
+
+  constructor(options: IndexedDbServiceOptions = {}) {
+    super();
+    this.database = DatabaseRef.acquire(options.dbName);
+  }
+
+  get dbName(): string {
+    return this.database.name;
+  }
+
+  /** @internal The shared connection, for writes that span services (rewind). */
+  openDatabase(): Promise<TrellisDb> {
+    return this.database.open();
+  }
+
+  /** Releases this service's hold on the database connection. */
+  close(): Promise<void> {
+    return this.database.release();
+  }
+
+  override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
+    const content = artifactContentOf(request);
+    const blob =
+      content.kind === 'text'
+        ? new Blob([content.text], { type: content.mimeType })
+        : new Blob([content.bytes as Uint8Array<ArrayBuffer>], { type: content.mimeType });
+    const db = await this.database.open();
+    return writeTransaction(db, [Stores.artifacts], (tx) =>
+      putVersionInTx(tx, request, {
+        kind: content.kind,
+        mimeType: content.mimeType,
+        blob,
+        ...(content.kind === 'inline' && content.displayName
+          ? { displayName: content.displayName }
+          : {}),
+      }),
+    );
+  }
+
+  override async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
+    checkVersion(request.version);
+    const db = await this.database.open();
+    const record = await readTransaction(db, [Stores.artifacts], async (tx) => {
+      const store = tx.objectStore(Stores.artifacts);
+      if (request.version !== undefined) return store.get([...fileKey(request), request.version]);
+      const cursor = await store.openCursor(fileRange(request), 'prev');
+      return cursor?.value;
+    });
+    return record && partOf(record);
+  }
+
+  override async listArtifactKeys({
+    appName,
+    userId,
+    sessionId,
+  }: ListArtifactKeysRequest): Promise<string[]> {
+    const db = await this.database.open();
+    const records = await readTransaction(db, [Stores.artifacts], async (tx) => {
+      const store = tx.objectStore(Stores.artifacts);
+      const [own, users] = await Promise.all([
+        store.getAll(sessionRange(appName, userId, sessionId)),
+        sessionId === '' ? [] : store.getAll(sessionRange(appName, userId, '')),
+      ]);
+      return [...own, ...users];
+    });
+    // Records come sorted by file name, then version: the last one of each name is its latest.
+    const latest = new Map<string, ArtifactRecord>();
+    for (const record of records) latest.set(record.filename, record);
+    return [...latest.values()]
+      .filter((record) => record.kind !== 'tombstone')
+      .map((record) => record.filename)
+      .sort();
+  }
+
+  override async listVersions(request: ArtifactKey): Promise<number[]> {
+    const db = await this.database.open();
+    const keys = await db.getAllKeys(Stores.artifacts, fileRange(request));
+    return keys.map((key) => key[4]);
+  }
+
+  override async deleteArtifact(request: ArtifactKey): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.artifacts], (tx) =>
+      tx.objectStore(Stores.artifacts).delete(fileRange(request)),
+    );
+  }
+}
+
+/** The part of a readwrite transaction that writes artifact versions (any wider store list). */
+interface ArtifactWriter {
+  objectStore(name: typeof Stores.artifacts): {
+    openKeyCursor(
+      range: IDBKeyRange,
+      direction: IDBCursorDirection,
+    ): Promise<{ key: ArtifactRecordKey } | null>;
+    add(record: ArtifactRecord): Promise<unknown>;
+  };
+}
+
+/**
+ * Writes the next version of a file inside `tx` and returns its number. Rewind calls it inside
+ * its own transaction, so that the versions it writes commit with its marker event.
+ */
+export async function putVersionInTx(
+  tx: ArtifactWriter,
+  key: ArtifactKey,
+  content: Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>,
+): Promise<number> {
+  const store = tx.objectStore(Stores.artifacts);
+  const last = await store.openKeyCursor(fileRange(key), 'prev');
+  const version = last ? last.key[4] + 1 : 0;
+  const [appName, userId, sessionId, filename] = fileKey(key);
+  await store.add({
+    appName,
+    userId,
+    sessionId,
+    filename,
+    version,
+    ...content,
+    savedAt: Date.now(),
+  });
+  return version;
+}
+
+async function partOf(record: ArtifactRecord): Promise<Part | undefined> {
+  switch (record.kind) {
+    case 'tombstone':
+      return undefined;
+    case 'text':
+      return { text: await record.blob!.text() };
+    case 'inline': {
+      const data = bytesToBase64(new Uint8Array(await record.blob!.arrayBuffer()));
+      const { mimeType, displayName } = record;
+      return { inlineData: { mimeType, data, ...(displayName ? { displayName } : {}) } };
+    }
+  }
+}
+
+function fileKey(key: ArtifactKey): [string, string, string, string] {
+  return [key.appName, key.userId, artifactSessionId(key.sessionId, key.filename), key.filename];
+}
+
+function fileRange(key: ArtifactKey): IDBKeyRange {
+  const prefix = fileKey(key);
+  return IDBKeyRange.bound(prefix, [...prefix, []]);
+}

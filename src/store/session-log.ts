@@ -1,0 +1,165 @@
+// Bookkeeping shared by both session services, so that they cannot disagree: what a stored event
+// looks like, how appending one changes the session record, and when a checkpoint is taken.
+
+import { createEvent, type Event } from '../core/event.ts';
+import { newInvocationId } from '../core/ids.ts';
+import {
+  StatePrefix,
+  applyDelta,
+  mergeScopes,
+  splitDelta,
+  withoutTemp,
+  type ScopedDeltas,
+} from '../core/state.ts';
+import type { InvocationCheckpoint, Session } from './session-service.ts';
+
+/** A session as stored: its own keys only; app and user state live in their own records. */
+export interface SessionRecord {
+  appName: string;
+  userId: string;
+  id: string;
+  /** Session-scoped state. */
+  state: Record<string, unknown>;
+  /** Session-scoped artifact file name → latest version named by an event's artifactDelta. */
+  artifacts: Record<string, number>;
+  createTime: number;
+  lastUpdateTime: number;
+  /** Number of events in the log; the next event gets this sequence number. */
+  eventCount: number;
+  /** Invocation of the last event: appending another one may need a checkpoint. */
+  lastInvocationId?: string;
+}
+
+export function newSessionRecord(
+  appName: string,
+  userId: string,
+  id: string,
+  now: number,
+): SessionRecord {
+  return {
+    appName,
+    userId,
+    id,
+    state: {},
+    artifacts: {},
+    createTime: now,
+    lastUpdateTime: now,
+    eventCount: 0,
+  };
+}
+
+/** The synthetic first event that records a session's initial state, or none for no state. */
+export function initialStateEvent(state: Record<string, unknown> | undefined): Event | undefined {
+  const delta = withoutTemp(state ?? {});
+  if (Object.keys(delta).length === 0) return undefined;
+  return createEvent({
+    invocationId: newInvocationId(),
+    author: 'user',
+    actions: { stateDelta: delta },
+  });
+}
+
+/**
+ * The event as the log keeps it: a private deep copy (only structured-clonable data can be
+ * stored, in memory as in IndexedDB), `temp:` keys dropped, frozen so that nobody who reads the
+ * log can change it.
+ */
+export function toStoredEvent(event: Event): Event {
+  const copy = structuredClone(event);
+  copy.actions.stateDelta = withoutTemp(copy.actions.stateDelta ?? {});
+  copy.actions.artifactDelta ??= {};
+  return deepFreeze(copy);
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+export interface AppendOutcome {
+  record: SessionRecord;
+  seq: number;
+  deltas: ScopedDeltas;
+}
+
+/** The record after appending `event` (already a stored event) at the end of the log. */
+export function appendToRecord(record: SessionRecord, event: Event): AppendOutcome {
+  const deltas = splitDelta(event.actions.stateDelta);
+  const sessionArtifacts = sessionScopedArtifacts(event.actions.artifactDelta);
+  return {
+    seq: record.eventCount,
+    deltas,
+    record: {
+      ...record,
+      state: applyDelta(record.state, deltas.session),
+      artifacts: sessionArtifacts ? { ...record.artifacts, ...sessionArtifacts } : record.artifacts,
+      lastUpdateTime: Math.max(record.lastUpdateTime, event.timestamp),
+      eventCount: record.eventCount + 1,
+      lastInvocationId: event.invocationId,
+    },
+  };
+}
+
+function sessionScopedArtifacts(delta: Record<string, number>): Record<string, number> | undefined {
+  let kept: Record<string, number> | undefined;
+  for (const name of Object.keys(delta)) {
+    if (name.startsWith(StatePrefix.user)) continue;
+    (kept ??= {})[name] = delta[name]!;
+  }
+  return kept;
+}
+
+/** Whether appending an event of `invocationId` may start a new invocation (then look it up). */
+export function mayStartInvocation(record: SessionRecord, invocationId: string): boolean {
+  return record.lastInvocationId !== invocationId;
+}
+
+/** The checkpoint of an invocation whose first event is about to be appended to `record`. */
+export function checkpointBefore(
+  record: SessionRecord,
+  invocationId: string,
+): InvocationCheckpoint {
+  return {
+    invocationId,
+    firstSeq: record.eventCount,
+    state: record.state,
+    artifacts: record.artifacts,
+  };
+}
+
+export function toSession(
+  record: SessionRecord,
+  appState: Record<string, unknown>,
+  userState: Record<string, unknown>,
+  events: readonly Event[],
+): Session {
+  return {
+    id: record.id,
+    appName: record.appName,
+    userId: record.userId,
+    state: mergeScopes(appState, userState, record.state),
+    events,
+    lastUpdateTime: record.lastUpdateTime,
+  };
+}
+
+/** The events a `GetSessionConfig` asks for, from the full log. */
+export function selectEvents(
+  events: readonly Event[],
+  numRecentEvents: number | undefined,
+  afterTimestamp: number | undefined,
+): readonly Event[] {
+  let selected = events;
+  if (afterTimestamp !== undefined) {
+    let start = selected.length;
+    while (start > 0 && selected[start - 1]!.timestamp >= afterTimestamp) start--;
+    selected = selected.slice(start);
+  }
+  if (numRecentEvents !== undefined) {
+    selected = numRecentEvents <= 0 ? [] : selected.slice(-numRecentEvents);
+  }
+  return selected;
+}

@@ -1,0 +1,101 @@
+// The session service contract, shared by the in-memory and IndexedDB implementations.
+
+import type { Event } from '../core/event.ts';
+
+export interface Session {
+  readonly id: string;
+  readonly appName: string;
+  readonly userId: string;
+  /** Session, `app:` and `user:` keys merged (app and user keys keep their prefix). */
+  readonly state: Readonly<Record<string, unknown>>;
+  /** The raw, append-only log (rewind markers included), oldest first. */
+  readonly events: readonly Event[];
+  /** Milliseconds since the epoch. */
+  readonly lastUpdateTime: number;
+}
+
+export interface SessionKey {
+  appName: string;
+  userId: string;
+  sessionId: string;
+}
+
+export interface CreateSessionRequest {
+  appName: string;
+  userId: string;
+  sessionId?: string;
+  /** Initial state; recorded as a first, synthetic event so the log alone explains every value. */
+  state?: Record<string, unknown>;
+}
+
+export interface GetSessionConfig {
+  /** Only the last N events of the log (0: none). The older ones are not read. */
+  numRecentEvents?: number;
+  /** Only events with a timestamp at or after this one (milliseconds). */
+  afterTimestamp?: number;
+}
+
+export interface GetSessionRequest extends SessionKey {
+  config?: GetSessionConfig;
+  /** Shorthand for `config.numRecentEvents`. */
+  numRecentEvents?: number;
+}
+
+export interface ListSessionsRequest {
+  appName: string;
+  userId: string;
+}
+
+export interface ListSessionsResponse {
+  /** Most recently updated first; each with its merged state and no events. */
+  sessions: Session[];
+}
+
+export interface AppendEventRequest {
+  /** Identifies the session; it is not modified (sessions are read-only snapshots). */
+  session: Pick<Session, 'id' | 'appName' | 'userId'>;
+  event: Event;
+}
+
+/** What a session looked like just before an invocation's first event was appended. */
+export interface InvocationCheckpoint {
+  invocationId: string;
+  /** Position of the invocation's first event in the raw log. */
+  firstSeq: number;
+  /** Session-scoped state (no `app:`, `user:` or `temp:` keys). */
+  state: Readonly<Record<string, unknown>>;
+  /** Session-scoped artifact file name → its latest version, as recorded by the log. */
+  artifacts: Readonly<Record<string, number>>;
+}
+
+export abstract class BaseSessionService {
+  abstract createSession(request: CreateSessionRequest): Promise<Session>;
+
+  /** The session, or `undefined` when there is none with that key. */
+  abstract getSession(request: GetSessionRequest): Promise<Session | undefined>;
+
+  abstract listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
+
+  /** Removes the session, its log and its checkpoints. Unknown session → SessionNotFoundError. */
+  abstract deleteSession(request: SessionKey): Promise<void>;
+
+  /**
+   * Appends an event to the log and applies its state delta, in one atomic write, and returns
+   * the event as stored (read-only; `temp:` keys removed). A partial event is returned as it is,
+   * unstored. Unknown session → SessionNotFoundError; an event id already in the session →
+   * DuplicateEventError.
+   */
+  abstract appendEvent(request: AppendEventRequest): Promise<Event>;
+
+  /**
+   * The state checkpoint of an invocation of the session (taken when its first event was
+   * appended), or `undefined` if the session has no such invocation.
+   */
+  abstract getInvocationCheckpoint(
+    request: SessionKey & { invocationId: string },
+  ): Promise<InvocationCheckpoint | undefined>;
+}
+
+export function numRecentEventsOf(request: GetSessionRequest): number | undefined {
+  return request.config?.numRecentEvents ?? request.numRecentEvents;
+}

@@ -1,0 +1,34 @@
+// A tool an LlmAgent can call.
+
+import type { FunctionDeclaration, JsonSchema } from '../models/llm.ts';
+import type { ToolContext } from './tool-context.ts';
+import { validateAgainstSchema } from './validate-args.ts';
+
+export abstract class BaseTool {
+  /** A long-running tool's call pauses the invocation until its final response arrives. */
+  readonly isLongRunning: boolean = false;
+
+  constructor(
+    readonly name: string,
+    readonly description: string,
+    /** JSON Schema of the arguments object; none means any arguments are accepted. */
+    readonly parameters?: JsonSchema,
+  ) {}
+
+  /** What the model is told about this tool. */
+  declaration(): FunctionDeclaration {
+    return {
+      name: this.name,
+      description: this.description,
+      ...(this.parameters ? { parameters: this.parameters } : {}),
+    };
+  }
+
+  /** Problems with the arguments of a call (empty when they fit the schema). */
+  validateArgs(args: Record<string, unknown>): string[] {
+    return this.parameters ? validateAgainstSchema(args, this.parameters) : [];
+  }
+
+  /** Runs the tool. What it returns becomes the function response (objects as they are). */
+  abstract runAsync(args: Record<string, unknown>, toolContext: ToolContext): Promise<unknown>;
+}

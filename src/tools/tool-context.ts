@@ -1,0 +1,97 @@
+// What a tool sees while it runs: the invocation's state, the actions of its response event, and
+// the artifacts of the session.
+
+import type { Part } from '../core/content.ts';
+import { InvalidRequestError } from '../core/errors.ts';
+import type { EventActions } from '../core/event.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+
+/**
+ * State as a tool sees it: reads see the tool's own pending changes first; writes go into the
+ * state delta of the tool's response event (so they are logged, and rewind can undo them).
+ */
+export interface ToolState {
+  get<T = unknown>(key: string): T | undefined;
+  set(key: string, value: unknown): void;
+  has(key: string): boolean;
+  /** The whole state as the tool sees it now. */
+  toRecord(): Record<string, unknown>;
+}
+
+export class ToolContext {
+  /** The actions of the tool's response event: `escalate`, `skipSummarization`, `transferToAgent`… */
+  readonly actions: EventActions;
+  readonly state: ToolState;
+
+  constructor(
+    readonly invocationContext: InvocationContext,
+    /** The id of the function call being answered. */
+    readonly functionCallId: string,
+    actions: EventActions,
+  ) {
+    this.actions = actions;
+    const delta = actions.stateDelta;
+    const base = () => invocationContext.session.state;
+    this.state = {
+      get: <T>(key: string) => {
+        const value = key in delta ? delta[key] : base()[key];
+        return (value === null ? undefined : value) as T | undefined;
+      },
+      set: (key, value) => {
+        delta[key] = value === undefined ? null : value;
+      },
+      has: (key) => (key in delta ? delta[key] !== null : key in base()),
+      toRecord: () => {
+        const merged: Record<string, unknown> = { ...base() };
+        for (const [key, value] of Object.entries(delta)) {
+          if (value === null) delete merged[key];
+          else merged[key] = value;
+        }
+        return merged;
+      },
+    };
+  }
+
+  get invocationId(): string {
+    return this.invocationContext.invocationId;
+  }
+
+  get agentName(): string {
+    return this.invocationContext.agent.name;
+  }
+
+  /** Saves a new version of an artifact and records it in this response's `artifactDelta`. */
+  async saveArtifact(filename: string, artifact: Part): Promise<number> {
+    const version = await this.artifactService().saveArtifact({
+      ...this.artifactScope(),
+      filename,
+      artifact,
+    });
+    this.actions.artifactDelta[filename] = version;
+    return version;
+  }
+
+  /** An artifact of the session (or the user, for `user:` names); the latest version by default. */
+  loadArtifact(filename: string, version?: number): Promise<Part | undefined> {
+    return this.artifactService().loadArtifact({
+      ...this.artifactScope(),
+      filename,
+      ...(version === undefined ? {} : { version }),
+    });
+  }
+
+  listArtifacts(): Promise<string[]> {
+    return this.artifactService().listArtifactKeys(this.artifactScope());
+  }
+
+  private artifactScope() {
+    const { appName, userId, id: sessionId } = this.invocationContext.session;
+    return { appName, userId, sessionId };
+  }
+
+  private artifactService() {
+    const service = this.invocationContext.artifactService;
+    if (!service) throw new InvalidRequestError('This runner has no artifact service');
+    return service;
+  }
+}

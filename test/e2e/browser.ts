@@ -1,0 +1,61 @@
+// Debian's Chromium, driven by playwright-core: headless, a fresh profile per test, never a
+// downloaded browser.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the page threw or logged, for tests to assert there were none. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium"`,
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'trellis-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const errors: string[] = [];
+  const watch = (p: Page) => {
+    p.on('pageerror', (error) => errors.push(error.message));
+    p.on('console', (message) => {
+      if (message.type() === 'error' && !/favicon/.test(message.location().url))
+        errors.push(message.text());
+    });
+  };
+  watch(page);
+  context.on('page', watch);
+  return {
+    context,
+    page,
+    errors,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
