@@ -22,6 +22,15 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: 'bench',
+          include: ['test/bench/**/*.bench.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

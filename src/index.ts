@@ -5,7 +5,9 @@ export * from './core/content.ts';
 export * from './core/event.ts';
 export * from './core/state.ts';
 export * from './core/errors.ts';
-export { activeEvents } from './core/active-events.ts';
+export { activeEvents, conversationThrough } from './core/active-events.ts';
+export * from './core/branch-tree.ts';
+export { planRewind, type ArtifactRestore, type RewindPlan } from './core/rewind.ts';
 export { newEventId, newInvocationId, newSessionId } from './core/ids.ts';
 
 // sessions and artifacts

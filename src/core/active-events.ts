@@ -71,3 +71,18 @@ export class ActiveEventsView {
     return this.active;
   }
 }
+
+/**
+ * The conversation as it stood right after invocation `invocationId` (the active events of the
+ * log up to that invocation's last event), or `undefined` if the log has no such invocation.
+ * This is what a fork at a turn copies, whether the turn is on the active path or not.
+ */
+export function conversationThrough(
+  log: readonly Event[],
+  invocationId: string,
+): Event[] | undefined {
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i]!.invocationId === invocationId) return activeEvents(log.slice(0, i + 1));
+  }
+  return undefined;
+}

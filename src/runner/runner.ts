@@ -2,8 +2,13 @@
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
-import { InvalidRequestError, NotResumableError, SessionNotFoundError } from '../core/errors.ts';
-import { createEvent, type Event } from '../core/event.ts';
+import {
+  InvalidRequestError,
+  InvocationNotFoundError,
+  NotResumableError,
+  SessionNotFoundError,
+} from '../core/errors.ts';
+import { createEvent, isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import { InMemoryArtifactService } from '../store/in-memory-artifact-service.ts';
@@ -37,6 +42,30 @@ export interface RunAsyncRequest {
   runConfig?: RunConfig;
 }
 
+export interface RewindRequest {
+  userId: string;
+  sessionId: string;
+  /** The invocation to go back to just before (a turn, or a marker to undo a rewind). */
+  rewindBeforeInvocationId: string;
+}
+
+export interface EditMessageRequest {
+  userId: string;
+  sessionId: string;
+  /** The turn whose user message is replaced. */
+  invocationId: string;
+  newMessage: Content;
+  runConfig?: RunConfig;
+}
+
+export interface ForkSessionAsyncRequest {
+  userId: string;
+  sessionId: string;
+  /** The new session holds the conversation up to and including this turn. */
+  atInvocationId: string;
+  newSessionId?: string;
+}
+
 export class Runner {
   readonly appName: string;
   readonly agent: BaseAgent;
@@ -64,10 +93,7 @@ export class Runner {
     if (request.invocationId !== undefined && !this.resumabilityConfig.isResumable) {
       throw new NotResumableError();
     }
-    const message = request.newMessage;
-    if (!message || !Array.isArray(message.parts) || message.parts.length === 0) {
-      throw new InvalidRequestError('runAsync needs a newMessage with at least one part');
-    }
+    const message = checkMessage(request.newMessage);
     const invocationId = newInvocationId();
     const userContent: Content = { role: 'user', parts: message.parts };
     const ctx = this.newContext(session, invocationId, userContent, request.runConfig);
@@ -81,6 +107,62 @@ export class Runner {
       }),
     );
     yield* this.runAgent(ctx, findAgentToRun(ctx.activeEvents(), this.agent));
+  }
+
+  /**
+   * Puts the session back as it was just before invocation `rewindBeforeInvocationId`: appends
+   * and returns a marker event whose state delta and artifact versions restore the session
+   * scope (`app:` / `user:` state and `user:` artifacts are not touched), all in one atomic write.
+   * The log keeps every event; the rewound span drops out of the active events, so the model
+   * forgets it. Unknown session → SessionNotFoundError; unknown invocation →
+   * InvocationNotFoundError; nothing is written then.
+   */
+  rewindAsync(request: RewindRequest): Promise<Event> {
+    return this.sessionService.rewindSession({
+      appName: this.appName,
+      userId: request.userId,
+      sessionId: request.sessionId,
+      rewindBeforeInvocationId: request.rewindBeforeInvocationId,
+      artifactService: this.artifactService,
+    });
+  }
+
+  /**
+   * Replaces the user message of a past turn and runs it again: rewinds before that turn, then
+   * runs `newMessage` as a new turn, yielding what `runAsync` yields. The old turn stays in the
+   * log, on its own branch.
+   */
+  async *editMessageAsync(request: EditMessageRequest): AsyncGenerator<Event, void> {
+    const { userId, sessionId, invocationId } = request;
+    const newMessage = checkMessage(request.newMessage);
+    const session = await this.loadSession(userId, sessionId);
+    const first = session.events.find((event) => event.invocationId === invocationId);
+    if (!first) throw new InvocationNotFoundError(invocationId, sessionId);
+    if (first.author !== 'user' || !first.content || isRewindMarker(first)) {
+      throw new InvalidRequestError(`Invocation ${invocationId} did not start with a user message`);
+    }
+    await this.rewindAsync({ userId, sessionId, rewindBeforeInvocationId: invocationId });
+    yield* this.runAsync({
+      userId,
+      sessionId,
+      newMessage,
+      ...(request.runConfig ? { runConfig: request.runConfig } : {}),
+    });
+  }
+
+  /**
+   * A new session with the conversation as it stood right after a turn (on the active path or
+   * not): its active events, session state and session artifacts. The source is not changed.
+   */
+  forkSessionAsync(request: ForkSessionAsyncRequest): Promise<Session> {
+    return this.sessionService.forkSession({
+      appName: this.appName,
+      userId: request.userId,
+      sessionId: request.sessionId,
+      atInvocationId: request.atInvocationId,
+      ...(request.newSessionId ? { newSessionId: request.newSessionId } : {}),
+      artifactService: this.artifactService,
+    });
   }
 
   protected async loadSession(userId: string, sessionId: string): Promise<Session> {
@@ -149,6 +231,13 @@ export class InMemoryRunner extends Runner {
       ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
     });
   }
+}
+
+function checkMessage(message: Content | undefined): Content {
+  if (!message || !Array.isArray(message.parts) || message.parts.length === 0) {
+    throw new InvalidRequestError('A new message needs at least one part');
+  }
+  return message;
 }
 
 /** Agent names must be unique in the tree: transfer and the log refer to agents by name. */

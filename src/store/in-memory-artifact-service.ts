@@ -1,6 +1,7 @@
 // Artifacts in memory: for tests, demos and InMemoryRunner.
 
 import type { Part } from '../core/content.ts';
+import type { ArtifactRestore } from '../core/rewind.ts';
 import { deepFreeze } from './session-log.ts';
 import {
   BaseArtifactService,
@@ -16,11 +17,15 @@ import {
 /** A stored version: the part as saved (frozen), or `null` for a removal (tombstone). */
 type StoredVersion = Part | null;
 
+type ArtifactScope = Omit<ArtifactKey, 'filename'>;
+
 const keyOf = (...parts: string[]) => JSON.stringify(parts);
 
 export class InMemoryArtifactService extends BaseArtifactService {
   /** [app, user, session or '', filename] → versions. */
   private readonly files = new Map<string, StoredVersion[]>();
+  /** While an all-or-nothing write runs: file key → its number of versions before it. */
+  private journal: Map<string, number> | undefined;
 
   override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
     const content = artifactContentOf(request);
@@ -35,9 +40,67 @@ export class InMemoryArtifactService extends BaseArtifactService {
   saveVersion(key: ArtifactKey, version: StoredVersion): number {
     const fileKey = this.keyOf(key);
     const versions = this.files.get(fileKey) ?? [];
+    if (this.journal && !this.journal.has(fileKey)) this.journal.set(fileKey, versions.length);
     versions.push(version);
     this.files.set(fileKey, versions);
     return versions.length - 1;
+  }
+
+  /**
+   * @internal For rewind: saves, for each file, a copy of an earlier version (or a tombstone
+   * when it did not exist then). Returns file name → the version written.
+   */
+  restoreVersions(
+    scope: ArtifactScope,
+    restores: readonly ArtifactRestore[],
+  ): Record<string, number> {
+    const written: Record<string, number> = {};
+    for (const { filename, restoreVersion } of restores) {
+      const key = { ...scope, filename };
+      const old =
+        restoreVersion === undefined
+          ? null
+          : (this.files.get(this.keyOf(key))?.[restoreVersion] ?? null);
+      written[filename] = this.saveVersion(key, old);
+    }
+    return written;
+  }
+
+  /**
+   * @internal For fork: copies versions 0…head of each file to another session, keeping their
+   * numbers.
+   */
+  copyVersions(
+    from: ArtifactScope,
+    toSessionId: string,
+    heads: Readonly<Record<string, number>>,
+  ): void {
+    for (const [filename, head] of Object.entries(heads)) {
+      const versions = this.files.get(this.keyOf({ ...from, filename })) ?? [];
+      for (let version = 0; version <= head; version++) {
+        this.saveVersion({ ...from, sessionId: toSessionId, filename }, versions[version] ?? null);
+      }
+    }
+  }
+
+  /**
+   * @internal Runs synchronous writes all or nothing: if one throws, the versions written so far
+   * are taken back. The in-memory session service runs a rewind or fork inside it.
+   */
+  atomically<T>(writes: () => T): T {
+    const journal = new Map<string, number>();
+    this.journal = journal;
+    try {
+      return writes();
+    } catch (error) {
+      for (const [key, length] of journal) {
+        if (length === 0) this.files.delete(key);
+        else this.files.get(key)!.length = length;
+      }
+      throw error;
+    } finally {
+      this.journal = undefined;
+    }
   }
 
   override async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {

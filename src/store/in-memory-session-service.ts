@@ -1,11 +1,21 @@
 // Sessions in memory: for tests, demos and InMemoryRunner. Every write happens synchronously
 // inside one method call, which makes it as atomic as an IndexedDB transaction.
 
-import { DuplicateEventError, SessionExistsError, SessionNotFoundError } from '../core/errors.ts';
+import { conversationThrough } from '../core/active-events.ts';
+import {
+  DuplicateEventError,
+  InvocationNotFoundError,
+  SessionExistsError,
+  SessionNotFoundError,
+} from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
+import { createRewindMarker, planRewind } from '../core/rewind.ts';
 import { applyDelta } from '../core/state.ts';
+import type { BaseArtifactService } from './artifact-service.ts';
+import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import {
+  artifactsNotAtomic,
   appendToRecord,
   checkpointBefore,
   initialStateEvent,
@@ -21,10 +31,12 @@ import {
   numRecentEventsOf,
   type AppendEventRequest,
   type CreateSessionRequest,
+  type ForkSessionRequest,
   type GetSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
   type ListSessionsResponse,
+  type RewindSessionRequest,
   type Session,
   type SessionKey,
 } from './session-service.ts';
@@ -38,6 +50,15 @@ interface StoredSession {
 
 const keyOf = (...parts: string[]) => JSON.stringify(parts);
 
+function emptySession(appName: string, userId: string, id: string): StoredSession {
+  return {
+    record: newSessionRecord(appName, userId, id, Date.now()),
+    events: [],
+    eventIds: new Set(),
+    checkpoints: new Map(),
+  };
+}
+
 export class InMemorySessionService extends BaseSessionService {
   private readonly sessions = new Map<string, StoredSession>();
   private readonly appStates = new Map<string, Record<string, unknown>>();
@@ -48,12 +69,7 @@ export class InMemorySessionService extends BaseSessionService {
     const id = request.sessionId ?? newSessionId();
     const key = keyOf(appName, userId, id);
     if (this.sessions.has(key)) throw new SessionExistsError(id);
-    const stored: StoredSession = {
-      record: newSessionRecord(appName, userId, id, Date.now()),
-      events: [],
-      eventIds: new Set(),
-      checkpoints: new Map(),
-    };
+    const stored = emptySession(appName, userId, id);
     const initial = initialStateEvent(request.state);
     if (initial) this.append(stored, toStoredEvent(initial));
     this.sessions.set(key, stored);
@@ -104,6 +120,44 @@ export class InMemorySessionService extends BaseSessionService {
     return storedEvent;
   }
 
+  override async rewindSession(request: RewindSessionRequest): Promise<Event> {
+    const stored = this.find(request);
+    if (!stored) throw new SessionNotFoundError(request.sessionId);
+    const target = request.rewindBeforeInvocationId;
+    const checkpoint = stored.checkpoints.get(target);
+    if (!checkpoint) throw new InvocationNotFoundError(target, request.sessionId);
+    const plan = planRewind(stored.record, checkpoint);
+    const artifacts = compatibleArtifacts(request.artifactService, plan.artifacts.length > 0);
+    const { appName, userId, sessionId } = request;
+    return atomically(artifacts, () => {
+      const artifactDelta =
+        artifacts?.restoreVersions({ appName, userId, sessionId }, plan.artifacts) ?? {};
+      const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
+      this.append(stored, marker);
+      return marker;
+    });
+  }
+
+  override async forkSession(request: ForkSessionRequest): Promise<Session> {
+    const source = this.find(request);
+    if (!source) throw new SessionNotFoundError(request.sessionId);
+    const events = conversationThrough(source.events, request.atInvocationId);
+    if (!events) throw new InvocationNotFoundError(request.atInvocationId, request.sessionId);
+    const { appName, userId } = request;
+    const id = request.newSessionId ?? newSessionId();
+    const key = keyOf(appName, userId, id);
+    if (this.sessions.has(key)) throw new SessionExistsError(id);
+    const fork = emptySession(appName, userId, id);
+    for (const event of events) this.append(fork, event, { applyShared: false });
+    const heads = fork.record.artifacts;
+    const artifacts = compatibleArtifacts(request.artifactService, Object.keys(heads).length > 0);
+    atomically(artifacts, () => {
+      artifacts?.copyVersions({ appName, userId, sessionId: request.sessionId }, id, heads);
+      this.sessions.set(key, fork);
+    });
+    return this.toSession(fork, fork.events.slice());
+  }
+
   override async getInvocationCheckpoint(
     request: SessionKey & { invocationId: string },
   ): Promise<InvocationCheckpoint | undefined> {
@@ -114,7 +168,7 @@ export class InMemorySessionService extends BaseSessionService {
     return this.sessions.get(keyOf(appName, userId, sessionId));
   }
 
-  private append(stored: StoredSession, event: Event): void {
+  private append(stored: StoredSession, event: Event, { applyShared = true } = {}): void {
     const { record } = stored;
     if (
       mayStartInvocation(record, event.invocationId) &&
@@ -123,13 +177,15 @@ export class InMemorySessionService extends BaseSessionService {
       stored.checkpoints.set(event.invocationId, checkpointBefore(record, event.invocationId));
     }
     const outcome = appendToRecord(record, event);
-    const appKey = keyOf(record.appName);
-    const userKey = keyOf(record.appName, record.userId);
-    this.appStates.set(appKey, applyDelta(this.appStates.get(appKey) ?? {}, outcome.deltas.app));
-    this.userStates.set(
-      userKey,
-      applyDelta(this.userStates.get(userKey) ?? {}, outcome.deltas.user),
-    );
+    if (applyShared) {
+      const appKey = keyOf(record.appName);
+      const userKey = keyOf(record.appName, record.userId);
+      this.appStates.set(appKey, applyDelta(this.appStates.get(appKey) ?? {}, outcome.deltas.app));
+      this.userStates.set(
+        userKey,
+        applyDelta(this.userStates.get(userKey) ?? {}, outcome.deltas.user),
+      );
+    }
     stored.record = outcome.record;
     stored.events.push(event);
     stored.eventIds.add(event.id);
@@ -144,4 +200,22 @@ export class InMemorySessionService extends BaseSessionService {
       events,
     );
   }
+}
+
+/**
+ * The artifact service to restore or copy artifacts in, if there is work for it: only in-memory
+ * artifacts can be written in the same all-or-nothing step as in-memory sessions.
+ */
+function compatibleArtifacts(
+  service: BaseArtifactService | undefined,
+  needed: boolean,
+): InMemoryArtifactService | undefined {
+  if (!needed || !service) return undefined;
+  if (service instanceof InMemoryArtifactService) return service;
+  throw artifactsNotAtomic();
+}
+
+/** Synchronous writes to sessions (and artifacts, if any), all or nothing. */
+function atomically<T>(artifacts: InMemoryArtifactService | undefined, writes: () => T): T {
+  return artifacts ? artifacts.atomically(writes) : writes();
 }

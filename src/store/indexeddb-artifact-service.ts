@@ -113,14 +113,67 @@ export class IndexedDbArtifactService extends BaseArtifactService {
 }
 
 /** The part of a readwrite transaction that writes artifact versions (any wider store list). */
-interface ArtifactWriter {
+export interface ArtifactWriter {
   objectStore(name: typeof Stores.artifacts): {
     openKeyCursor(
       range: IDBKeyRange,
       direction: IDBCursorDirection,
     ): Promise<{ key: ArtifactRecordKey } | null>;
+    get(key: ArtifactRecordKey): Promise<ArtifactRecord | undefined>;
     add(record: ArtifactRecord): Promise<unknown>;
   };
+}
+
+type VersionContent = Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>;
+
+const TOMBSTONE: VersionContent = { kind: 'tombstone', mimeType: 'application/octet-stream' };
+
+/**
+ * For rewind, inside its transaction: saves a copy of an earlier version of a file (the same
+ * Blob, no bytes read) or, when it did not exist then, a tombstone. Returns the new version.
+ */
+export async function restoreVersionInTx(
+  tx: ArtifactWriter,
+  key: ArtifactKey,
+  restoreVersion: number | undefined,
+): Promise<number> {
+  const old =
+    restoreVersion === undefined
+      ? undefined
+      : await tx.objectStore(Stores.artifacts).get([...fileKey(key), restoreVersion]);
+  return putVersionInTx(tx, key, old ? contentOf(old) : TOMBSTONE);
+}
+
+/** For fork, inside its transaction: copies versions 0…head of each file, keeping their numbers. */
+export async function copyVersionsInTx(
+  tx: ArtifactWriter,
+  from: Omit<ArtifactKey, 'filename'>,
+  toSessionId: string,
+  heads: Readonly<Record<string, number>>,
+): Promise<void> {
+  const store = tx.objectStore(Stores.artifacts);
+  const { appName, userId } = from;
+  for (const [filename, head] of Object.entries(heads)) {
+    const prefix = fileKey({ ...from, filename });
+    for (let version = 0; version <= head; version++) {
+      const old = await store.get([...prefix, version]);
+      const content = old ? contentOf(old) : TOMBSTONE;
+      await store.add({
+        appName,
+        userId,
+        sessionId: toSessionId,
+        filename,
+        version,
+        ...content,
+        savedAt: Date.now(),
+      });
+    }
+  }
+}
+
+function contentOf(record: ArtifactRecord): VersionContent {
+  const { kind, mimeType, blob, displayName } = record;
+  return { kind, mimeType, ...(blob ? { blob } : {}), ...(displayName ? { displayName } : {}) };
 }
 
 /**
@@ -130,7 +183,7 @@ interface ArtifactWriter {
 export async function putVersionInTx(
   tx: ArtifactWriter,
   key: ArtifactKey,
-  content: Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>,
+  content: VersionContent,
 ): Promise<number> {
   const store = tx.objectStore(Stores.artifacts);
   const last = await store.openKeyCursor(fileRange(key), 'prev');

@@ -1,9 +1,16 @@
 // Sessions in IndexedDB. Each write is one transaction: appending an event, applying its state
 // delta and taking the invocation's checkpoint commit together or not at all.
 
-import { DuplicateEventError, SessionExistsError, SessionNotFoundError } from '../core/errors.ts';
+import { conversationThrough } from '../core/active-events.ts';
+import {
+  DuplicateEventError,
+  InvocationNotFoundError,
+  SessionExistsError,
+  SessionNotFoundError,
+} from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
+import { createRewindMarker, planRewind } from '../core/rewind.ts';
 import { applyDelta, hasKeys } from '../core/state.ts';
 import {
   DatabaseRef,
@@ -13,9 +20,16 @@ import {
   type ScopeStateRecord,
   type TrellisDb,
 } from './database.ts';
+import type { BaseArtifactService } from './artifact-service.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import {
+  IndexedDbArtifactService,
+  copyVersionsInTx,
+  restoreVersionInTx,
+} from './indexeddb-artifact-service.ts';
+import {
   appendToRecord,
+  artifactsNotAtomic,
   checkpointBefore,
   deepFreeze,
   initialStateEvent,
@@ -31,23 +45,30 @@ import {
   numRecentEventsOf,
   type AppendEventRequest,
   type CreateSessionRequest,
+  type ForkSessionRequest,
   type GetSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
   type ListSessionsResponse,
+  type RewindSessionRequest,
   type Session,
   type SessionKey,
 } from './session-service.ts';
 import { readTransaction, writeTransaction, type WriteTx } from './transaction.ts';
 
-const APPEND_STORES = [
+/**
+ * Every write spans all the stores: an append may take a checkpoint and change app or user
+ * state, and a rewind or fork also writes artifacts, all in one transaction.
+ */
+const WRITE_STORES = [
   Stores.sessions,
   Stores.events,
   Stores.appStates,
   Stores.userStates,
   Stores.checkpoints,
+  Stores.artifacts,
 ];
-type AppendTx = WriteTx<typeof APPEND_STORES>;
+type AppendTx = WriteTx<typeof WRITE_STORES>;
 
 export class IndexedDbSessionService extends BaseSessionService {
   private readonly database: DatabaseRef;
@@ -67,6 +88,11 @@ export class IndexedDbSessionService extends BaseSessionService {
     return this.database.open();
   }
 
+  /** Whether artifacts of `service` can be written in this service's transactions. */
+  private sharesDatabase(service: BaseArtifactService | undefined): boolean {
+    return service instanceof IndexedDbArtifactService && service.dbName === this.dbName;
+  }
+
   /** Releases this service's hold on the database connection. */
   close(): Promise<void> {
     return this.database.release();
@@ -78,20 +104,16 @@ export class IndexedDbSessionService extends BaseSessionService {
     const initial = initialStateEvent(request.state);
     const stored = initial && toStoredEvent(initial);
     const db = await this.database.open();
-    const { record, appState, userState } = await writeTransaction(
-      db,
-      APPEND_STORES,
-      async (tx) => {
-        if (await tx.objectStore(Stores.sessions).getKey([appName, userId, id])) {
-          throw new SessionExistsError(id);
-        }
-        let record = newSessionRecord(appName, userId, id, Date.now());
-        if (stored) record = await appendInTx(tx, record, stored);
-        else await tx.objectStore(Stores.sessions).add(record);
-        const [appState, userState] = await readScopes(tx, appName, userId);
-        return { record, appState, userState };
-      },
-    );
+    const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
+      if (await tx.objectStore(Stores.sessions).getKey([appName, userId, id])) {
+        throw new SessionExistsError(id);
+      }
+      let record = newSessionRecord(appName, userId, id, Date.now());
+      if (stored) record = await appendInTx(tx, record, stored);
+      else await tx.objectStore(Stores.sessions).add(record);
+      const [appState, userState] = await readScopes(tx, appName, userId);
+      return { record, appState, userState };
+    });
     const events = stored ? [stored] : [];
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());
@@ -179,13 +201,80 @@ export class IndexedDbSessionService extends BaseSessionService {
     const stored = toStoredEvent(event);
     const { appName, userId, id } = session;
     const db = await this.database.open();
-    const record = await writeTransaction(db, APPEND_STORES, async (tx) => {
+    const record = await writeTransaction(db, WRITE_STORES, async (tx) => {
       const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
       if (!record) throw new SessionNotFoundError(id);
       return appendInTx(tx, record, stored);
     });
     this.cache.append(record, stored);
     return stored;
+  }
+
+  override async rewindSession(request: RewindSessionRequest): Promise<Event> {
+    const { appName, userId, sessionId, rewindBeforeInvocationId: target } = request;
+    const sharesDb = this.sharesDatabase(request.artifactService);
+    const db = await this.database.open();
+    const { marker, record } = await writeTransaction(db, WRITE_STORES, async (tx) => {
+      const [record, checkpoint] = await Promise.all([
+        tx.objectStore(Stores.sessions).get([appName, userId, sessionId]),
+        tx.objectStore(Stores.checkpoints).get([appName, userId, sessionId, target]),
+      ]);
+      if (!record) throw new SessionNotFoundError(sessionId);
+      if (!checkpoint) throw new InvocationNotFoundError(target, sessionId);
+      const plan = planRewind(record, checkpoint);
+      const artifactDelta: Record<string, number> = {};
+      if (request.artifactService && plan.artifacts.length > 0) {
+        if (!sharesDb) throw artifactsNotAtomic();
+        for (const { filename, restoreVersion } of plan.artifacts) {
+          const key = { appName, userId, sessionId, filename };
+          artifactDelta[filename] = await restoreVersionInTx(tx, key, restoreVersion);
+        }
+      }
+      const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
+      return { marker, record: await appendInTx(tx, record, marker) };
+    });
+    this.cache.append(record, marker);
+    return marker;
+  }
+
+  override async forkSession(request: ForkSessionRequest): Promise<Session> {
+    const { appName, userId, sessionId, atInvocationId } = request;
+    const id = request.newSessionId ?? newSessionId();
+    const sharesDb = this.sharesDatabase(request.artifactService);
+    const db = await this.database.open();
+    const { record, events, appState, userState } = await writeTransaction(
+      db,
+      WRITE_STORES,
+      async (tx) => {
+        const sessions = tx.objectStore(Stores.sessions);
+        const [source, taken] = await Promise.all([
+          sessions.get([appName, userId, sessionId]),
+          sessions.getKey([appName, userId, id]),
+        ]);
+        if (!source) throw new SessionNotFoundError(sessionId);
+        if (taken) throw new SessionExistsError(id);
+        const log = await tx
+          .objectStore(Stores.events)
+          .getAll(sessionRange(appName, userId, sessionId));
+        const events = conversationThrough(
+          log.map((r) => r.event),
+          atInvocationId,
+        );
+        if (!events) throw new InvocationNotFoundError(atInvocationId, sessionId);
+        let record = newSessionRecord(appName, userId, id, Date.now());
+        await sessions.add(record);
+        for (const event of events)
+          record = await appendInTx(tx, record, event, { applyShared: false });
+        if (request.artifactService && hasKeys(record.artifacts)) {
+          if (!sharesDb) throw artifactsNotAtomic();
+          await copyVersionsInTx(tx, { appName, userId, sessionId }, id, record.artifacts);
+        }
+        const [appState, userState] = await readScopes(tx, appName, userId);
+        return { record, events: events.map((event) => deepFreeze(event)), appState, userState };
+      },
+    );
+    this.cache.set(record, events);
+    return toSession(record, appState, userState, events.slice());
   }
 
   override async getInvocationCheckpoint(
@@ -235,10 +324,12 @@ async function appendInTx(
   tx: AppendTx,
   record: SessionRecord,
   event: Event,
+  { applyShared = true } = {},
 ): Promise<SessionRecord> {
   const { appName, userId, id: sessionId } = record;
   const outcome = appendToRecord(record, event);
-  const { app, user } = outcome.deltas;
+  const app = applyShared ? outcome.deltas.app : {};
+  const user = applyShared ? outcome.deltas.user : {};
   const checkpointKey: [string, string, string, string] = [
     appName,
     userId,

@@ -1,6 +1,7 @@
 // Bookkeeping shared by both session services, so that they cannot disagree: what a stored event
 // looks like, how appending one changes the session record, and when a checkpoint is taken.
 
+import { InvalidRequestError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import {
@@ -162,4 +163,12 @@ export function selectEvents(
     selected = numRecentEvents <= 0 ? [] : selected.slice(-numRecentEvents);
   }
   return selected;
+}
+
+/** A rewind or fork that must write artifacts elsewhere than where it writes the session. */
+export function artifactsNotAtomic(): InvalidRequestError {
+  return new InvalidRequestError(
+    'The session’s artifacts must be restored in the same atomic write as the session, so the ' +
+      'session and artifact services must be of the same kind (and, for IndexedDB, share a dbName)',
+  );
 }

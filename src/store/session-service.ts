@@ -1,6 +1,7 @@
 // The session service contract, shared by the in-memory and IndexedDB implementations.
 
 import type { Event } from '../core/event.ts';
+import type { BaseArtifactService } from './artifact-service.ts';
 
 export interface Session {
   readonly id: string;
@@ -68,6 +69,23 @@ export interface InvocationCheckpoint {
   artifacts: Readonly<Record<string, number>>;
 }
 
+export interface RewindSessionRequest extends SessionKey {
+  rewindBeforeInvocationId: string;
+  /**
+   * Where the session's artifacts live: changed ones are restored in the same atomic write.
+   * It must be of the same kind (and, for IndexedDB, on the same database) as the session service.
+   */
+  artifactService?: BaseArtifactService | undefined;
+}
+
+export interface ForkSessionRequest extends SessionKey {
+  /** The turn to fork at: the new session holds the conversation up to and including it. */
+  atInvocationId: string;
+  newSessionId?: string;
+  /** Where the session's artifacts live: they are copied in the same atomic write. */
+  artifactService?: BaseArtifactService | undefined;
+}
+
 export abstract class BaseSessionService {
   abstract createSession(request: CreateSessionRequest): Promise<Session>;
 
@@ -86,6 +104,21 @@ export abstract class BaseSessionService {
    * DuplicateEventError.
    */
   abstract appendEvent(request: AppendEventRequest): Promise<Event>;
+
+  /**
+   * Puts the session back as it was just before the first event of an invocation, by appending
+   * one marker event (see core/rewind). The marker, its state changes and the restored artifact
+   * versions are written atomically. Unknown session → SessionNotFoundError; unknown invocation
+   * → InvocationNotFoundError; nothing is written then. Returns the stored marker.
+   */
+  abstract rewindSession(request: RewindSessionRequest): Promise<Event>;
+
+  /**
+   * A new session holding the conversation as it stood right after a turn: its active events,
+   * its session state and its session artifacts (every version up to the one then current), all
+   * written atomically. `app:` and `user:` state is shared already and is not applied again.
+   */
+  abstract forkSession(request: ForkSessionRequest): Promise<Session>;
 
   /**
    * The state checkpoint of an invocation of the session (taken when its first event was

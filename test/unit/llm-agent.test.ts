@@ -4,17 +4,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   FunctionTool,
   LlmAgent,
-  Runner,
   ScriptedModel,
   functionCallResponse,
   textResponse,
   type Event,
   type LlmRequest,
 } from '../../src/index.ts';
+import { openRunnerSession } from '../support/runner-session.ts';
 import { collect, deferred, userMessage } from '../support/helpers.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';
 
-const appName = 'app';
 const userId = 'ada';
 
 describe.each(serviceKinds)('LlmAgent ($name)', (kind) => {
@@ -23,17 +22,7 @@ describe.each(serviceKinds)('LlmAgent ($name)', (kind) => {
 
   async function setUp(agent: LlmAgent, state?: Record<string, unknown>) {
     services = kind.open();
-    const runner = new Runner({ appName, agent, ...services });
-    const session = await services.sessionService.createSession({
-      appName,
-      userId,
-      ...(state ? { state } : {}),
-    });
-    const run = (text: string) =>
-      collect(runner.runAsync({ userId, sessionId: session.id, newMessage: userMessage(text) }));
-    const read = async () =>
-      (await services.sessionService.getSession({ appName, userId, sessionId: session.id }))!;
-    return { runner, session, run, read };
+    return openRunnerSession(services, agent, state ? { state } : {});
   }
 
   it('answers with the model’s text and stores the turn', async () => {

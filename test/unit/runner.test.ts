@@ -12,6 +12,7 @@ import {
   textOf,
   type Event,
 } from '../../src/index.ts';
+import { openRunnerSession } from '../support/runner-session.ts';
 import { collect, rejectionOf, userMessage } from '../support/helpers.ts';
 import { indexedDbKind, serviceKinds, type Services } from '../support/service-kinds.ts';
 
@@ -22,18 +23,9 @@ describe.each(serviceKinds)('Runner ($name)', (kind) => {
   let services: Services;
   afterEach(() => services.close());
 
-  async function setUp(agent: LlmAgent, options: { resumable?: boolean } = {}) {
+  async function setUp(agent: LlmAgent) {
     services = kind.open();
-    const runner = new Runner({
-      appName,
-      agent,
-      ...services,
-      ...(options.resumable ? { resumabilityConfig: { isResumable: true } } : {}),
-    });
-    const session = await services.sessionService.createSession({ appName, userId });
-    const read = async () =>
-      (await services.sessionService.getSession({ appName, userId, sessionId: session.id }))!;
-    return { runner, session, read };
+    return openRunnerSession(services, agent);
   }
 
   it('records the user message with its state delta, and the model sees the message', async () => {

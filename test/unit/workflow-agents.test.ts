@@ -16,11 +16,11 @@ import {
   type Event,
   type LlmRequest,
 } from '../../src/index.ts';
-import { collect, deferred, userMessage } from '../support/helpers.ts';
+import { openRunnerSession } from '../support/runner-session.ts';
+import { deferred, userMessage } from '../support/helpers.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';
 
 const appName = 'app';
-const userId = 'ada';
 
 /** An LlmAgent that always says the same thing (and records what it was asked). */
 function parrot(
@@ -38,13 +38,7 @@ describe.each(serviceKinds)('workflow agents ($name)', (kind) => {
 
   async function setUp(agent: BaseAgent) {
     services = kind.open();
-    const runner = new Runner({ appName, agent, ...services });
-    const session = await services.sessionService.createSession({ appName, userId });
-    const run = (text: string) =>
-      collect(runner.runAsync({ userId, sessionId: session.id, newMessage: userMessage(text) }));
-    const read = async () =>
-      (await services.sessionService.getSession({ appName, userId, sessionId: session.id }))!;
-    return { runner, session, run, read };
+    return openRunnerSession(services, agent);
   }
 
   it('SequentialAgent runs its sub-agents in order, each seeing what the others said', async () => {

@@ -1,0 +1,154 @@
+// The branch tree of a session, derived from its raw log alone.
+//
+// Rewinds make the log a tree of turns. A turn is an invocation that starts with a message (the
+// user's, usually) together with every event answering it; markers are not turns. A turn hangs
+// under the turn that ended the active conversation when the turn began. Walking the log once,
+// with `tip` the last turn of the active conversation:
+// - a new turn becomes a child of `tip`, and the new `tip`;
+// - a marker rewinding before invocation X sets `tip` to what it was when X began, exactly as
+//   `activeEvents` drops everything from X on (so both views always agree).
+
+import { textOf } from './content.ts';
+import type { Event } from './event.ts';
+
+export interface TurnOperations {
+  /** Rewind before this turn: `rewindAsync({ rewindBeforeInvocationId })`. */
+  rewindBefore: { rewindBeforeInvocationId: string };
+  /**
+   * For a turn off the active path: rewinding before this marker (the last one that left the
+   * turn's branch) brings the branch back, state and artifacts included.
+   */
+  switchToBranch?: { rewindBeforeInvocationId: string };
+  /** Edit the message and run it again (`editMessageAsync`); only for the user's messages. */
+  edit?: { invocationId: string; text: string };
+  /** Copy the conversation up to and including this turn into a new session. */
+  fork: { atInvocationId: string };
+}
+
+export interface Turn {
+  invocationId: string;
+  parentId: string | undefined;
+  childIds: string[];
+  /** The text of the message that started the turn. */
+  text: string;
+  /** The event that started the turn (the user's message). */
+  firstEvent: Event;
+  /** Every event of the turn's invocation, in log order. */
+  events: Event[];
+  /** On the active path (the conversation the model sees now). */
+  active: boolean;
+  /** 0 for a turn with no parent. */
+  depth: number;
+  operations: TurnOperations;
+}
+
+export interface RewindMarkerInfo {
+  /** The marker's own invocation id. */
+  invocationId: string;
+  /** The invocation it rewound to before. */
+  rewindBeforeInvocationId: string;
+  /** The last turn of the conversation it left (undefined: it left an empty conversation). */
+  abandonedTipId: string | undefined;
+  /** The last turn of the conversation it went back to. */
+  restoredTipId: string | undefined;
+}
+
+export interface BranchTree {
+  /** Every turn, in the order the log started them. */
+  turns: Turn[];
+  byId: ReadonlyMap<string, Turn>;
+  rootIds: string[];
+  /** The active conversation's turns, oldest first. */
+  activePath: string[];
+  /** Turns with more than one child: where branches fork. */
+  forkIds: string[];
+  markers: RewindMarkerInfo[];
+}
+
+export function branchTree(log: readonly Event[]): BranchTree {
+  const turns: Turn[] = [];
+  const byId = new Map<string, Turn>();
+  const rootIds: string[] = [];
+  const markers: RewindMarkerInfo[] = [];
+  /** Invocation id → the tip when its first event was written. */
+  const tipAtStart = new Map<string, string | undefined>();
+  let tip: string | undefined;
+
+  for (const event of log) {
+    const id = event.invocationId;
+    const target = event.actions.rewindBeforeInvocationId;
+    if (!tipAtStart.has(id)) {
+      tipAtStart.set(id, tip);
+      if (target === undefined && event.content) {
+        const parent = tip === undefined ? undefined : byId.get(tip);
+        const text = messageText(event);
+        const turn: Turn = {
+          invocationId: id,
+          parentId: tip,
+          childIds: [],
+          text,
+          firstEvent: event,
+          events: [],
+          active: false,
+          depth: parent ? parent.depth + 1 : 0,
+          operations: {
+            rewindBefore: { rewindBeforeInvocationId: id },
+            fork: { atInvocationId: id },
+            ...(event.author === 'user' && textOf(event.content)
+              ? { edit: { invocationId: id, text } }
+              : {}),
+          },
+        };
+        turns.push(turn);
+        byId.set(id, turn);
+        if (parent) parent.childIds.push(id);
+        else rootIds.push(id);
+        tip = id;
+      }
+    }
+    byId.get(id)?.events.push(event);
+    if (target !== undefined && target !== id && tipAtStart.has(target)) {
+      const restored = tipAtStart.get(target);
+      markers.push({
+        invocationId: id,
+        rewindBeforeInvocationId: target,
+        abandonedTipId: tip,
+        restoredTipId: restored,
+      });
+      tip = restored;
+    }
+  }
+
+  const activePath: string[] = [];
+  for (
+    let turn = tip === undefined ? undefined : byId.get(tip);
+    turn;
+    turn = byId.get(turn.parentId!)
+  ) {
+    turn.active = true;
+    activePath.push(turn.invocationId);
+  }
+  activePath.reverse();
+
+  // The last marker that left a turn's branch is the one to rewind before to bring it back.
+  for (const marker of markers) {
+    for (let turn = byId.get(marker.abandonedTipId!); turn; turn = byId.get(turn.parentId!)) {
+      if (!turn.active)
+        turn.operations.switchToBranch = { rewindBeforeInvocationId: marker.invocationId };
+    }
+  }
+
+  const forkIds = turns.filter((turn) => turn.childIds.length > 1).map((turn) => turn.invocationId);
+  return { turns, byId, rootIds, activePath, forkIds, markers };
+}
+
+/** The text a turn is shown with: the message's text, or what else it holds. */
+function messageText(event: Event): string {
+  const text = textOf(event.content);
+  if (text) return text;
+  const parts = event.content?.parts ?? [];
+  const response = parts.find((part) => part.functionResponse)?.functionResponse;
+  if (response) return `Result of ${response.name}`;
+  if (parts.some((part) => part.inlineData)) return 'Attachment';
+  return '';
+}
