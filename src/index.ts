@@ -22,8 +22,9 @@ export { DEFAULT_DB_NAME, type IndexedDbServiceOptions } from './store/database.
 // agents
 export { BaseAgent, type BaseAgentOptions } from './agents/base-agent.ts';
 export { LlmAgent, type LlmAgentOptions } from './agents/llm-agent.ts';
-export { SequentialAgent } from './agents/sequential-agent.ts';
-export { LoopAgent, type LoopAgentOptions } from './agents/loop-agent.ts';
+export { SequentialAgent, type SequentialAgentState } from './agents/sequential-agent.ts';
+export { LoopAgent, type LoopAgentOptions, type LoopAgentState } from './agents/loop-agent.ts';
+export { REQUEST_CONFIRMATION_FUNCTION } from './agents/confirmation.ts';
 export { ParallelAgent } from './agents/parallel-agent.ts';
 export type { Instruction } from './agents/instructions.ts';
 export { TRANSFER_TO_AGENT } from './agents/transfer.ts';
@@ -43,6 +44,8 @@ export * from './models/scripted-model.ts';
 
 // runner
 export * from './runner/runner.ts';
+export * from './runner/runner-types.ts';
+export { InMemoryRunner } from './runner/in-memory-runner.ts';
 export {
   InvocationContext,
   type LiveSession,

@@ -3,6 +3,7 @@
 import { InvalidRequestError, messageOf } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import { agentResumeState, agentStateEvent, pausesAgent } from './agent-state.ts';
 
 export interface BaseAgentOptions {
   /** Unique in its agent tree; an identifier (letters, digits, `_`), never `user`. */
@@ -78,8 +79,12 @@ export abstract class BaseAgent {
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void> {
     const ctx = parentContext.forAgent(this);
     if (ctx.endInvocation) return;
+    if (agentResumeState(ctx)?.ended) return; // finished before the interruption
     try {
-      yield* this.runAsyncImpl(ctx);
+      for await (const event of this.runAsyncImpl(ctx)) {
+        yield event;
+        if (event.author === this.name && pausesAgent(event)) ctx.markPaused();
+      }
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));
       if (error.name === 'AbortError' || reported.has(error)) throw error;
@@ -87,6 +92,37 @@ export abstract class BaseAgent {
       yield ctx.createEvent({ errorCode: errorCodeOf(error), errorMessage: error.message });
       throw error;
     }
+  }
+
+  /**
+   * The state this agent saved with `createAgentStateEvent` before the run was interrupted, when
+   * it is being resumed; `undefined` on a fresh run.
+   */
+  loadAgentState<T extends Record<string, unknown> = Record<string, unknown>>(
+    ctx: InvocationContext,
+  ): T | undefined {
+    return agentResumeState(ctx)?.state as T | undefined;
+  }
+
+  /**
+   * A checkpoint event to yield: where this agent is (`state`, keys in snake_case as ADK writes
+   * them), or that it finished (`endOfAgent`). Resumable runners resume from the latest one.
+   */
+  createAgentStateEvent(
+    ctx: InvocationContext,
+    checkpoint: { state?: Record<string, unknown>; endOfAgent?: boolean },
+  ): Event {
+    return agentStateEvent(ctx, checkpoint);
+  }
+
+  /**
+   * The context for a sub-agent: resuming it from just after this agent's latest checkpoint
+   * (`resume`), or running it fresh.
+   */
+  protected childContext(ctx: InvocationContext, resume: boolean): InvocationContext {
+    return ctx.resuming(
+      resume ? (agentResumeState(ctx)?.afterState ?? ctx.resumeScope) : undefined,
+    );
   }
 
   /** The agent's behaviour. Each yielded event is stored before the generator is resumed. */

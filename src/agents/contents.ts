@@ -2,9 +2,7 @@
 
 import type { Content, FunctionResponse, Part } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
-
-/** The function a paused tool call is shown to the user as, when it needs their confirmation. */
-export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
+import { REQUEST_CONFIRMATION_FUNCTION } from './confirmation.ts';
 
 export interface ContentsOptions {
   /** `'none'`: only the current turn (from the last message of the user or another agent). */
@@ -21,6 +19,7 @@ export function isOnBranch(branch: string | undefined, eventBranch: string | und
  * The contents for the model of agent `agentName`, from the active events:
  * - only events with content, on the agent's branch, and no confirmation requests or answers;
  * - other agents' messages become user messages that start with "For context:";
+ * - an answer to an older call ends the conversation right after that call;
  * - every function call is followed by the latest response to it, and calls that were never
  *   answered (a tool that failed, a run that was cut off) are left out, as are responses
  *   without their call: model APIs reject both.
@@ -31,19 +30,19 @@ export function buildContents(
   branch: string | undefined,
   options: ContentsOptions = {},
 ): Content[] {
-  let visible = events.filter((event) => isVisible(event, branch));
-  if (options.includeContents === 'none') {
-    const start = findLastIndex(visible, (event) => event.author !== agentName);
-    visible = start < 0 ? [] : visible.slice(start);
-  }
-
+  const all = events.filter((event) => isVisible(event, branch));
   const latestResponse = new Map<string, FunctionResponse>();
-  for (const event of visible) {
+  for (const event of all) {
     if (isOtherAgent(event, agentName)) continue;
     for (const part of event.content!.parts) {
       const response = part.functionResponse;
       if (response?.id !== undefined) latestResponse.set(response.id, response);
     }
+  }
+  let visible = withLateAnswerInPlace(all);
+  if (options.includeContents === 'none') {
+    const start = findLastIndex(visible, (event) => event.author !== agentName);
+    visible = start < 0 ? [] : visible.slice(start);
   }
 
   const contents: Content[] = [];
@@ -71,6 +70,23 @@ export function buildContents(
     if (responses.length > 0) contents.push({ role: 'user', parts: responses });
   }
   return contents;
+}
+
+/**
+ * When the conversation ends with an answer to an older call (a long-running tool answered
+ * after other turns), the model continues from that call (as ADK): what came in between is left
+ * out of this request, and the latest answers follow the call.
+ */
+function withLateAnswerInPlace(visible: Event[]): Event[] {
+  const last = visible.at(-1);
+  const id = last?.content?.parts.find((part) => part.functionResponse?.id !== undefined)
+    ?.functionResponse?.id;
+  if (id === undefined) return visible;
+  const callIndex = visible.findLastIndex((event) =>
+    event.content!.parts.some((part) => part.functionCall?.id === id),
+  );
+  if (callIndex < 0 || callIndex >= visible.length - 2) return visible;
+  return [...visible.slice(0, callIndex + 1), last!];
 }
 
 function isVisible(event: Event, branch: string | undefined): boolean {

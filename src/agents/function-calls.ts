@@ -2,10 +2,20 @@
 
 import type { FunctionCall, Part } from '../core/content.ts';
 import { ToolError, messageOf } from '../core/errors.ts';
-import { createEventActions, type Event, type EventActions } from '../core/event.ts';
+import {
+  createEventActions,
+  type Event,
+  type EventActions,
+  type ToolConfirmation,
+} from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { ToolContext } from '../tools/tool-context.ts';
+import {
+  CONFIRMATION_REQUIRED,
+  confirmationRequestEvent,
+  rejectionMessage,
+} from './confirmation.ts';
 
 interface CallOutcome {
   /** The function response part; none for a long-running tool that has nothing to say yet. */
@@ -17,6 +27,8 @@ interface CallOutcome {
 export interface FunctionCallsResult {
   /** The event answering the calls (parts in call order), if any call was answered. */
   event?: Event;
+  /** Asks a human to confirm the calls whose tools require it; the agent then pauses. */
+  confirmationRequest?: Event;
   /** The first tool that threw, if any: the invocation must end with an error. */
   error?: ToolError;
 }
@@ -32,22 +44,34 @@ export async function runFunctionCalls(
   ctx: InvocationContext,
   calls: readonly FunctionCall[],
   tools: ReadonlyMap<string, BaseTool>,
+  /** Call id → the human's answer, for calls that were paused for confirmation. */
+  confirmations: ReadonlyMap<string, ToolConfirmation> = new Map(),
 ): Promise<FunctionCallsResult> {
-  const outcomes = await Promise.all(calls.map((call) => runCall(ctx, call, tools)));
+  const outcomes = await Promise.all(
+    calls.map((call) => runCall(ctx, call, tools, confirmations.get(call.id!))),
+  );
   const parts = outcomes.flatMap((outcome) => (outcome.part ? [outcome.part] : []));
   const error = outcomes.find((outcome) => outcome.error)?.error;
   if (parts.length === 0) return error ? { error } : {};
-  const event = ctx.createEvent({
-    content: { role: 'user', parts },
-    actions: mergeActions(outcomes.map((outcome) => outcome.actions)),
-  });
-  return error ? { event, error } : { event };
+  const actions = mergeActions(outcomes.map((outcome) => outcome.actions));
+  const event = ctx.createEvent({ content: { role: 'user', parts }, actions });
+  const confirmationRequest = confirmationRequestEvent(
+    ctx,
+    calls,
+    actions.requestedToolConfirmations,
+  );
+  return {
+    event,
+    ...(confirmationRequest ? { confirmationRequest } : {}),
+    ...(error ? { error } : {}),
+  };
 }
 
 async function runCall(
   ctx: InvocationContext,
   call: FunctionCall,
   tools: ReadonlyMap<string, BaseTool>,
+  confirmation: ToolConfirmation | undefined,
 ): Promise<CallOutcome> {
   const actions = createEventActions();
   const respond = (response: Record<string, unknown>): CallOutcome => ({
@@ -65,10 +89,15 @@ async function runCall(
     return respond({ error: `Invalid arguments for tool '${call.name}': ${problems.join('; ')}.` });
   }
   try {
-    const result = await tool.runAsync(
-      structuredClone(args),
-      new ToolContext(ctx, call.id!, actions),
-    );
+    if (await tool.needsConfirmation(args)) {
+      if (!confirmation) {
+        actions.requestedToolConfirmations = { [call.id!]: { confirmed: false } };
+        return respond({ error: CONFIRMATION_REQUIRED });
+      }
+      if (!confirmation.confirmed) return respond({ error: rejectionMessage(confirmation) });
+    }
+    const toolContext = new ToolContext(ctx, call.id!, actions, confirmation);
+    const result = await tool.runAsync(structuredClone(args), toolContext);
     if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
     return respond(toResponse(result));
   } catch (thrown) {
@@ -92,9 +121,15 @@ function toResponse(result: unknown): Record<string, unknown> {
 function mergeActions(all: readonly EventActions[]): EventActions {
   const merged = createEventActions();
   for (const actions of all) {
-    const { stateDelta, artifactDelta, ...rest } = actions;
+    const { stateDelta, artifactDelta, requestedToolConfirmations, ...rest } = actions;
     Object.assign(merged.stateDelta, stateDelta);
     Object.assign(merged.artifactDelta, artifactDelta);
+    if (requestedToolConfirmations) {
+      merged.requestedToolConfirmations = {
+        ...merged.requestedToolConfirmations,
+        ...requestedToolConfirmations,
+      };
+    }
     for (const [key, value] of Object.entries(rest)) {
       if (value !== undefined && value !== false)
         (merged as unknown as Record<string, unknown>)[key] = value;

@@ -1,23 +1,29 @@
-// An agent driven by a model: instruction, tools, the function-call loop, transfer, outputKey.
+// An agent driven by a model: instruction, tools, the function-call loop, transfer, outputKey,
+// and how it pauses for long-running tools and confirmations, and resumes.
 
-import { functionCallsOf, textOf, type Content } from '../core/content.ts';
+import { functionCallsOf, functionResponsesOf, type FunctionCall } from '../core/content.ts';
+import { InvalidRequestError } from '../core/errors.ts';
 import {
-  InvalidRequestError,
-  LlmCallsLimitExceededError,
-  ModelError,
-  messageOf,
-} from '../core/errors.ts';
-import { isFinalResponse, type Event } from '../core/event.ts';
-import { newFunctionCallId } from '../core/ids.ts';
-import type { BaseLlm, LlmRequest, LlmResponse } from '../models/llm.ts';
+  findCallEvent,
+  isFinalResponse,
+  type Event,
+  type ToolConfirmation,
+} from '../core/event.ts';
+import type { BaseLlm } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.ts';
-import { buildContents } from './contents.ts';
-import { runFunctionCalls } from './function-calls.ts';
-import { renderInstruction, type Instruction } from './instructions.ts';
 import {
-  transferInstruction,
+  REQUEST_CONFIRMATION_FUNCTION,
+  originalCallOf,
+  parseConfirmation,
+} from './confirmation.ts';
+import { isOnBranch } from './contents.ts';
+import { runFunctionCalls } from './function-calls.ts';
+import type { Instruction } from './instructions.ts';
+import { buildLlmRequest, callModel } from './llm-call.ts';
+import { pendingCalls } from './pending-calls.ts';
+import {
   transferTargets,
   transferTool,
   type TransferCapable,
@@ -38,8 +44,8 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   disallowTransferToPeers?: boolean;
 }
 
-/** How one model call ended. */
-type StepOutcome = 'continue' | 'done';
+/** Where the agent stands after a step: go on with another model call, finished, or paused. */
+type StepOutcome = 'continue' | 'done' | 'paused';
 
 export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly instruction: Instruction;
@@ -80,112 +86,128 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
-    while (!ctx.endInvocation) {
-      const outcome = yield* this.step(ctx);
-      if (outcome === 'done') return;
-    }
+    const tools = this.toolsByName();
+    let outcome: StepOutcome = ctx.isResuming
+      ? yield* this.resume(ctx, tools)
+      : yield* this.answerConfirmations(ctx, tools);
+    while (outcome === 'continue' && !ctx.endInvocation) outcome = yield* this.step(ctx, tools);
+    if (outcome === 'paused') ctx.markPaused();
+    else if (outcome === 'done' && ctx.resumable)
+      yield this.createAgentStateEvent(ctx, { endOfAgent: true });
   }
 
   /** One model call, and the tool calls it asks for. */
-  private async *step(ctx: InvocationContext): AsyncGenerator<Event, StepOutcome> {
-    const tools = this.toolsByName();
-    const request = await this.buildRequest(ctx, tools);
-    const modelEvent = yield* this.callModel(ctx, request, tools);
+  private async *step(
+    ctx: InvocationContext,
+    tools: ReadonlyMap<string, BaseTool>,
+  ): AsyncGenerator<Event, StepOutcome> {
+    const request = await buildLlmRequest(this, ctx, tools);
+    const modelEvent = yield* callModel(this, ctx, request, tools);
     if (!modelEvent) return 'done';
     yield modelEvent;
-
     const calls = functionCallsOf(modelEvent.content);
     if (calls.length === 0 || ctx.endInvocation) return 'done';
-    const { event: responseEvent, error } = await runFunctionCalls(ctx, calls, tools);
-    if (responseEvent) yield responseEvent;
-    if (error) throw error;
-    if (modelEvent.longRunningToolIds?.length) return 'done'; // paused until the tool answers
-    if (!responseEvent) return 'done';
-
-    const transferTo = responseEvent.actions.transferToAgent;
-    if (transferTo) {
-      const target = this.rootAgent.findAgent(transferTo);
-      if (target) {
-        yield* target.runAsync(ctx);
-        return 'done';
-      }
-    }
-    return isFinalResponse(responseEvent) ? 'done' : 'continue';
+    const paused = (modelEvent.longRunningToolIds?.length ?? 0) > 0;
+    return yield* this.runCalls(ctx, calls, tools, new Map(), paused);
   }
 
   /**
-   * Calls the model, yields its partial events (streaming), and returns the final model event
-   * (not yet yielded), or nothing for an empty answer.
+   * Runs calls and yields their answer (after the confirmation request, if a tool asked for one).
+   * The agent pauses after a long-running call or a confirmation request; a transfer runs the
+   * target agent now.
    */
-  private async *callModel(
+  private async *runCalls(
     ctx: InvocationContext,
-    request: LlmRequest,
+    calls: readonly FunctionCall[],
     tools: ReadonlyMap<string, BaseTool>,
-  ): AsyncGenerator<Event, Event | undefined> {
-    if (!ctx.countLlmCall()) throw new LlmCallsLimitExceededError(ctx.runConfig.maxLlmCalls ?? 0);
-    const streaming = ctx.runConfig.streamingMode === 'sse';
-    const signal = ctx.runConfig.signal;
-    const streamed = ctx.createEvent();
-    let partialText = '';
-    let final: LlmResponse | undefined;
-    try {
-      for await (const response of this.model.generateContentAsync(
-        request,
-        streaming,
-        signal ? { signal } : {},
-      )) {
-        if (response.partial) {
-          partialText += textOf(response.content);
-          yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
-        } else {
-          final = response;
-        }
-      }
-    } catch (error) {
-      if ((error as Error | null)?.name === 'AbortError') throw error;
-      if ((error as Error | null)?.name === 'ModelError') throw error;
-      throw new ModelError(`Model ${this.model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
-        cause: error,
-      });
-    }
-    // A stream that ended without its aggregated response: the text so far is the answer.
-    final ??= partialText
-      ? { content: { role: 'model', parts: [{ text: partialText }] } }
-      : undefined;
-    if (!final) return undefined;
-    return this.modelEvent(ctx, streamed, final, tools);
+    confirmations: ReadonlyMap<string, ToolConfirmation>,
+    longRunning: boolean,
+  ): AsyncGenerator<Event, StepOutcome> {
+    const { event, confirmationRequest, error } = await runFunctionCalls(
+      ctx,
+      calls,
+      tools,
+      confirmations,
+    );
+    if (confirmationRequest) yield confirmationRequest;
+    if (event) yield event;
+    if (error) throw error;
+    if (confirmationRequest || longRunning) return 'paused';
+    if (!event) return 'done';
+    const transferTo = event.actions.transferToAgent;
+    if (transferTo) return yield* this.transfer(ctx, transferTo, undefined);
+    return isFinalResponse(event) ? 'done' : 'continue';
   }
 
-  private modelEvent(
+  /** Hands the conversation to `name` (resuming it from `resumeScope`, if given). */
+  private async *transfer(
     ctx: InvocationContext,
-    base: Event,
-    response: LlmResponse,
+    name: string,
+    resumeScope: number | undefined,
+  ): AsyncGenerator<Event, StepOutcome> {
+    const target = this.rootAgent.findAgent(name);
+    if (!target) return 'done';
+    yield* target.runAsync(ctx.resuming(resumeScope));
+    return ctx.isPausedBelow() ? 'paused' : 'done';
+  }
+
+  /**
+   * Continues this agent's part of an interrupted invocation, from its own events: a transfer
+   * in progress goes on in the target; calls it made that were never answered run again (tools
+   * run at least once); calls a human has since confirmed or rejected run now; if it still waits
+   * for an answer it stays paused; otherwise it calls the model again, unless it had answered.
+   */
+  private async *resume(
+    ctx: InvocationContext,
     tools: ReadonlyMap<string, BaseTool>,
-  ): Event {
-    const content = response.content && withCallIds(response.content);
-    const longRunning = functionCallsOf(content)
-      .filter((call) => tools.get(call.name)?.isLongRunning)
-      .map((call) => call.id!);
-    const event: Event = {
-      ...base,
-      timestamp: Date.now(),
-      ...(content ? { content } : {}),
-      ...(response.turnComplete ? { turnComplete: true } : {}),
-      ...(response.errorCode ? { errorCode: response.errorCode } : {}),
-      ...(response.errorMessage ? { errorMessage: response.errorMessage } : {}),
-      ...(response.usageMetadata ? { usageMetadata: response.usageMetadata } : {}),
-      ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
-    };
-    if (this.outputKey && isFinalResponse(event) && !event.errorCode) {
-      const text = textOf(event.content);
-      if (event.content?.parts.some((part) => part.text !== undefined && !part.thought)) {
-        event.actions = {
-          ...event.actions,
-          stateDelta: { ...event.actions.stateDelta, [this.outputKey]: text },
-        };
-      }
+  ): AsyncGenerator<Event, StepOutcome> {
+    const scoped = ctx.resumeEvents().filter(({ event }) => isOnBranch(ctx.branch, event.branch));
+    const mine = scoped.filter(({ event }) => event.author === this.name);
+    const last = mine.at(-1);
+    if (!last) return 'continue';
+    if (last.event.actions.transferToAgent) {
+      return yield* this.transfer(ctx, last.event.actions.transferToAgent, last.index + 1);
     }
-    return event;
+    const pending = pendingCalls(
+      this.name,
+      scoped.map(({ event }) => event),
+    );
+    if (pending.calls.length > 0) {
+      const outcome = yield* this.runCalls(ctx, pending.calls, tools, pending.confirmations, false);
+      return pending.awaiting.length > 0 && outcome !== 'done' ? 'paused' : outcome;
+    }
+    if (pending.awaiting.length > 0) return 'paused';
+    const { event } = last;
+    const answered =
+      functionCallsOf(event.content).length === 0 &&
+      functionResponsesOf(event.content).length === 0;
+    if (!event.errorCode && answered && event.content) return 'done';
+    if (event.actions.skipSummarization) return 'done';
+    return 'continue';
+  }
+
+  /**
+   * On a fresh run: a user message that answers confirmation requests this agent made in an
+   * earlier invocation (runners that are not resumable start a new one) runs those calls first.
+   */
+  private async *answerConfirmations(
+    ctx: InvocationContext,
+    tools: ReadonlyMap<string, BaseTool>,
+  ): AsyncGenerator<Event, StepOutcome> {
+    const confirmations = new Map<string, ToolConfirmation>();
+    const calls: FunctionCall[] = [];
+    for (const answer of functionResponsesOf(ctx.userContent)) {
+      if (answer.name !== REQUEST_CONFIRMATION_FUNCTION || answer.id === undefined) continue;
+      const requestEvent = findCallEvent(ctx.activeEvents(), answer.id);
+      if (requestEvent?.author !== this.name) continue;
+      const request = functionCallsOf(requestEvent.content).find((call) => call.id === answer.id);
+      const original = request && originalCallOf(request);
+      if (!original?.id) continue;
+      calls.push(original);
+      confirmations.set(original.id, parseConfirmation(answer.response));
+    }
+    if (calls.length === 0) return 'continue';
+    return yield* this.runCalls(ctx, calls, tools, confirmations, false);
   }
 
   private toolsByName(): Map<string, BaseTool> {
@@ -197,40 +219,4 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     }
     return tools;
   }
-
-  private async buildRequest(
-    ctx: InvocationContext,
-    tools: ReadonlyMap<string, BaseTool>,
-  ): Promise<LlmRequest> {
-    const instructions = [
-      `You are an agent. Your internal name is "${this.name}".` +
-        (this.description ? ` The description about you is "${this.description}".` : ''),
-    ];
-    const own = await renderInstruction(this.instruction, ctx);
-    if (own) instructions.push(own);
-    const targets = transferTargets(this);
-    if (targets.length > 0) instructions.push(transferInstruction(this, targets));
-    const declarations = [...tools.values()].map((tool) => tool.declaration());
-    return {
-      model: this.model.model,
-      contents: buildContents(ctx.activeEvents(), this.name, ctx.branch, {
-        includeContents: this.includeContents,
-      }),
-      systemInstruction: instructions.join('\n\n'),
-      ...(declarations.length > 0 ? { tools: declarations } : {}),
-    };
-  }
-}
-
-/** The content with an id on every function call (ADK's `adk-` ids for calls that had none). */
-function withCallIds(content: Content): Content {
-  if (!content.parts.some((part) => part.functionCall && !part.functionCall.id)) return content;
-  return {
-    ...content,
-    parts: content.parts.map((part) =>
-      part.functionCall && !part.functionCall.id
-        ? { ...part, functionCall: { ...part.functionCall, id: newFunctionCallId() } }
-        : part,
-    ),
-  };
 }

@@ -10,6 +10,12 @@ export interface LoopAgentOptions extends BaseAgentOptions {
   maxIterations?: number;
 }
 
+/** Checkpoint: the sub-agent about to run, and how many passes were completed (ADK's keys). */
+export interface LoopAgentState extends Record<string, unknown> {
+  current_sub_agent: string;
+  times_looped: number;
+}
+
 export class LoopAgent extends BaseAgent {
   readonly maxIterations: number | undefined;
 
@@ -25,17 +31,29 @@ export class LoopAgent extends BaseAgent {
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
-    for (let pass = 0; this.maxIterations === undefined || pass < this.maxIterations; pass++) {
-      for (const sub of this.subAgents) {
-        let escalated = false;
-        for await (const event of sub.runAsync(ctx)) {
+    const saved = this.loadAgentState<LoopAgentState>(ctx);
+    let resumeAt = this.subAgents.findIndex((sub) => sub.name === saved?.current_sub_agent);
+    let pass = resumeAt >= 0 ? (saved?.times_looped ?? 0) : 0;
+    let escalated = false;
+    for (; !escalated && (this.maxIterations === undefined || pass < this.maxIterations); pass++) {
+      for (let i = Math.max(0, resumeAt); i < this.subAgents.length && !escalated; i++) {
+        const sub = this.subAgents[i]!;
+        const resume = i === resumeAt;
+        if (!resume && ctx.resumable) {
+          yield this.createAgentStateEvent(ctx, {
+            state: { current_sub_agent: sub.name, times_looped: pass },
+          });
+        }
+        // An escalation lets the sub-agent that escalated finish, then ends the loop.
+        for await (const event of sub.runAsync(this.childContext(ctx, resume))) {
           yield event;
           if (event.actions.escalate) escalated = true;
         }
-        // An escalation lets the sub-agent that escalated finish, then ends the loop.
-        if (escalated || ctx.endInvocation) return;
+        if (ctx.isPausedBelow() || ctx.endInvocation) return;
       }
-      if (this.subAgents.length === 0) return;
+      resumeAt = -1;
+      if (this.subAgents.length === 0) break;
     }
+    if (ctx.resumable) yield this.createAgentStateEvent(ctx, { endOfAgent: true });
   }
 }

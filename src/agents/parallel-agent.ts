@@ -6,10 +6,16 @@ import { BaseAgent } from './base-agent.ts';
 
 export class ParallelAgent extends BaseAgent {
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
+    // Resuming after the checkpoint: sub-agents that had ended are skipped, the others resume.
+    const resume = this.loadAgentState(ctx) !== undefined;
+    if (!resume && ctx.resumable) yield this.createAgentStateEvent(ctx, { state: {} });
+    const child = this.childContext(ctx, resume);
     const runs = this.subAgents.map((sub) =>
-      sub.runAsync(ctx.forAgent(sub, this.branchOf(ctx, sub))),
+      sub.runAsync(child.forAgent(sub, this.branchOf(ctx, sub))),
     );
     yield* mergeRuns(runs);
+    if (ctx.isPausedBelow() || ctx.endInvocation) return;
+    if (ctx.resumable) yield this.createAgentStateEvent(ctx, { endOfAgent: true });
   }
 
   /** `parent.child`, under the branch the parallel agent itself runs on. */

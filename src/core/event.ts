@@ -89,3 +89,12 @@ export function isFinalResponse(event: Event): boolean {
 export function isRewindMarker(event: Event): boolean {
   return event.actions.rewindBeforeInvocationId !== undefined;
 }
+
+/** The latest event holding a function call with this id. */
+export function findCallEvent(events: readonly Event[], callId: string): Event | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.content?.parts.some((part) => part.functionCall?.id === callId)) return event;
+  }
+  return undefined;
+}

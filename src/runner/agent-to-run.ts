@@ -3,7 +3,7 @@
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { isTransferableAcrossTree } from '../agents/transfer.ts';
 import { functionResponsesOf } from '../core/content.ts';
-import type { Event } from '../core/event.ts';
+import { findCallEvent, type Event } from '../core/event.ts';
 
 /**
  * The agent that answers the turn that `activeEvents` ends with (as ADK, but over the active
@@ -29,13 +29,4 @@ export function findAgentToRun(activeEvents: readonly Event[], root: BaseAgent):
     if (agent && isTransferableAcrossTree(agent)) return agent;
   }
   return root;
-}
-
-/** The latest event holding a function call with this id. */
-export function findCallEvent(events: readonly Event[], callId: string): Event | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (event.content?.parts.some((part) => part.functionCall?.id === callId)) return event;
-  }
-  return undefined;
 }

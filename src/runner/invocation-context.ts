@@ -35,6 +35,10 @@ interface InvocationShared {
   endInvocation: boolean;
   llmCalls: number;
   readonly active: ActiveEventsView;
+  /** When resuming: the invocation's active events as they were when the resume began. */
+  resumeLog: readonly Event[] | undefined;
+  /** Branches ('' for none) on which an agent paused during this run. */
+  readonly pausedBranches: Set<string>;
 }
 
 export interface InvocationContextInit {
@@ -58,6 +62,7 @@ interface ContextFields {
   readonly userContent: Content | undefined;
   readonly runConfig: RunConfig;
   readonly resumable: boolean;
+  readonly resumeScope: number | undefined;
   readonly shared: InvocationShared;
 }
 
@@ -73,6 +78,12 @@ export class InvocationContext {
   readonly userContent: Content | undefined;
   readonly runConfig: RunConfig;
   readonly resumable: boolean;
+  /**
+   * When this agent continues an interrupted run: where, in `resumeLog`, its own part of the
+   * invocation starts (its parent's latest checkpoint, or 0 for the agent that began it).
+   * `undefined` for a fresh run.
+   */
+  readonly resumeScope: number | undefined;
   private readonly shared: InvocationShared;
 
   private constructor(fields: ContextFields) {
@@ -85,6 +96,7 @@ export class InvocationContext {
     this.userContent = fields.userContent;
     this.runConfig = fields.runConfig;
     this.resumable = fields.resumable;
+    this.resumeScope = fields.resumeScope;
     this.shared = fields.shared;
   }
 
@@ -107,13 +119,65 @@ export class InvocationContext {
       userContent: init.userContent,
       runConfig: init.runConfig ?? {},
       resumable: init.resumable ?? false,
-      shared: { endInvocation: false, llmCalls: 0, active: new ActiveEventsView(events) },
+      resumeScope: undefined,
+      shared: {
+        endInvocation: false,
+        llmCalls: 0,
+        active: new ActiveEventsView(events),
+        resumeLog: undefined,
+        pausedBranches: new Set(),
+      },
     });
   }
 
   /** The same invocation, seen by another agent (and, for a parallel sub-agent, its branch). */
   forAgent(agent: BaseAgent, branch: string | undefined = this.branch): InvocationContext {
     return new InvocationContext({ ...this, shared: this.shared, agent, branch });
+  }
+
+  /**
+   * Starts a resume: from now on `resumeLog` is the invocation's active events as they stand,
+   * and this context (the agent that began the invocation) resumes from its start.
+   */
+  beginResume(): InvocationContext {
+    this.shared.resumeLog = this.activeEvents().filter(
+      (event) => event.invocationId === this.invocationId,
+    );
+    return this.resuming(0);
+  }
+
+  /** This context, for a child to run fresh (`undefined`) or resume from `scope` in `resumeLog`. */
+  resuming(scope: number | undefined): InvocationContext {
+    return new InvocationContext({ ...this, shared: this.shared, resumeScope: scope });
+  }
+
+  get isResuming(): boolean {
+    return this.resumeScope !== undefined;
+  }
+
+  /** When resuming: the invocation's events from this agent's scope on, each with its index. */
+  resumeEvents(): { event: Event; index: number }[] {
+    const log = this.shared.resumeLog;
+    if (!log || this.resumeScope === undefined) return [];
+    const events: { event: Event; index: number }[] = [];
+    for (let index = this.resumeScope; index < log.length; index++)
+      events.push({ event: log[index]!, index });
+    return events;
+  }
+
+  /** Records that an agent on this context's branch paused (waiting for a tool or a human). */
+  markPaused(): void {
+    this.shared.pausedBranches.add(this.branch ?? '');
+  }
+
+  /** Whether an agent on this branch, or a branch below it, paused during this run. */
+  isPausedBelow(): boolean {
+    const branch = this.branch;
+    if (!branch) return this.shared.pausedBranches.size > 0;
+    for (const paused of this.shared.pausedBranches) {
+      if (paused === branch || paused.startsWith(`${branch}.`)) return true;
+    }
+    return false;
   }
 
   get appName(): string {

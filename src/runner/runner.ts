@@ -11,60 +11,25 @@ import {
 import { createEvent, isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
-import { InMemoryArtifactService } from '../store/in-memory-artifact-service.ts';
-import { InMemorySessionService } from '../store/in-memory-session-service.ts';
-import type { BaseSessionService, Session } from '../store/session-service.ts';
+import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
+import { activeEvents } from '../core/active-events.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
+import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
+import { RunTracker } from './run-tracker.ts';
+import type {
+  EditMessageRequest,
+  ForkSessionAsyncRequest,
+  InterruptedInvocation,
+  ListInterruptedRequest,
+  ResumabilityConfig,
+  RewindRequest,
+  RunAsyncRequest,
+  RunnerOptions,
+} from './runner-types.ts';
 
-export interface ResumabilityConfig {
-  /** Workflow agents write checkpoints, and `runAsync({ invocationId })` continues a run. */
-  isResumable: boolean;
-}
-
-export interface RunnerOptions {
-  appName: string;
-  agent: BaseAgent;
-  sessionService: BaseSessionService;
-  artifactService?: BaseArtifactService;
-  resumabilityConfig?: ResumabilityConfig;
-}
-
-export interface RunAsyncRequest {
-  userId: string;
-  sessionId: string;
-  /** The user's message; starts a new invocation (or answers a paused one). */
-  newMessage?: Content;
-  /** Continue this invocation instead (resumable runners only). */
-  invocationId?: string;
-  /** State changes recorded with the user's message. */
-  stateDelta?: Record<string, unknown>;
-  runConfig?: RunConfig;
-}
-
-export interface RewindRequest {
-  userId: string;
-  sessionId: string;
-  /** The invocation to go back to just before (a turn, or a marker to undo a rewind). */
-  rewindBeforeInvocationId: string;
-}
-
-export interface EditMessageRequest {
-  userId: string;
-  sessionId: string;
-  /** The turn whose user message is replaced. */
-  invocationId: string;
-  newMessage: Content;
-  runConfig?: RunConfig;
-}
-
-export interface ForkSessionAsyncRequest {
-  userId: string;
-  sessionId: string;
-  /** The new session holds the conversation up to and including this turn. */
-  atInvocationId: string;
-  newSessionId?: string;
-}
+const DEFAULT_HEARTBEAT_MS = 5_000;
+const STALE_AFTER_BEATS = 3;
 
 export class Runner {
   readonly appName: string;
@@ -72,6 +37,13 @@ export class Runner {
   readonly sessionService: BaseSessionService;
   readonly artifactService: BaseArtifactService | undefined;
   readonly resumabilityConfig: ResumabilityConfig;
+  /** Identifies this runner in the records of the runs it runs. */
+  readonly instanceId = crypto.randomUUID();
+  private readonly heartbeatMs: number;
+  private readonly runLiveness: RunnerOptions['runLiveness'];
+  private readonly clock: () => number;
+  /** Invocations this runner is running now. */
+  private readonly running = new Set<string>();
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -79,6 +51,9 @@ export class Runner {
     this.sessionService = options.sessionService;
     this.artifactService = options.artifactService;
     this.resumabilityConfig = options.resumabilityConfig ?? { isResumable: false };
+    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.runLiveness = options.runLiveness;
+    this.clock = options.clock ?? Date.now;
     checkAgentTree(options.agent);
   }
 
@@ -87,26 +62,67 @@ export class Runner {
    * and yields its events, each stored before it is yielded (partial events are yielded only).
    * A model or tool failure yields a stored error event, then throws. Cancelling through
    * `runConfig.signal` ends the stream quietly; the invocation can be resumed.
+   *
+   * On a resumable runner, `invocationId` continues that invocation instead (with `newMessage`,
+   * if given, appended to it), and a `newMessage` answering a paused call continues the
+   * invocation that made the call.
    */
   async *runAsync(request: RunAsyncRequest): AsyncGenerator<Event, void> {
     const session = await this.loadSession(request.userId, request.sessionId);
-    if (request.invocationId !== undefined && !this.resumabilityConfig.isResumable) {
-      throw new NotResumableError();
+    const resumable = this.resumabilityConfig.isResumable;
+    if (request.invocationId !== undefined && !resumable) throw new NotResumableError();
+    const message = request.newMessage === undefined ? undefined : checkMessage(request.newMessage);
+    const active = activeEvents(session.events);
+    const answered = answeredCallEvent(active, message);
+    const resumeId = request.invocationId ?? (resumable ? answered?.invocationId : undefined);
+    if (resumeId !== undefined) {
+      yield* this.resume(session, active, resumeId, request);
+      return;
     }
-    const message = checkMessage(request.newMessage);
+    if (!message)
+      throw new InvalidRequestError('runAsync needs a newMessage (or an invocationId to resume)');
     const invocationId = newInvocationId();
     const userContent: Content = { role: 'user', parts: message.parts };
     const ctx = this.newContext(session, invocationId, userContent, request.runConfig);
     await this.append(
       ctx,
-      createEvent({
-        invocationId,
-        author: 'user',
-        content: userContent,
-        actions: { stateDelta: request.stateDelta ?? {} },
-      }),
+      userEvent(invocationId, userContent, request.stateDelta, answered?.branch),
     );
     yield* this.runAgent(ctx, findAgentToRun(ctx.activeEvents(), this.agent));
+  }
+
+  /** Continues invocation `invocationId`: nothing if it finished, else from its checkpoints. */
+  private async *resume(
+    session: Session,
+    active: readonly Event[],
+    invocationId: string,
+    request: RunAsyncRequest,
+  ): AsyncGenerator<Event, void> {
+    const first = active.findIndex((event) => event.invocationId === invocationId);
+    if (first < 0) {
+      if (session.events.some((event) => event.invocationId === invocationId)) {
+        throw new InvalidRequestError(
+          `Invocation ${invocationId} was rewound, so it cannot be resumed`,
+        );
+      }
+      throw new InvocationNotFoundError(invocationId, session.id);
+    }
+    if (this.running.has(invocationId)) {
+      throw new InvalidRequestError(`Invocation ${invocationId} is running already`);
+    }
+    const agent = startAgentOf(active, first, this.agent);
+    const invocation = active.filter((event) => event.invocationId === invocationId);
+    if (hasFinished(invocation, agent.name)) return;
+    const ctx = this.newContext(session, invocationId, active[first]!.content, request.runConfig);
+    const message = request.newMessage;
+    if (message) {
+      const branch = answeredCallEvent(active, message)?.branch;
+      await this.append(
+        ctx,
+        userEvent(invocationId, { role: 'user', parts: message.parts }, request.stateDelta, branch),
+      );
+    }
+    yield* this.runAgent(ctx.beginResume(), agent);
   }
 
   /**
@@ -193,18 +209,99 @@ export class Runner {
     });
   }
 
-  /** Runs `agent` in `ctx`, storing each complete event before yielding it. */
+  /**
+   * Runs `agent` in `ctx`, storing each complete event before yielding it, and keeps the record
+   * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled, or
+   * the consumer stopped reading) or failed. A run cut off by a crash stays `running` with a
+   * heartbeat that goes stale.
+   */
   protected async *runAgent(ctx: InvocationContext, agent: BaseAgent): AsyncGenerator<Event, void> {
     const signal = ctx.runConfig.signal;
+    const run = await RunTracker.start(
+      {
+        sessionService: this.sessionService,
+        ownerId: this.instanceId,
+        heartbeatMs: this.heartbeatMs,
+        clock: this.clock,
+      },
+      {
+        appName: this.appName,
+        userId: ctx.userId,
+        sessionId: ctx.session.id,
+        invocationId: ctx.invocationId,
+        agentName: agent.name,
+      },
+    );
+    this.running.add(ctx.invocationId);
+    let finish = () => run.finish('interrupted');
     try {
       for await (const event of agent.runAsync(ctx)) {
         signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
+      finish = ctx.isPausedBelow()
+        ? () => run.finish('paused', { pendingCallIds: awaitedCallIds(invocationEvents(ctx)) })
+        : () => run.finish('finished');
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
+      const { name, message } = error as Error;
+      finish = () => run.finish('failed', { error: { name, message } });
       throw error;
+    } finally {
+      this.running.delete(ctx.invocationId);
+      await finish();
     }
+  }
+
+  /**
+   * The invocations of a user (or of one session) that can be resumed: cut off (their runner is
+   * gone), interrupted, or paused waiting for a long-running tool or a human. Invocations a
+   * rewind has since left are not listed.
+   */
+  async listInterruptedInvocations(
+    request: ListInterruptedRequest,
+  ): Promise<InterruptedInvocation[]> {
+    const appName = request.appName ?? this.appName;
+    const runs = await this.sessionService.listRuns({
+      appName,
+      userId: request.userId,
+      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
+    });
+    const interrupted: InterruptedInvocation[] = [];
+    const activeBySession = new Map<string, Set<string>>();
+    for (const run of runs) {
+      if (run.status === 'failed') continue;
+      if (run.status === 'running' && (await this.isAlive(run))) continue;
+      let active = activeBySession.get(run.sessionId);
+      if (!active) {
+        const session = await this.sessionService.getSession({
+          appName,
+          userId: run.userId,
+          sessionId: run.sessionId,
+        });
+        active = new Set(activeEvents(session?.events ?? []).map((event) => event.invocationId));
+        activeBySession.set(run.sessionId, active);
+      }
+      if (!active.has(run.invocationId)) continue;
+      interrupted.push({
+        appName: run.appName,
+        userId: run.userId,
+        sessionId: run.sessionId,
+        invocationId: run.invocationId,
+        agentName: run.agentName,
+        status: run.status === 'paused' ? 'paused' : 'interrupted',
+        startedAt: run.startedAt,
+        updatedAt: Math.max(run.updatedAt, run.heartbeatAt),
+        ...(run.pendingCallIds ? { pendingCallIds: run.pendingCallIds } : {}),
+      });
+    }
+    return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  private async isAlive(run: RunRecord): Promise<boolean> {
+    if (run.ownerId === this.instanceId) return this.running.has(run.invocationId);
+    if (this.runLiveness) return this.runLiveness(run);
+    return this.clock() - run.heartbeatAt < this.heartbeatMs * STALE_AFTER_BEATS;
   }
 
   protected async append(ctx: InvocationContext, event: Event): Promise<Event> {
@@ -214,23 +311,25 @@ export class Runner {
   }
 }
 
-export interface InMemoryRunnerOptions {
-  agent: BaseAgent;
-  appName?: string;
-  resumabilityConfig?: ResumabilityConfig;
+/** The user's message event; an answer to a call goes on the branch of the call. */
+function userEvent(
+  invocationId: string,
+  content: Content,
+  stateDelta: Record<string, unknown> | undefined,
+  branch: string | undefined,
+): Event {
+  return createEvent({
+    invocationId,
+    author: 'user',
+    content,
+    actions: { stateDelta: stateDelta ?? {} },
+    ...(branch ? { branch } : {}),
+  });
 }
 
-/** A Runner over in-memory session and artifact services. */
-export class InMemoryRunner extends Runner {
-  constructor(options: InMemoryRunnerOptions) {
-    super({
-      appName: options.appName ?? 'InMemoryRunner',
-      agent: options.agent,
-      sessionService: new InMemorySessionService(),
-      artifactService: new InMemoryArtifactService(),
-      ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
-    });
-  }
+/** The invocation's events so far, as the active conversation has them. */
+function invocationEvents(ctx: InvocationContext): Event[] {
+  return ctx.activeEvents().filter((event) => event.invocationId === ctx.invocationId);
 }
 
 function checkMessage(message: Content | undefined): Content {

@@ -8,12 +8,13 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { StorageFullError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { SessionRecord } from './session-log.ts';
+import type { RunRecord } from './session-service.ts';
 
 /** DO NOT CHANGE: a different name would open an empty database and lose every user's data. */
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -27,6 +28,7 @@ export const Stores = {
   userStates: 'userStates',
   checkpoints: 'checkpoints',
   artifacts: 'artifacts',
+  runs: 'runs',
 } as const;
 
 export interface EventRecord {
@@ -95,6 +97,11 @@ export interface TrellisSchema extends DBSchema {
     key: ArtifactRecordKey;
     value: ArtifactRecord;
   };
+  runs: {
+    key: [...SessionKeyTuple, invocationId: string];
+    value: RunRecord;
+    indexes: { byUser: [string, string] };
+  };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
@@ -120,6 +127,13 @@ function migrate(db: TrellisDb, oldVersion: number): void {
     db.createObjectStore(Stores.artifacts, {
       keyPath: ['appName', 'userId', 'sessionId', 'filename', 'version'],
     });
+  }
+  if (oldVersion < 2) {
+    // Runs in flight, so that an app reloaded after a crash finds what to resume.
+    const runs = db.createObjectStore(Stores.runs, {
+      keyPath: ['appName', 'userId', 'sessionId', 'invocationId'],
+    });
+    runs.createIndex('byUser', ['appName', 'userId']);
   }
 }
 

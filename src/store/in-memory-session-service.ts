@@ -17,6 +17,7 @@ import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
+  deepFreeze,
   checkpointBefore,
   initialStateEvent,
   mayStartInvocation,
@@ -37,6 +38,8 @@ import {
   type ListSessionsRequest,
   type ListSessionsResponse,
   type RewindSessionRequest,
+  type RunKey,
+  type RunRecord,
   type Session,
   type SessionKey,
 } from './session-service.ts';
@@ -49,6 +52,8 @@ interface StoredSession {
 }
 
 const keyOf = (...parts: string[]) => JSON.stringify(parts);
+
+const runKeyOf = (run: RunKey) => keyOf(run.appName, run.userId, run.sessionId, run.invocationId);
 
 function emptySession(appName: string, userId: string, id: string): StoredSession {
   return {
@@ -63,6 +68,7 @@ export class InMemorySessionService extends BaseSessionService {
   private readonly sessions = new Map<string, StoredSession>();
   private readonly appStates = new Map<string, Record<string, unknown>>();
   private readonly userStates = new Map<string, Record<string, unknown>>();
+  private readonly runs = new Map<string, RunRecord>();
 
   override async createSession(request: CreateSessionRequest): Promise<Session> {
     const { appName, userId } = request;
@@ -104,6 +110,15 @@ export class InMemorySessionService extends BaseSessionService {
   override async deleteSession(request: SessionKey): Promise<void> {
     const key = keyOf(request.appName, request.userId, request.sessionId);
     if (!this.sessions.delete(key)) throw new SessionNotFoundError(request.sessionId);
+    for (const [runKey, run] of this.runs) {
+      if (
+        run.appName === request.appName &&
+        run.userId === request.userId &&
+        run.sessionId === request.sessionId
+      ) {
+        this.runs.delete(runKey);
+      }
+    }
   }
 
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
@@ -156,6 +171,27 @@ export class InMemorySessionService extends BaseSessionService {
       this.sessions.set(key, fork);
     });
     return this.toSession(fork, fork.events.slice());
+  }
+
+  override async putRun(run: RunRecord): Promise<void> {
+    this.runs.set(runKeyOf(run), deepFreeze(structuredClone(run)));
+  }
+
+  override async deleteRun(key: RunKey): Promise<void> {
+    this.runs.delete(runKeyOf(key));
+  }
+
+  override async listRuns(request: {
+    appName: string;
+    userId: string;
+    sessionId?: string;
+  }): Promise<RunRecord[]> {
+    return [...this.runs.values()].filter(
+      (run) =>
+        run.appName === request.appName &&
+        run.userId === request.userId &&
+        (request.sessionId === undefined || run.sessionId === request.sessionId),
+    );
   }
 
   override async getInvocationCheckpoint(

@@ -51,6 +51,8 @@ import {
   type ListSessionsRequest,
   type ListSessionsResponse,
   type RewindSessionRequest,
+  type RunKey,
+  type RunRecord,
   type Session,
   type SessionKey,
 } from './session-service.ts';
@@ -181,7 +183,8 @@ export class IndexedDbSessionService extends BaseSessionService {
 
   override async deleteSession({ appName, userId, sessionId }: SessionKey): Promise<void> {
     const db = await this.database.open();
-    await writeTransaction(db, [Stores.sessions, Stores.events, Stores.checkpoints], async (tx) => {
+    const stores = [Stores.sessions, Stores.events, Stores.checkpoints, Stores.runs];
+    await writeTransaction(db, stores, async (tx) => {
       const sessions = tx.objectStore(Stores.sessions);
       if (!(await sessions.getKey([appName, userId, sessionId]))) {
         throw new SessionNotFoundError(sessionId);
@@ -191,6 +194,7 @@ export class IndexedDbSessionService extends BaseSessionService {
         sessions.delete([appName, userId, sessionId]),
         tx.objectStore(Stores.events).delete(range),
         tx.objectStore(Stores.checkpoints).delete(range),
+        tx.objectStore(Stores.runs).delete(range),
       ]);
     });
     this.cache.delete(appName, userId, sessionId);
@@ -275,6 +279,30 @@ export class IndexedDbSessionService extends BaseSessionService {
     );
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());
+  }
+
+  override async putRun(run: RunRecord): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.runs], (tx) => tx.objectStore(Stores.runs).put(run));
+  }
+
+  override async deleteRun({ appName, userId, sessionId, invocationId }: RunKey): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.runs], (tx) =>
+      tx.objectStore(Stores.runs).delete([appName, userId, sessionId, invocationId]),
+    );
+  }
+
+  override async listRuns(request: {
+    appName: string;
+    userId: string;
+    sessionId?: string;
+  }): Promise<RunRecord[]> {
+    const { appName, userId, sessionId } = request;
+    const db = await this.database.open();
+    if (sessionId !== undefined)
+      return db.getAll(Stores.runs, sessionRange(appName, userId, sessionId));
+    return db.getAllFromIndex(Stores.runs, 'byUser', [appName, userId]);
   }
 
   override async getInvocationCheckpoint(

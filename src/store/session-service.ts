@@ -86,6 +86,41 @@ export interface ForkSessionRequest extends SessionKey {
   artifactService?: BaseArtifactService | undefined;
 }
 
+/**
+ * A run in flight: written when an invocation starts or resumes, kept up to date while it runs
+ * (`heartbeatAt`), and removed when it finishes. What is left after a crash or a reload is what
+ * can be resumed.
+ */
+export interface RunRecord {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  invocationId: string;
+  /** The agent the invocation started at. */
+  agentName: string;
+  /**
+   * `running` (if its runner is gone, it was cut off), `paused` (waiting for a long-running tool
+   * or a human), `interrupted` (cancelled, or its consumer stopped reading), `failed`.
+   */
+  status: RunStatus;
+  startedAt: number;
+  updatedAt: number;
+  /** Refreshed while the run is alive. */
+  heartbeatAt: number;
+  /** The runner instance running it. */
+  ownerId: string;
+  /** For a paused run: the call ids it waits for. */
+  pendingCallIds?: string[];
+  /** For a failed run. */
+  error?: { name: string; message: string };
+}
+
+export type RunStatus = 'running' | 'paused' | 'interrupted' | 'failed';
+
+export interface RunKey extends SessionKey {
+  invocationId: string;
+}
+
 export abstract class BaseSessionService {
   abstract createSession(request: CreateSessionRequest): Promise<Session>;
 
@@ -94,7 +129,7 @@ export abstract class BaseSessionService {
 
   abstract listSessions(request: ListSessionsRequest): Promise<ListSessionsResponse>;
 
-  /** Removes the session, its log and its checkpoints. Unknown session → SessionNotFoundError. */
+  /** Removes the session, its log, checkpoints and runs. Unknown session → SessionNotFoundError. */
   abstract deleteSession(request: SessionKey): Promise<void>;
 
   /**
@@ -119,6 +154,19 @@ export abstract class BaseSessionService {
    * written atomically. `app:` and `user:` state is shared already and is not applied again.
    */
   abstract forkSession(request: ForkSessionRequest): Promise<Session>;
+
+  /** Creates or replaces the record of a run in flight. */
+  abstract putRun(run: RunRecord): Promise<void>;
+
+  /** Removes the record of a run (it finished). */
+  abstract deleteRun(key: RunKey): Promise<void>;
+
+  /** The records of a user's runs in flight, of one session or of all. */
+  abstract listRuns(request: {
+    appName: string;
+    userId: string;
+    sessionId?: string;
+  }): Promise<RunRecord[]>;
 
   /**
    * The state checkpoint of an invocation of the session (taken when its first event was

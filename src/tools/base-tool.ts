@@ -29,6 +29,11 @@ export abstract class BaseTool {
     return this.parameters ? validateAgainstSchema(args, this.parameters) : [];
   }
 
+  /** Whether a human must approve this call before the tool runs (see FunctionTool). */
+  async needsConfirmation(_args: Record<string, unknown>): Promise<boolean> {
+    return false;
+  }
+
   /** Runs the tool. What it returns becomes the function response (objects as they are). */
   abstract runAsync(args: Record<string, unknown>, toolContext: ToolContext): Promise<unknown>;
 }

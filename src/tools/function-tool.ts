@@ -28,6 +28,11 @@ export class FunctionTool<
     this.requireConfirmation = options.requireConfirmation ?? false;
   }
 
+  override async needsConfirmation(args: Record<string, unknown>): Promise<boolean> {
+    const rule = this.requireConfirmation;
+    return typeof rule === 'function' ? rule(args as Args) : rule === true;
+  }
+
   override async runAsync(
     args: Record<string, unknown>,
     toolContext: ToolContext,

@@ -3,7 +3,7 @@
 
 import type { Part } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
-import type { EventActions } from '../core/event.ts';
+import type { EventActions, ToolConfirmation } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 
 /**
@@ -28,6 +28,8 @@ export class ToolContext {
     /** The id of the function call being answered. */
     readonly functionCallId: string,
     actions: EventActions,
+    /** The human's answer, when this call was paused for confirmation and then answered. */
+    readonly toolConfirmation?: ToolConfirmation,
   ) {
     this.actions = actions;
     const delta = actions.stateDelta;
@@ -58,6 +60,22 @@ export class ToolContext {
 
   get agentName(): string {
     return this.invocationContext.agent.name;
+  }
+
+  /**
+   * Asks a human to approve this call: the invocation pauses once the tool returns, and when the
+   * human answers, the tool runs again with `toolConfirmation` set (approved or not, with their
+   * optional payload).
+   */
+  requestConfirmation({ hint, payload }: { hint?: string; payload?: unknown } = {}): void {
+    this.actions.requestedToolConfirmations = {
+      ...this.actions.requestedToolConfirmations,
+      [this.functionCallId]: {
+        confirmed: false,
+        ...(hint !== undefined ? { hint } : {}),
+        ...(payload !== undefined ? { payload } : {}),
+      },
+    };
   }
 
   /** Saves a new version of an artifact and records it in this response's `artifactDelta`. */

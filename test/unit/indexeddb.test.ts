@@ -23,7 +23,7 @@ function services(dbName: string) {
   return { sessionService, artifactService };
 }
 
-/** The schema as version 1 shipped it. A later version adds a migration; it never edits this. */
+/** The schema as version 1 shipped it: frozen, as the fixture the migration tests start from. */
 const SCHEMA_V1 = {
   appStates: { keyPath: 'appName', indexes: {} },
   artifacts: { keyPath: ['appName', 'userId', 'sessionId', 'filename', 'version'], indexes: {} },
@@ -41,29 +41,96 @@ const SCHEMA_V1 = {
   userStates: { keyPath: ['appName', 'userId'], indexes: {} },
 };
 
+/** Version 2 adds the runs in flight. */
+const SCHEMA_V2 = {
+  ...SCHEMA_V1,
+  runs: {
+    keyPath: ['appName', 'userId', 'sessionId', 'invocationId'],
+    indexes: { byUser: { keyPath: ['appName', 'userId'], unique: false } },
+  },
+};
+
+type Schema = Record<
+  string,
+  {
+    keyPath: string | string[];
+    indexes: Record<string, { keyPath: string | string[]; unique: boolean }>;
+  }
+>;
+
+/** Creates a database with exactly `schema`, as an older version of Trellis left it. */
+async function createDatabase(name: string, version: number, schema: Schema) {
+  return openDB(name, version, {
+    upgrade(db) {
+      for (const [store, { keyPath, indexes }] of Object.entries(schema)) {
+        const created = db.createObjectStore(store, { keyPath });
+        for (const [index, { keyPath: indexPath, unique }] of Object.entries(indexes)) {
+          created.createIndex(index, indexPath, { unique });
+        }
+      }
+    },
+  });
+}
+
+async function readSchema(name: string) {
+  const db = await openDB(name);
+  const tx = db.transaction([...db.objectStoreNames], 'readonly');
+  const schema = Object.fromEntries(
+    [...db.objectStoreNames].map((store) => {
+      const objectStore = tx.objectStore(store);
+      const indexes = Object.fromEntries(
+        [...objectStore.indexNames].map((index) => {
+          const { keyPath, unique } = objectStore.index(index);
+          return [index, { keyPath, unique }];
+        }),
+      );
+      return [store, { keyPath: objectStore.keyPath, indexes }];
+    }),
+  );
+  const version = db.version;
+  db.close();
+  return { version, schema };
+}
+
 describe('IndexedDB storage', () => {
-  it('creates the version 1 schema', async () => {
+  it('creates the current schema', async () => {
     const dbName = freshDbName();
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    const db = await openDB(dbName);
-    const tx = db.transaction([...db.objectStoreNames], 'readonly');
-    const schema = Object.fromEntries(
-      [...db.objectStoreNames].map((name) => {
-        const store = tx.objectStore(name);
-        const indexes = Object.fromEntries(
-          [...store.indexNames].map((index) => {
-            const { keyPath, unique } = store.index(index);
-            return [index, { keyPath, unique }];
-          }),
-        );
-        return [name, { keyPath: store.keyPath, indexes }];
-      }),
-    );
-    expect(db.version).toBe(DB_VERSION);
-    expect(schema).toEqual(SCHEMA_V1);
-    db.close();
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V2 });
+  });
+
+  it('upgrades a version 1 database and keeps its data', async () => {
+    const dbName = freshDbName();
+    const v1 = await createDatabase(dbName, 1, SCHEMA_V1);
+    const event = {
+      id: 'ev1',
+      invocationId: 'e-1',
+      author: 'user',
+      timestamp: 5,
+      actions: { stateDelta: { a: 1 }, artifactDelta: {} },
+    };
+    await v1.put('sessions', {
+      appName: 'a',
+      userId: 'u',
+      id: 's',
+      state: { a: 1 },
+      artifacts: {},
+      createTime: 1,
+      lastUpdateTime: 5,
+      eventCount: 1,
+      lastInvocationId: 'e-1',
+    });
+    await v1.put('events', { appName: 'a', userId: 'u', sessionId: 's', seq: 0, event });
+    v1.close();
+
+    const { sessionService } = services(dbName);
+    const session = await sessionService.getSession({ appName: 'a', userId: 'u', sessionId: 's' });
+    expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
+    expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
+    await sessionService.close();
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V2 });
   });
 
   it('stores artifact bytes as Blobs', async () => {

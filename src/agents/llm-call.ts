@@ -1,0 +1,128 @@
+// One model call of an LlmAgent: the request it sends, and the event made of the answer.
+
+import { functionCallsOf, textOf, type Content } from '../core/content.ts';
+import { LlmCallsLimitExceededError, ModelError, messageOf } from '../core/errors.ts';
+import { isFinalResponse, type Event } from '../core/event.ts';
+import { newFunctionCallId } from '../core/ids.ts';
+import type { LlmRequest, LlmResponse } from '../models/llm.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+import type { BaseTool } from '../tools/base-tool.ts';
+import { buildContents } from './contents.ts';
+import { renderInstruction } from './instructions.ts';
+import type { LlmAgent } from './llm-agent.ts';
+import { transferInstruction, transferTargets } from './transfer.ts';
+
+/** The request for the agent's next model call: instructions, the conversation, the tools. */
+export async function buildLlmRequest(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  tools: ReadonlyMap<string, BaseTool>,
+): Promise<LlmRequest> {
+  const instructions = [
+    `You are an agent. Your internal name is "${agent.name}".` +
+      (agent.description ? ` The description about you is "${agent.description}".` : ''),
+  ];
+  const own = await renderInstruction(agent.instruction, ctx);
+  if (own) instructions.push(own);
+  const targets = transferTargets(agent);
+  if (targets.length > 0) instructions.push(transferInstruction(agent, targets));
+  const declarations = [...tools.values()].map((tool) => tool.declaration());
+  return {
+    model: agent.model.model,
+    contents: buildContents(ctx.activeEvents(), agent.name, ctx.branch, {
+      includeContents: agent.includeContents,
+    }),
+    systemInstruction: instructions.join('\n\n'),
+    ...(declarations.length > 0 ? { tools: declarations } : {}),
+  };
+}
+
+/**
+ * Calls the model, yields its partial events (streaming), and returns the final model event
+ * (not yet yielded), or nothing for an empty answer. A model that throws becomes a ModelError.
+ */
+export async function* callModel(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  request: LlmRequest,
+  tools: ReadonlyMap<string, BaseTool>,
+): AsyncGenerator<Event, Event | undefined> {
+  if (!ctx.countLlmCall()) throw new LlmCallsLimitExceededError(ctx.runConfig.maxLlmCalls ?? 0);
+  const model = agent.model;
+  const streaming = ctx.runConfig.streamingMode === 'sse';
+  const signal = ctx.runConfig.signal;
+  const streamed = ctx.createEvent();
+  let partialText = '';
+  let final: LlmResponse | undefined;
+  try {
+    for await (const response of model.generateContentAsync(
+      request,
+      streaming,
+      signal ? { signal } : {},
+    )) {
+      if (response.partial) {
+        partialText += textOf(response.content);
+        yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
+      } else {
+        final = response;
+      }
+    }
+  } catch (error) {
+    const name = (error as Error | null)?.name;
+    if (name === 'AbortError' || name === 'ModelError') throw error;
+    throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
+      cause: error,
+    });
+  }
+  // A stream that ended without its aggregated response: the text so far is the answer.
+  final ??= partialText
+    ? { content: { role: 'model', parts: [{ text: partialText }] } }
+    : undefined;
+  if (!final) return undefined;
+  return modelEvent(agent, streamed, final, tools);
+}
+
+function modelEvent(
+  agent: LlmAgent,
+  base: Event,
+  response: LlmResponse,
+  tools: ReadonlyMap<string, BaseTool>,
+): Event {
+  const content = response.content && withCallIds(response.content);
+  const longRunning = functionCallsOf(content)
+    .filter((call) => tools.get(call.name)?.isLongRunning)
+    .map((call) => call.id!);
+  const event: Event = {
+    ...base,
+    timestamp: Date.now(),
+    ...(content ? { content } : {}),
+    ...(response.turnComplete ? { turnComplete: true } : {}),
+    ...(response.errorCode ? { errorCode: response.errorCode } : {}),
+    ...(response.errorMessage ? { errorMessage: response.errorMessage } : {}),
+    ...(response.usageMetadata ? { usageMetadata: response.usageMetadata } : {}),
+    ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
+  };
+  const hasAnswerText = event.content?.parts.some(
+    (part) => part.text !== undefined && !part.thought,
+  );
+  if (agent.outputKey && isFinalResponse(event) && !event.errorCode && hasAnswerText) {
+    event.actions = {
+      ...event.actions,
+      stateDelta: { ...event.actions.stateDelta, [agent.outputKey]: textOf(event.content) },
+    };
+  }
+  return event;
+}
+
+/** The content with an id on every function call (ADK's `adk-` ids for calls that had none). */
+function withCallIds(content: Content): Content {
+  if (!content.parts.some((part) => part.functionCall && !part.functionCall.id)) return content;
+  return {
+    ...content,
+    parts: content.parts.map((part) =>
+      part.functionCall && !part.functionCall.id
+        ? { ...part, functionCall: { ...part.functionCall, id: newFunctionCallId() } }
+        : part,
+    ),
+  };
+}

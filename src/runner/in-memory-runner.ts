@@ -1,0 +1,26 @@
+// A Runner over in-memory session and artifact services.
+
+import type { BaseAgent } from '../agents/base-agent.ts';
+import { InMemoryArtifactService } from '../store/in-memory-artifact-service.ts';
+import { InMemorySessionService } from '../store/in-memory-session-service.ts';
+import { Runner } from './runner.ts';
+import type { ResumabilityConfig } from './runner-types.ts';
+
+export interface InMemoryRunnerOptions {
+  agent: BaseAgent;
+  appName?: string;
+  resumabilityConfig?: ResumabilityConfig;
+}
+
+/** A Runner over in-memory session and artifact services. */
+export class InMemoryRunner extends Runner {
+  constructor(options: InMemoryRunnerOptions) {
+    super({
+      appName: options.appName ?? 'InMemoryRunner',
+      agent: options.agent,
+      sessionService: new InMemorySessionService(),
+      artifactService: new InMemoryArtifactService(),
+      ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
+    });
+  }
+}

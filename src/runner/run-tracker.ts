@@ -1,0 +1,90 @@
+// Keeps the record of a run in flight up to date: written when the run starts, refreshed by a
+// heartbeat while it runs, and finally removed (finished) or marked paused, interrupted or failed.
+//
+// Invariants:
+// - every write of one run goes through one queue, so a late heartbeat never lands after the
+//   final write;
+// - the heartbeat stops before the final write is queued;
+// - bookkeeping never breaks a run: a failed heartbeat or final write is logged and dropped (the
+//   worst outcome is a run listed as interrupted that was not, which resuming sorts out).
+
+import type { BaseSessionService, RunRecord, RunStatus } from '../store/session-service.ts';
+
+export type RunOutcome = 'finished' | Exclude<RunStatus, 'running'>;
+
+export interface RunTrackerOptions {
+  sessionService: BaseSessionService;
+  ownerId: string;
+  heartbeatMs: number;
+  clock: () => number;
+}
+
+export class RunTracker {
+  private queue: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private record: RunRecord;
+
+  private constructor(
+    private readonly options: RunTrackerOptions,
+    record: RunRecord,
+  ) {
+    this.record = record;
+  }
+
+  /** Records the run as running (a failure to write it fails the run before it starts). */
+  static async start(
+    options: RunTrackerOptions,
+    run: Pick<RunRecord, 'appName' | 'userId' | 'sessionId' | 'invocationId' | 'agentName'>,
+  ): Promise<RunTracker> {
+    const now = options.clock();
+    const record: RunRecord = {
+      ...run,
+      status: 'running',
+      startedAt: now,
+      updatedAt: now,
+      heartbeatAt: now,
+      ownerId: options.ownerId,
+    };
+    await options.sessionService.putRun(record);
+    const tracker = new RunTracker(options, record);
+    tracker.timer = setInterval(() => tracker.beat(), options.heartbeatMs);
+    // In Node, a heartbeat alone must not keep the process alive.
+    (tracker.timer as { unref?: () => void }).unref?.();
+    return tracker;
+  }
+
+  /** The final write: the record goes away (finished) or keeps the outcome. */
+  finish(
+    outcome: RunOutcome,
+    details: Pick<RunRecord, 'pendingCallIds' | 'error'> = {},
+  ): Promise<void> {
+    clearInterval(this.timer);
+    const { sessionService, clock } = this.options;
+    const { appName, userId, sessionId, invocationId } = this.record;
+    return this.enqueue(() =>
+      outcome === 'finished'
+        ? sessionService.deleteRun({ appName, userId, sessionId, invocationId })
+        : sessionService.putRun({
+            ...this.record,
+            ...details,
+            status: outcome,
+            updatedAt: clock(),
+          }),
+    );
+  }
+
+  private beat(): void {
+    const now = this.options.clock();
+    this.record = { ...this.record, heartbeatAt: now };
+    const record = this.record;
+    void this.enqueue(() => this.options.sessionService.putRun(record));
+  }
+
+  private enqueue(write: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(write).catch((error: unknown) => {
+      // Bookkeeping only (see the invariants above): the run itself carries on.
+      console.warn('Trellis: could not update the record of a run in flight', error);
+    });
+    return this.queue;
+  }
+}
