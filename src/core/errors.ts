@@ -98,6 +98,22 @@ export class StorageFullError extends Error {
   }
 }
 
+/** A session file to import is not valid; nothing was imported. */
+export class InvalidSessionFileError extends Error {
+  override name = 'InvalidSessionFileError' as const;
+  constructor(readonly problems: readonly string[]) {
+    super(`This is not a session file Trellis can import: ${problems.join('; ')}`);
+  }
+}
+
+/** Another tab is running or rewinding this session right now. */
+export class SessionBusyError extends Error {
+  override name = 'SessionBusyError' as const;
+  constructor(readonly sessionId: string) {
+    super('This session is busy in another tab; wait for it to finish there.');
+  }
+}
+
 const NAMES = [
   'SessionNotFoundError',
   'SessionExistsError',
@@ -110,6 +126,8 @@ const NAMES = [
   'ToolError',
   'LlmCallsLimitExceededError',
   'StorageFullError',
+  'InvalidSessionFileError',
+  'SessionBusyError',
 ] as const;
 
 export type TrellisErrorName = (typeof NAMES)[number];

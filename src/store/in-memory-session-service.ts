@@ -34,6 +34,7 @@ import {
   type CreateSessionRequest,
   type ForkSessionRequest,
   type GetSessionRequest,
+  type ImportSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
   type ListSessionsResponse,
@@ -192,6 +193,20 @@ export class InMemorySessionService extends BaseSessionService {
         run.userId === request.userId &&
         (request.sessionId === undefined || run.sessionId === request.sessionId),
     );
+  }
+
+  override async importSession(request: ImportSessionRequest): Promise<Session> {
+    const { appName, userId } = request;
+    const id = request.sessionId ?? newSessionId();
+    const key = keyOf(appName, userId, id);
+    if (this.sessions.has(key)) throw new SessionExistsError(id);
+    const imported = emptySession(appName, userId, id);
+    for (const event of request.events) {
+      if (imported.eventIds.has(event.id)) throw new DuplicateEventError(event.id);
+      this.append(imported, toStoredEvent(event), { applyShared: false });
+    }
+    this.sessions.set(key, imported);
+    return this.toSession(imported, imported.events.slice());
   }
 
   override async getInvocationCheckpoint(

@@ -47,6 +47,7 @@ import {
   type CreateSessionRequest,
   type ForkSessionRequest,
   type GetSessionRequest,
+  type ImportSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
   type ListSessionsResponse,
@@ -265,10 +266,11 @@ export class IndexedDbSessionService extends BaseSessionService {
           atInvocationId,
         );
         if (!events) throw new InvocationNotFoundError(atInvocationId, sessionId);
-        let record = newSessionRecord(appName, userId, id, Date.now());
-        await sessions.add(record);
-        for (const event of events)
-          record = await appendInTx(tx, record, event, { applyShared: false });
+        const record = await writeLog(
+          tx,
+          newSessionRecord(appName, userId, id, Date.now()),
+          events,
+        );
         if (request.artifactService && hasKeys(record.artifacts)) {
           if (!sharesDb) throw artifactsNotAtomic();
           await copyVersionsInTx(tx, { appName, userId, sessionId }, id, record.artifacts);
@@ -303,6 +305,22 @@ export class IndexedDbSessionService extends BaseSessionService {
     if (sessionId !== undefined)
       return db.getAll(Stores.runs, sessionRange(appName, userId, sessionId));
     return db.getAllFromIndex(Stores.runs, 'byUser', [appName, userId]);
+  }
+
+  override async importSession(request: ImportSessionRequest): Promise<Session> {
+    const { appName, userId } = request;
+    const id = request.sessionId ?? newSessionId();
+    const events = request.events.map((event) => toStoredEvent(event));
+    const db = await this.database.open();
+    const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
+      if (await tx.objectStore(Stores.sessions).getKey([appName, userId, id]))
+        throw new SessionExistsError(id);
+      const record = await writeLog(tx, newSessionRecord(appName, userId, id, Date.now()), events);
+      const [appState, userState] = await readScopes(tx, appName, userId);
+      return { record, appState, userState };
+    });
+    this.cache.set(record, events);
+    return toSession(record, appState, userState, events.slice());
   }
 
   override async getInvocationCheckpoint(
@@ -342,6 +360,18 @@ async function readScopes(
     tx.objectStore(Stores.userStates).get([appName, userId]),
   ]);
   return [app?.state ?? {}, user?.state ?? {}];
+}
+
+/** Writes a new session made of `events` (stored events) inside `tx`; shared state untouched. */
+async function writeLog(
+  tx: AppendTx,
+  fresh: SessionRecord,
+  events: readonly Event[],
+): Promise<SessionRecord> {
+  await tx.objectStore(Stores.sessions).add(fresh);
+  let record = fresh;
+  for (const event of events) record = await appendInTx(tx, record, event, { applyShared: false });
+  return record;
 }
 
 /**

@@ -121,6 +121,14 @@ export interface RunKey extends SessionKey {
   invocationId: string;
 }
 
+export interface ImportSessionRequest {
+  appName: string;
+  userId: string;
+  sessionId?: string;
+  /** A whole log (see core/session-file), replayed in order; `app:`/`user:` deltas not applied. */
+  events: readonly Event[];
+}
+
 export abstract class BaseSessionService {
   abstract createSession(request: CreateSessionRequest): Promise<Session>;
 
@@ -167,6 +175,14 @@ export abstract class BaseSessionService {
     userId: string;
     sessionId?: string;
   }): Promise<RunRecord[]>;
+
+  /**
+   * A new session made of a log from elsewhere (an exported file), written atomically: each
+   * event is appended in order (checkpoints taken as they would have been), so the session can
+   * be rewound and resumed like any other. `app:` and `user:` deltas are kept in the events but
+   * not applied: they belonged to the app and user the file came from.
+   */
+  abstract importSession(request: ImportSessionRequest): Promise<Session>;
 
   /**
    * The state checkpoint of an invocation of the session (taken when its first event was
