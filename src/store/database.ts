@@ -14,7 +14,7 @@ import type { RunRecord } from './session-service.ts';
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -29,6 +29,8 @@ export const Stores = {
   checkpoints: 'checkpoints',
   artifacts: 'artifacts',
   runs: 'runs',
+  sessionMeta: 'sessionMeta',
+  settings: 'settings',
 } as const;
 
 export interface EventRecord {
@@ -102,9 +104,26 @@ export interface TrellisSchema extends DBSchema {
     value: RunRecord;
     indexes: { byUser: [string, string] };
   };
+  sessionMeta: {
+    key: SessionKeyTuple;
+    value: SessionMetaRecord;
+    indexes: { byUser: [string, string] };
+  };
+  settings: { key: string; value: { name: string; value: unknown } };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
+
+/** The app's own record of a session: what the library's Session does not say. */
+export interface SessionMetaRecord {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  title: string;
+  /** The agent the session talks to. */
+  agentId: string;
+  createdAt: number;
+}
 
 /** Ordered, cumulative schema steps. */
 function migrate(db: TrellisDb, oldVersion: number): void {
@@ -134,6 +153,14 @@ function migrate(db: TrellisDb, oldVersion: number): void {
       keyPath: ['appName', 'userId', 'sessionId', 'invocationId'],
     });
     runs.createIndex('byUser', ['appName', 'userId']);
+  }
+  if (oldVersion < 3) {
+    // What the app keeps beside the library's data: session titles and agents, and settings.
+    const meta = db.createObjectStore(Stores.sessionMeta, {
+      keyPath: ['appName', 'userId', 'sessionId'],
+    });
+    meta.createIndex('byUser', ['appName', 'userId']);
+    db.createObjectStore(Stores.settings, { keyPath: 'name' });
   }
 }
 

@@ -50,6 +50,16 @@ const SCHEMA_V2 = {
   },
 };
 
+/** Version 3 adds what the app keeps: session titles and agents, and settings. */
+const SCHEMA_V3 = {
+  ...SCHEMA_V2,
+  sessionMeta: {
+    keyPath: ['appName', 'userId', 'sessionId'],
+    indexes: { byUser: { keyPath: ['appName', 'userId'], unique: false } },
+  },
+  settings: { keyPath: 'name', indexes: {} },
+};
+
 type Schema = Record<
   string,
   {
@@ -98,7 +108,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V2 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V3 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -130,7 +140,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V2 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V3 });
   });
 
   it('stores artifact bytes as Blobs', async () => {
