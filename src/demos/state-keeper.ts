@@ -2,16 +2,33 @@
 // saves artifacts from plain commands.
 
 import { LlmAgent } from '../agents/llm-agent.ts';
-import { DemoModel } from '../models/demo-model.ts';
+import {
+  DemoModel,
+  callFunction,
+  lastToolResponse,
+  lastUserMessage,
+} from '../models/demo-model.ts';
 import { FunctionTool } from '../tools/function-tool.ts';
 
-const HELP =
+export const STATE_KEEPER_HELP =
   'I am the offline demo state keeper (rules, not an LLM). Try: "set color to red", ' +
   '"what is color", "unset color", or "save todo.txt as buy milk".';
 
+const RULES: [RegExp, (m: RegExpMatchArray) => ReturnType<typeof callFunction>][] = [
+  [/^set\s+(\S+)\s+to\s+(.+?)\.?$/i, (m) => callFunction('set_state', { key: m[1], value: m[2] })],
+  [/^unset\s+(\S+?)\.?$/i, (m) => callFunction('unset_state', { key: m[1] })],
+  [/^what\s+is\s+(\S+?)\s*\??$/i, (m) => callFunction('get_state', { key: m[1] })],
+  [
+    /^save\s+(\S+)\s+as\s+(.+)$/i,
+    (m) => callFunction('save_artifact', { filename: m[1], text: m[2] }),
+  ],
+];
+
 const keyParam = { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] };
 
-export function createStateKeeper(options: { chunkDelayMs?: number } = {}): LlmAgent {
+export function createStateKeeper(
+  options: { chunkDelayMs?: number; thinkMs?: number } = {},
+): LlmAgent {
   const setState = new FunctionTool({
     name: 'set_state',
     description: 'Sets a session state key',
@@ -59,24 +76,21 @@ export function createStateKeeper(options: { chunkDelayMs?: number } = {}): LlmA
       return { message: `Saved ${filename} (version ${version}).` };
     },
   });
-  const call = (name: string, args: Record<string, unknown>) => ({
-    content: { role: 'model' as const, parts: [{ functionCall: { name, args } }] },
-  });
   const model = new DemoModel({
-    fallback: HELP,
-    ...(options.chunkDelayMs !== undefined ? { chunkDelayMs: options.chunkDelayMs } : {}),
-    rules: [
-      {
-        pattern: /^set\s+(\S+)\s+to\s+(.+?)\.?$/i,
-        answer: (m) => call('set_state', { key: m[1], value: m[2] }),
-      },
-      { pattern: /^unset\s+(\S+?)\.?$/i, answer: (m) => call('unset_state', { key: m[1] }) },
-      { pattern: /^what\s+is\s+(\S+?)\s*\??$/i, answer: (m) => call('get_state', { key: m[1] }) },
-      {
-        pattern: /^save\s+(\S+)\s+as\s+(.+)$/i,
-        answer: (m) => call('save_artifact', { filename: m[1], text: m[2] }),
-      },
-    ],
+    ...options,
+    answer: (request) => {
+      const toolResponse = lastToolResponse(request);
+      if (toolResponse) {
+        const { message } = toolResponse.response;
+        return typeof message === 'string' ? message : JSON.stringify(toolResponse.response);
+      }
+      const { text } = lastUserMessage(request);
+      for (const [pattern, call] of RULES) {
+        const match = text.trim().match(pattern);
+        if (match) return call(match);
+      }
+      return STATE_KEEPER_HELP;
+    },
   });
   return new LlmAgent({
     name: 'state_keeper',

@@ -1,22 +1,15 @@
-// The offline demo model: deterministic rules, no network, honestly not an LLM. It lets the app
-// work out of the box and shows the mechanics (tool calls, state, artifacts, streaming).
+// The offline demo model: deterministic, no network, honestly not an LLM. It lets the app work
+// out of the box and shows the mechanics (tool calls, state, artifacts, streaming, workflows).
 
 import { functionResponsesOf, textOf, type Content } from '../core/content.ts';
 import { BaseLlm, type GenerateOptions, type LlmRequest, type LlmResponse } from './llm.ts';
 
-/** One rule: a pattern on the user's message and what the model answers to it. */
-export interface DemoRule {
-  pattern: RegExp;
-  answer: (match: RegExpMatchArray) => LlmResponse;
-}
-
 export interface DemoModelOptions {
-  rules: readonly DemoRule[];
-  /** What to say after a tool answered (by default the response's `message`, or its JSON). */
-  afterTool?: (response: Record<string, unknown>, name: string) => string;
-  /** What to say when no rule matches. */
-  fallback: string;
-  /** Pause before each streamed chunk, to make the stream visible. */
+  /** The answer to a request: text, or a response (a function call, say). */
+  answer: (request: LlmRequest) => LlmResponse | string;
+  /** Pause before answering, to make each step visible (and a reload mid-run real). */
+  thinkMs?: number;
+  /** Pause before each streamed chunk. */
   chunkDelayMs?: number;
 }
 
@@ -30,8 +23,11 @@ export class DemoModel extends BaseLlm {
     stream = false,
     { signal }: GenerateOptions = {},
   ): AsyncGenerator<LlmResponse, void> {
-    const response = this.answer(request.contents.at(-1));
-    const text = response.content?.parts.length === 1 ? response.content.parts[0]!.text : undefined;
+    await pause(this.options.thinkMs ?? 0, signal);
+    const answer = this.options.answer(request);
+    const response = typeof answer === 'string' ? modelText(answer) : answer;
+    const parts = response.content?.parts ?? [];
+    const text = parts.length === 1 ? parts[0]!.text : undefined;
     if (stream && text) {
       for (const chunk of text.match(/\S+\s*/g) ?? []) {
         await pause(this.options.chunkDelayMs ?? 0, signal);
@@ -41,28 +37,30 @@ export class DemoModel extends BaseLlm {
     signal?.throwIfAborted();
     yield response;
   }
-
-  private answer(last: Content | undefined): LlmResponse {
-    const [toolResponse] = functionResponsesOf(last);
-    if (toolResponse) {
-      const say =
-        this.options.afterTool?.(toolResponse.response, toolResponse.name) ??
-        (typeof toolResponse.response.message === 'string'
-          ? toolResponse.response.message
-          : JSON.stringify(toolResponse.response));
-      return modelText(say);
-    }
-    const message = textOf(last).trim();
-    for (const rule of this.options.rules) {
-      const match = message.match(rule.pattern);
-      if (match) return rule.answer(match);
-    }
-    return modelText(this.options.fallback);
-  }
 }
 
-function modelText(text: string): LlmResponse {
+export function modelText(text: string): LlmResponse {
   return { content: { role: 'model', parts: [{ text }] } };
+}
+
+export function callFunction(name: string, args: Record<string, unknown>): LlmResponse {
+  return { content: { role: 'model', parts: [{ functionCall: { name, args } }] } };
+}
+
+/** The function response the request ends with, if the last thing the model got was one. */
+export function lastToolResponse(request: LlmRequest) {
+  return functionResponsesOf(request.contents.at(-1))[0];
+}
+
+/** The user's own latest message (not another agent's words, not a tool result) and its index. */
+export function lastUserMessage(request: LlmRequest): { text: string; index: number } {
+  for (let i = request.contents.length - 1; i >= 0; i--) {
+    const content: Content = request.contents[i]!;
+    const text = textOf(content);
+    if (content.role === 'user' && text && !text.startsWith('For context:'))
+      return { text, index: i };
+  }
+  return { text: '', index: -1 };
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
