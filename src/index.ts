@@ -7,6 +7,7 @@ export * from './core/state.ts';
 export * from './core/errors.ts';
 export { activeEvents, conversationThrough } from './core/active-events.ts';
 export * from './core/branch-tree.ts';
+export * from './core/session-file.ts';
 export { planRewind, type ArtifactRestore, type RewindPlan } from './core/rewind.ts';
 export { newEventId, newInvocationId, newSessionId } from './core/ids.ts';
 

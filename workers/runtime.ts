@@ -1,54 +1,52 @@
 // The Web Worker that owns the runtime: runners and IndexedDB services live here, and the page
-// reaches them through Comlink. Everything it takes and returns is plain data.
+// reaches them through Comlink. Everything it takes and returns is plain data; run events come
+// back through a callback the page passes as a Comlink proxy.
 
 import { expose } from 'comlink';
-import { createStateKeeper } from '../src/demos/state-keeper.ts';
-import {
-  IndexedDbArtifactService,
-  IndexedDbSessionService,
-  Runner,
-  type Event,
-  type Session,
-} from '../src/index.ts';
+import { AppRuntime, type EventListener } from './app-runtime.ts';
+import { BROADCAST_CHANNEL, type RuntimeBroadcast, type Settings } from './protocol.ts';
+import { webLocks } from './session-locks.ts';
 
-const APP_NAME = 'trellis';
-const USER_ID = 'local';
-
-const sessionService = new IndexedDbSessionService();
-const artifactService = new IndexedDbArtifactService();
-const runner = new Runner({
-  appName: APP_NAME,
-  agent: createStateKeeper({ chunkDelayMs: 40 }),
-  sessionService,
-  artifactService,
+const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+const runtime = new AppRuntime({
+  locks: webLocks(navigator.locks),
+  broadcast: (message: RuntimeBroadcast) => channel.postMessage(message),
 });
 
-const key = (sessionId: string) => ({ appName: APP_NAME, userId: USER_ID, sessionId });
-
 const api = {
-  async listSessions(): Promise<Session[]> {
-    return (await sessionService.listSessions({ appName: APP_NAME, userId: USER_ID })).sessions;
-  },
-
-  createSession(): Promise<Session> {
-    return sessionService.createSession({ appName: APP_NAME, userId: USER_ID });
-  },
-
-  getSession(sessionId: string): Promise<Session | undefined> {
-    return sessionService.getSession(key(sessionId));
-  },
-
-  /** Runs one turn; each event (partial ones included) goes to `onEvent` as it comes. */
-  async runTurn(sessionId: string, text: string, onEvent: (event: Event) => void): Promise<void> {
-    const newMessage = { role: 'user' as const, parts: [{ text }] };
-    const stream = runner.runAsync({
-      userId: USER_ID,
-      sessionId,
-      newMessage,
-      runConfig: { streamingMode: 'sse' },
-    });
-    for await (const event of stream) onEvent(event);
-  },
+  agents: () => runtime.agents(),
+  listSessions: () => runtime.listSessions(),
+  createSession: (agentId?: string) => runtime.createSession(agentId),
+  renameSession: (sessionId: string, title: string) => runtime.renameSession(sessionId, title),
+  setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
+  deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
+  openSession: (sessionId: string) => runtime.openSession(sessionId),
+  send: (sessionId: string, text: string, onEvent: EventListener) =>
+    runtime.send(sessionId, text, onEvent),
+  stop: (sessionId: string) => runtime.stop(sessionId),
+  rewind: (sessionId: string, invocationId: string) => runtime.rewind(sessionId, invocationId),
+  edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>
+    runtime.edit(sessionId, invocationId, text, onEvent),
+  fork: (sessionId: string, invocationId: string) => runtime.fork(sessionId, invocationId),
+  resume: (sessionId: string, invocationId: string, onEvent: EventListener) =>
+    runtime.resume(sessionId, invocationId, onEvent),
+  answer: (
+    sessionId: string,
+    requestId: string,
+    confirmed: boolean,
+    payload: unknown,
+    onEvent: EventListener,
+  ) => runtime.answer(sessionId, requestId, confirmed, payload, onEvent),
+  interruptedRuns: () => runtime.interruptedRuns(),
+  busySessions: () => runtime.busySessions(),
+  loadArtifact: (sessionId: string, filename: string, version?: number) =>
+    runtime.loadArtifact(sessionId, filename, version),
+  exportSession: (sessionId: string) => runtime.exportSession(sessionId),
+  importSession: (json: string) => runtime.importSession(json),
+  settings: () => runtime.settings(),
+  updateSettings: (patch: Partial<Settings>) => runtime.updateSettings(patch),
+  /** Answers once the worker has started: the page measures its start-up with it. */
+  ready: () => true,
 };
 
 export type RuntimeApi = typeof api;

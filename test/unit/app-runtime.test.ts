@@ -1,0 +1,150 @@
+// The app's runtime (what the worker runs), in Node over fake-indexeddb: the demo agents, titles,
+// locks, broadcasts, approvals, import and export.
+
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { textOf, type Event } from '../../src/index.ts';
+import { AppRuntime } from '../../workers/app-runtime.ts';
+import type { RuntimeBroadcast } from '../../workers/protocol.ts';
+import { inProcessLocks } from '../../workers/session-locks.ts';
+import { freshDbName, rejectionOf } from '../support/helpers.ts';
+
+function open(dbName = freshDbName()) {
+  const broadcasts: RuntimeBroadcast[] = [];
+  const locks = inProcessLocks();
+  const runtime = new AppRuntime({
+    dbName,
+    locks,
+    broadcast: (message) => broadcasts.push(message),
+    timing: { thinkMs: 0, chunkDelayMs: 0 },
+  });
+  return { runtime, broadcasts, locks, dbName };
+}
+
+/** Collects a run's events, partial ones apart. */
+function listener() {
+  const events: Event[] = [];
+  return {
+    events,
+    onEvent: (event: Event) => void events.push(event),
+    stored: () => events.filter((e) => !e.partial),
+  };
+}
+
+describe('AppRuntime', () => {
+  it('runs the state keeper, titles the session after its first message, and tells other tabs', async () => {
+    const { runtime, broadcasts } = open();
+    const summary = await runtime.createSession();
+    expect(summary).toMatchObject({ title: 'New session', agentId: 'state-keeper' });
+    const run = listener();
+    await runtime.send(summary.id, 'set color to red', run.onEvent);
+    expect(
+      run
+        .stored()
+        .map((e) => textOf(e.content))
+        .filter(Boolean),
+    ).toEqual(['color is now red.']);
+    expect(run.events.some((e) => e.partial)).toBe(true);
+    const snapshot = await runtime.openSession(summary.id);
+    expect(snapshot.state).toEqual({ color: 'red' });
+    expect(snapshot.summary.title).toBe('set color to red');
+    expect(broadcasts).toContainEqual({ type: 'busy-changed', sessionId: summary.id, busy: true });
+    expect(broadcasts).toContainEqual({ type: 'session-changed', sessionId: summary.id });
+    expect(broadcasts.at(-1)).toEqual({ type: 'session-changed', sessionId: summary.id });
+  });
+
+  it('runs the writing workflow to its approval, and finishes once approved', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession('writing-workflow');
+    const first = listener();
+    await runtime.send(id, 'tea', first.onEvent);
+    const request = first
+      .stored()
+      .find((e) => e.content?.parts[0]?.functionCall?.name === 'adk_request_confirmation')!;
+    expect(request.author).toBe('publisher');
+    expect(await runtime.interruptedRuns()).toMatchObject([
+      { sessionId: id, status: 'paused', sessionTitle: 'tea' },
+    ]);
+
+    const second = listener();
+    await runtime.answer(
+      id,
+      request.content!.parts[0]!.functionCall!.id!,
+      true,
+      undefined,
+      second.onEvent,
+    );
+    const final = second
+      .stored()
+      .filter((e) => e.content)
+      .at(-1)!;
+    expect(textOf(final.content)).toContain('complete');
+    const snapshot = await runtime.openSession(id);
+    expect(snapshot.artifacts).toEqual([{ filename: 'post.md', versions: [0], scope: 'session' }]);
+    expect(
+      textOf({ role: 'user', parts: [(await runtime.loadArtifact(id, 'post.md'))!] }),
+    ).toContain('# Notes on tea');
+    expect(await runtime.interruptedRuns()).toEqual([]);
+  });
+
+  it('refuses a second run of a busy session with SessionBusyError', async () => {
+    const { runtime, locks } = open();
+    const { id } = await runtime.createSession();
+    await locks.withLock(id, async () => {
+      const error = await rejectionOf(runtime.send(id, 'set a to b', () => undefined));
+      expect(error.name).toBe('SessionBusyError');
+      expect(await runtime.busySessions()).toEqual([id]);
+    });
+    expect((await runtime.openSession(id)).events).toEqual([]);
+  });
+
+  it('stops a run, which can then be resumed', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession('writing-workflow');
+    const seen: Event[] = [];
+    await runtime.send(id, 'tea', (event) => {
+      seen.push(event);
+      if (event.author === 'drafter' && !event.partial) runtime.stop(id);
+    });
+    const [interrupted] = await runtime.interruptedRuns();
+    expect(interrupted).toMatchObject({ sessionId: id, status: 'interrupted' });
+    const resumed = listener();
+    await runtime.resume(id, interrupted!.invocationId, resumed.onEvent);
+    expect(resumed.stored().map((e) => e.author)).toContain('critic');
+  });
+
+  it('exports a session and imports it again; a bad file changes nothing', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession();
+    await runtime.send(id, 'set mood to calm', () => undefined);
+    const { filename, json } = await runtime.exportSession(id);
+    expect(filename).toBe('set-mood-to-calm.trellis.json');
+    const imported = await runtime.importSession(json);
+    expect(imported.title).toBe('set mood to calm');
+    expect((await runtime.openSession(imported.id)).state).toEqual({ mood: 'calm' });
+    const before = await runtime.listSessions();
+    const error = await rejectionOf(runtime.importSession('{"events": "nope"}'));
+    expect(error.name).toBe('InvalidSessionFileError');
+    expect(await runtime.listSessions()).toEqual(before);
+  });
+
+  it('rewinds, forks and deletes sessions', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession();
+    const first = listener();
+    await runtime.send(id, 'set a to 1', first.onEvent);
+    await runtime.send(id, 'save note.txt as hello', () => undefined);
+    const marker = await runtime.rewind(
+      id,
+      (await runtime.openSession(id)).events.at(-1)!.invocationId,
+    );
+    expect(marker.actions.rewindBeforeInvocationId).toBeDefined();
+    const afterRewind = await runtime.openSession(id);
+    expect(afterRewind.state).toEqual({ a: '1' });
+    expect(afterRewind.artifacts).toEqual([]);
+    const fork = await runtime.fork(id, first.stored()[0]!.invocationId);
+    expect(fork.title).toBe('set a to 1 (fork)');
+    await runtime.deleteSession(id);
+    expect((await runtime.listSessions()).map((s) => s.id)).toEqual([fork.id]);
+  });
+});

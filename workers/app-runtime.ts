@@ -1,0 +1,415 @@
+// The app's runtime, as the worker runs it: IndexedDB services, one resumable runner per agent,
+// session titles and settings, and the rules of the house:
+// - every run, rewind, edit, resume and answer holds the session's lock (one tab at a time);
+// - after every change it broadcasts what changed, so that other tabs update live;
+// - a run can be stopped; it is then interrupted, and can be resumed.
+
+import { DEFAULT_AGENT_ID, DEMO_AGENTS, type AgentChoice } from '../src/demos/index.ts';
+import type { DemoTiming } from '../src/demos/writing-workflow.ts';
+import {
+  IndexedDbArtifactService,
+  IndexedDbSessionService,
+  InvalidRequestError,
+  REQUEST_CONFIRMATION_FUNCTION,
+  Runner,
+  SessionNotFoundError,
+  isUserArtifact,
+  parseSessionFile,
+  toSessionFile,
+  type Content,
+  type Event,
+  type Part,
+  type Session,
+} from '../src/index.ts';
+import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
+import {
+  DEFAULT_SETTINGS,
+  type AgentInfo,
+  type ArtifactInfo,
+  type InterruptedRun,
+  type RuntimeBroadcast,
+  type SessionSnapshot,
+  type SessionSummary,
+  type Settings,
+} from './protocol.ts';
+import type { SessionLocks } from './session-locks.ts';
+
+export const APP_NAME = 'trellis';
+export const USER_ID = 'local';
+const DEFAULT_TITLE = 'New session';
+
+export interface AppRuntimeOptions {
+  dbName?: string;
+  locks: SessionLocks;
+  broadcast: (message: RuntimeBroadcast) => void;
+  /** Pace of the demo agents (tests make them instant). */
+  timing?: DemoTiming;
+}
+
+/** Called with each event of a run as it comes (partial ones included). */
+export type EventListener = (event: Event) => void;
+
+export class AppRuntime {
+  private readonly sessions: IndexedDbSessionService;
+  private readonly artifacts: IndexedDbArtifactService;
+  private readonly store: IndexedDbAppStore;
+  private readonly runners = new Map<string, Runner>();
+  /** Stops the run of a session (the Stop button). */
+  private readonly controllers = new Map<string, AbortController>();
+
+  constructor(private readonly options: AppRuntimeOptions) {
+    const dbName = options.dbName ? { dbName: options.dbName } : {};
+    this.sessions = new IndexedDbSessionService(dbName);
+    this.artifacts = new IndexedDbArtifactService(dbName);
+    this.store = new IndexedDbAppStore(dbName);
+  }
+
+  agents(): AgentInfo[] {
+    return DEMO_AGENTS.map(({ id, name, description }) => ({ id, name, description }));
+  }
+
+  async listSessions(): Promise<SessionSummary[]> {
+    const [{ sessions }, metas] = await Promise.all([
+      this.sessions.listSessions({ appName: APP_NAME, userId: USER_ID }),
+      this.store.listSessionMeta(APP_NAME, USER_ID),
+    ]);
+    const bySession = new Map(metas.map((meta) => [meta.sessionId, meta]));
+    return sessions.map((session) => summaryOf(session, bySession.get(session.id)));
+  }
+
+  async createSession(agentId = DEFAULT_AGENT_ID, title = DEFAULT_TITLE): Promise<SessionSummary> {
+    agentChoice(agentId);
+    const session = await this.sessions.createSession({ appName: APP_NAME, userId: USER_ID });
+    const meta = newMeta(session.id, title, agentId);
+    await this.store.putSessionMeta(meta);
+    this.options.broadcast({ type: 'sessions-changed' });
+    return summaryOf(session, meta);
+  }
+
+  async renameSession(sessionId: string, title: string): Promise<void> {
+    const clean = title.trim();
+    if (!clean) throw new InvalidRequestError('A session needs a title');
+    const meta = await this.meta(sessionId);
+    await this.store.putSessionMeta({ ...meta, title: clean.slice(0, 120) });
+    this.options.broadcast({ type: 'sessions-changed' });
+  }
+
+  async setAgent(sessionId: string, agentId: string): Promise<void> {
+    agentChoice(agentId);
+    await this.locked(sessionId, async () => {
+      const meta = await this.meta(sessionId);
+      await this.store.putSessionMeta({ ...meta, agentId });
+    });
+    this.options.broadcast({ type: 'sessions-changed' });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.locked(sessionId, async () => {
+      const key = this.key(sessionId);
+      const files = await this.artifacts.listArtifactKeys(key);
+      await this.sessions.deleteSession(key);
+      await Promise.all(
+        files
+          .filter((file) => !isUserArtifact(file))
+          .map((filename) => this.artifacts.deleteArtifact({ ...key, filename })),
+      );
+      await this.store.deleteSessionMeta(APP_NAME, USER_ID, sessionId);
+    });
+    this.options.broadcast({ type: 'sessions-changed' });
+  }
+
+  async openSession(sessionId: string): Promise<SessionSnapshot> {
+    const key = this.key(sessionId);
+    const [session, meta, files] = await Promise.all([
+      this.sessions.getSession(key),
+      this.store.getSessionMeta(APP_NAME, USER_ID, sessionId),
+      this.artifacts.listArtifactKeys(key),
+    ]);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    const artifacts: ArtifactInfo[] = await Promise.all(
+      files.map(async (filename) => ({
+        filename,
+        versions: await this.artifacts.listVersions({ ...key, filename }),
+        scope: isUserArtifact(filename) ? ('user' as const) : ('session' as const),
+      })),
+    );
+    return {
+      summary: summaryOf(session, meta),
+      state: { ...session.state },
+      events: [...session.events],
+      artifacts,
+    };
+  }
+
+  /** Sends a message as a new turn. */
+  async send(sessionId: string, text: string, onEvent: EventListener): Promise<void> {
+    const message = userText(text);
+    await this.run(sessionId, onEvent, async (runner, signal) => {
+      await this.titleFromFirstMessage(sessionId, message);
+      return runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        newMessage: message,
+        runConfig: { signal, streamingMode: 'sse' },
+      });
+    });
+  }
+
+  /** Stops the session's run; it is then interrupted and can be resumed. */
+  stop(sessionId: string): void {
+    this.controllers.get(sessionId)?.abort();
+  }
+
+  async rewind(sessionId: string, rewindBeforeInvocationId: string): Promise<Event> {
+    const marker = await this.locked(sessionId, async () => {
+      const runner = await this.runnerFor(sessionId);
+      return runner.rewindAsync({ userId: USER_ID, sessionId, rewindBeforeInvocationId });
+    });
+    this.options.broadcast({ type: 'session-changed', sessionId });
+    return marker;
+  }
+
+  async edit(
+    sessionId: string,
+    invocationId: string,
+    text: string,
+    onEvent: EventListener,
+  ): Promise<void> {
+    const newMessage = userText(text);
+    await this.run(sessionId, onEvent, async (runner, signal) =>
+      runner.editMessageAsync({
+        userId: USER_ID,
+        sessionId,
+        invocationId,
+        newMessage,
+        runConfig: { signal, streamingMode: 'sse' },
+      }),
+    );
+  }
+
+  async fork(sessionId: string, atInvocationId: string): Promise<SessionSummary> {
+    const runner = await this.runnerFor(sessionId);
+    const meta = await this.meta(sessionId);
+    const fork = await runner.forkSessionAsync({ userId: USER_ID, sessionId, atInvocationId });
+    const forkMeta = newMeta(fork.id, `${meta.title} (fork)`, meta.agentId);
+    await this.store.putSessionMeta(forkMeta);
+    this.options.broadcast({ type: 'sessions-changed' });
+    return summaryOf(fork, forkMeta);
+  }
+
+  async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    await this.run(sessionId, onEvent, async (runner, signal) =>
+      runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        invocationId,
+        runConfig: { signal, streamingMode: 'sse' },
+      }),
+    );
+  }
+
+  /** Answers a confirmation request (Approve / Reject), which resumes the paused run. */
+  async answer(
+    sessionId: string,
+    requestId: string,
+    confirmed: boolean,
+    payload: unknown,
+    onEvent: EventListener,
+  ): Promise<void> {
+    const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
+    const newMessage: Content = {
+      role: 'user',
+      parts: [
+        { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
+      ],
+    };
+    await this.run(sessionId, onEvent, async (runner, signal) =>
+      runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        newMessage,
+        runConfig: { signal, streamingMode: 'sse' },
+      }),
+    );
+  }
+
+  /** Runs that a reload, a crash or the Stop button cut off, and runs waiting for an answer. */
+  async interruptedRuns(): Promise<InterruptedRun[]> {
+    const runner = this.runner(DEFAULT_AGENT_ID);
+    const [runs, metas] = await Promise.all([
+      runner.listInterruptedInvocations({ userId: USER_ID }),
+      this.store.listSessionMeta(APP_NAME, USER_ID),
+    ]);
+    const titles = new Map(metas.map((meta) => [meta.sessionId, meta.title]));
+    return runs.map((run) => ({
+      ...run,
+      sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE,
+    }));
+  }
+
+  /** Which of these sessions another tab (or this one) is running right now. */
+  async busySessions(): Promise<string[]> {
+    return [...(await this.options.locks.held())];
+  }
+
+  loadArtifact(sessionId: string, filename: string, version?: number): Promise<Part | undefined> {
+    return this.artifacts.loadArtifact({
+      ...this.key(sessionId),
+      filename,
+      ...(version === undefined ? {} : { version }),
+    });
+  }
+
+  async exportSession(sessionId: string): Promise<{ filename: string; json: string }> {
+    const [session, meta] = await Promise.all([
+      this.sessions.getSession(this.key(sessionId)),
+      this.meta(sessionId),
+    ]);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    const slug =
+      meta.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'session';
+    return {
+      filename: `${slug}.trellis.json`,
+      json: toSessionFile(session, { title: meta.title, agentId: meta.agentId }),
+    };
+  }
+
+  /** Imports a session file (Trellis's or ADK's JSON); a bad file changes nothing. */
+  async importSession(json: string): Promise<SessionSummary> {
+    const parsed = parseSessionFile(json);
+    const agentId = DEMO_AGENTS.some((agent) => agent.id === parsed.agentId)
+      ? parsed.agentId!
+      : DEFAULT_AGENT_ID;
+    const session = await this.sessions.importSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      events: parsed.events,
+    });
+    const meta = newMeta(
+      session.id,
+      parsed.title ?? `Imported ${parsed.sourceId ?? 'session'}`,
+      agentId,
+    );
+    await this.store.putSessionMeta(meta);
+    this.options.broadcast({ type: 'sessions-changed' });
+    return summaryOf(session, meta);
+  }
+
+  async settings(): Promise<Settings> {
+    return { ...DEFAULT_SETTINGS, ...(await this.store.getSetting<Partial<Settings>>('settings')) };
+  }
+
+  async updateSettings(patch: Partial<Settings>): Promise<Settings> {
+    const next = { ...(await this.settings()), ...patch };
+    await this.store.putSetting('settings', next);
+    return next;
+  }
+
+  /**
+   * Runs a stream of events under the session's lock, with a Stop button, handing each event to
+   * `onEvent` and telling other tabs as events are stored.
+   */
+  private async run(
+    sessionId: string,
+    onEvent: EventListener,
+    start: (runner: Runner, signal: AbortSignal) => Promise<AsyncGenerator<Event, void>>,
+  ): Promise<void> {
+    await this.locked(sessionId, async () => {
+      const controller = new AbortController();
+      this.controllers.set(sessionId, controller);
+      this.options.broadcast({ type: 'busy-changed', sessionId, busy: true });
+      try {
+        const runner = await this.runnerFor(sessionId);
+        for await (const event of await start(runner, controller.signal)) {
+          onEvent(event);
+          if (!event.partial) this.options.broadcast({ type: 'session-changed', sessionId });
+        }
+      } finally {
+        this.controllers.delete(sessionId);
+        this.options.broadcast({ type: 'busy-changed', sessionId, busy: false });
+        this.options.broadcast({ type: 'session-changed', sessionId });
+      }
+    });
+  }
+
+  private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    return this.options.locks.withLock(sessionId, work);
+  }
+
+  private async runnerFor(sessionId: string): Promise<Runner> {
+    return this.runner((await this.meta(sessionId)).agentId);
+  }
+
+  private runner(agentId: string): Runner {
+    let runner = this.runners.get(agentId);
+    if (!runner) {
+      runner = new Runner({
+        appName: APP_NAME,
+        agent: agentChoice(agentId).create(this.options.timing),
+        sessionService: this.sessions,
+        artifactService: this.artifacts,
+        resumabilityConfig: { isResumable: true },
+        // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
+        runLiveness: async (run) => (await this.options.locks.held()).has(run.sessionId),
+      });
+      this.runners.set(agentId, runner);
+    }
+    return runner;
+  }
+
+  private async meta(sessionId: string): Promise<SessionMeta> {
+    const meta = await this.store.getSessionMeta(APP_NAME, USER_ID, sessionId);
+    if (meta) return meta;
+    // A session made by the library directly (not through the app) gets a record on first use.
+    const session = await this.sessions.getSession({
+      ...this.key(sessionId),
+      config: { numRecentEvents: 0 },
+    });
+    if (!session) throw new SessionNotFoundError(sessionId);
+    return newMeta(sessionId, DEFAULT_TITLE, DEFAULT_AGENT_ID);
+  }
+
+  private async titleFromFirstMessage(sessionId: string, message: Content): Promise<void> {
+    const meta = await this.meta(sessionId);
+    if (meta.title !== DEFAULT_TITLE) return;
+    const text = message.parts[0]?.text?.trim() ?? '';
+    await this.store.putSessionMeta({
+      ...meta,
+      title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
+    });
+    this.options.broadcast({ type: 'sessions-changed' });
+  }
+
+  private key(sessionId: string) {
+    return { appName: APP_NAME, userId: USER_ID, sessionId };
+  }
+}
+
+function agentChoice(agentId: string): AgentChoice {
+  const choice = DEMO_AGENTS.find((agent) => agent.id === agentId);
+  if (!choice) throw new InvalidRequestError(`There is no agent ${agentId}`);
+  return choice;
+}
+
+function newMeta(sessionId: string, title: string, agentId: string): SessionMeta {
+  return { appName: APP_NAME, userId: USER_ID, sessionId, title, agentId, createdAt: Date.now() };
+}
+
+function summaryOf(session: Session, meta: SessionMeta | undefined): SessionSummary {
+  return {
+    id: session.id,
+    title: meta?.title ?? DEFAULT_TITLE,
+    agentId: meta?.agentId ?? DEFAULT_AGENT_ID,
+    createdAt: meta?.createdAt ?? session.lastUpdateTime,
+    lastUpdateTime: session.lastUpdateTime,
+  };
+}
+
+function userText(text: string): Content {
+  const clean = text.trim();
+  if (!clean) throw new InvalidRequestError('Type a message first');
+  return { role: 'user', parts: [{ text: clean }] };
+}
