@@ -1,3 +1,4 @@
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,41 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   preview: { host: '127.0.0.1' },
   server: { host: '127.0.0.1' },
+  plugins: [
+    VitePWA({
+      // The page offers a new version ("Update") rather than swapping it under the user.
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'apple-touch-icon.png'],
+      manifest: {
+        name: 'Trellis — agent workbench',
+        short_name: 'Trellis',
+        description:
+          'Build AI agents, talk to them, rewind and resume — all in your browser, offline.',
+        theme_color: '#1f5f4a',
+        background_color: '#f5f7f6',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: 'icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: 'icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      workbox: {
+        // Every asset, the runtime worker's chunk included: the app opens offline from the first visit.
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        navigateFallback: '/index.html',
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
   test: {
     projects: [
       {

@@ -1,79 +1,168 @@
-// A first page over the runtime: one session, a message box, the conversation and its state.
+import { useMemo } from 'preact/hooks';
+import { AgentSelect } from './AgentSelect.tsx';
+import { Approvals } from './Approvals.tsx';
+import { ArtifactsPanel } from './ArtifactsPanel.tsx';
+import { Chat } from './Chat.tsx';
+import { Composer } from './Composer.tsx';
+import { EventLog } from './EventLog.tsx';
+import { HistoryPanel } from './HistoryPanel.tsx';
+import { ResumeBanner } from './ResumeBanner.tsx';
+import { SessionList } from './SessionList.tsx';
+import { sessionView } from './session-view.ts';
+import { StatePanel } from './StatePanel.tsx';
+import { StorageInfo } from './StorageInfo.tsx';
+import { UpdatePrompt } from './UpdatePrompt.tsx';
+import { useWorkbench } from './use-workbench.ts';
+import type { Workbench } from './workbench.ts';
 
-import { useEffect, useState } from 'preact/hooks';
-import { textOf, type Event, type Session } from '../index.ts';
-import { getRuntime, proxy } from './runtime-client.ts';
+const PLACEHOLDERS: Record<string, string> = {
+  'state-keeper': 'set color to red',
+  'writing-workflow': 'A topic to write about, e.g. tea',
+};
 
-export function App() {
-  const [session, setSession] = useState<Session>();
-  const [draft, setDraft] = useState('');
-  const [streaming, setStreaming] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+export function App({ workbench }: { workbench: Workbench }) {
+  const state = useWorkbench(workbench);
+  const actions = useMemo(() => actionsOf(workbench), [workbench]);
+  const { current, running, busyElsewhere } = state;
+  const view = current && sessionView(current);
+  const locked = running || busyElsewhere;
+  const agentId = current?.summary.agentId;
 
-  useEffect(() => {
-    const runtime = getRuntime();
-    void (async () => {
-      const [latest] = await runtime.listSessions();
-      const id = latest?.id ?? (await runtime.createSession()).id;
-      setSession(await runtime.getSession(id));
-    })().catch((e: Error) => setError(e.message));
-  }, []);
-
-  async function send(event: SubmitEvent) {
-    event.preventDefault();
-    if (!session || !draft.trim()) return;
-    const runtime = getRuntime();
-    setBusy(true);
-    setError('');
-    const text = draft.trim();
-    setDraft('');
-    try {
-      await runtime.runTurn(
-        session.id,
-        text,
-        proxy((e: Event) =>
-          setStreaming((current) => (e.partial ? current + textOf(e.content) : '')),
-        ),
-      );
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setStreaming('');
-      setSession(await runtime.getSession(session.id));
-      setBusy(false);
-    }
-  }
-
-  const turns = (session?.events ?? []).filter((e) => e.content && textOf(e.content));
   return (
-    <main>
-      <h1>Trellis</h1>
-      <p>Offline demo state keeper (deterministic rules, not an LLM).</p>
-      <ol aria-label="Conversation">
-        {turns.map((e) => (
-          <li key={e.id}>
-            <strong>{e.author}:</strong> {textOf(e.content)}
-          </li>
-        ))}
-        {streaming && <li aria-live="polite">{streaming}</li>}
-      </ol>
-      {error && <p role="alert">{error}</p>}
-      <form onSubmit={send}>
-        <input
-          aria-label="Message"
-          value={draft}
-          onInput={(e) => setDraft(e.currentTarget.value)}
-          placeholder="set color to red"
+    <div class="app">
+      <header class="top">
+        <p class="brand">
+          <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
+        </p>
+        <AgentSelect
+          agents={state.agents}
+          value={agentId}
+          disabled={!state.ready || locked}
+          onChange={actions.setAgent}
         />
-        <button type="submit" disabled={busy}>
-          Send
-        </button>
-      </form>
-      <section aria-label="State">
-        <h2>State</h2>
-        <pre>{JSON.stringify(session?.state ?? {}, null, 2)}</pre>
-      </section>
-    </main>
+        <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
+      </header>
+
+      <SessionList
+        sessions={state.sessions}
+        currentId={current?.summary.id}
+        busyIds={busyElsewhere && current ? [current.summary.id] : []}
+        onOpen={actions.open}
+        onNew={actions.newSession}
+        onRename={actions.rename}
+        onDelete={actions.remove}
+        onExport={actions.exportSession}
+        onImport={actions.importFile}
+      />
+
+      <main class="main">
+        <UpdatePrompt />
+        <ResumeBanner
+          runs={state.interrupted}
+          autoResume={state.settings.autoResume}
+          disabled={running}
+          onResume={actions.resume}
+          onAutoResume={actions.setAutoResume}
+        />
+        {busyElsewhere && (
+          <p class="banner busy" role="status">
+            This session is running in another tab. It updates here live; you can act on it once
+            that run ends.
+          </p>
+        )}
+        {state.error && (
+          <p class="banner error" role="alert">
+            {state.error}{' '}
+            <button type="button" class="quiet" onClick={actions.dismiss}>
+              Dismiss
+            </button>
+          </p>
+        )}
+        {state.notice && (
+          <p class="banner notice" role="status">
+            {state.notice}{' '}
+            <button type="button" class="quiet" onClick={actions.dismiss}>
+              OK
+            </button>
+          </p>
+        )}
+        <h1 class="session-heading">{current?.summary.title ?? 'Trellis'}</h1>
+        {view && (
+          <Approvals
+            approvals={view.approvals.filter(
+              (approval) => !state.answered.includes(approval.requestId),
+            )}
+            disabled={locked}
+            onAnswer={actions.answer}
+          />
+        )}
+        <Chat
+          items={view?.chat ?? EMPTY}
+          sent={state.sent}
+          runEventIds={state.runEventIds}
+          streaming={state.streaming}
+          running={running}
+        />
+        <Composer
+          running={running}
+          disabled={!state.ready || busyElsewhere || !current}
+          placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
+          onSend={actions.send}
+          onStop={actions.stop}
+        />
+      </main>
+
+      <aside class="side">
+        <HistoryPanel
+          rows={view?.history ?? EMPTY}
+          selectedId={state.selectedTurnId}
+          disabled={locked}
+          onSelect={actions.selectTurn}
+          onRewind={actions.rewind}
+          onEdit={actions.edit}
+          onFork={actions.fork}
+        />
+        <StatePanel groups={view?.state ?? EMPTY} />
+        <ArtifactsPanel artifacts={current?.artifacts ?? EMPTY} onLoad={actions.loadArtifact} />
+        <EventLog lines={view?.log ?? EMPTY} events={current?.events ?? EMPTY} />
+      </aside>
+    </div>
   );
+}
+
+const EMPTY: never[] = [];
+
+/** Stable callbacks (the panels re-render only when their data changes). */
+function actionsOf(workbench: Workbench) {
+  return {
+    open: (id: string) => void workbench.open(id),
+    newSession: () => void workbench.newSession(),
+    rename: (id: string, title: string) => void workbench.rename(id, title),
+    remove: (id: string) => void workbench.remove(id),
+    exportSession: (id: string) =>
+      void workbench.exportSession(id).then((file) => file && download(file.filename, file.json)),
+    importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
+    setAgent: (agentId: string) => void workbench.setAgent(agentId),
+    send: (text: string) => void workbench.send(text),
+    stop: () => workbench.stop(),
+    selectTurn: (id: string | undefined) => workbench.selectTurn(id),
+    rewind: (id: string) => void workbench.rewind(id),
+    edit: (id: string, text: string) => void workbench.edit(id, text),
+    fork: (id: string) => void workbench.fork(id),
+    resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
+    answer: (requestId: string, confirmed: boolean, payload?: unknown) =>
+      void workbench.answer(requestId, confirmed, payload),
+    setAutoResume: (on: boolean) => void workbench.setAutoResume(on),
+    loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
+    dismiss: () => workbench.dismiss(),
+  };
+}
+
+function download(filename: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

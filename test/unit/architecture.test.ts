@@ -53,13 +53,14 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has the UI import the worker only as a type', () => {
+  it('has the page import the worker only as a type (and the data-only protocol)', () => {
     const offenders = files
-      .filter((file) => file.startsWith('src/ui/') || file === 'src/main.tsx')
-      .filter((file) =>
-        /^\s*import\s+(?!type\b)[^'"]*from\s*['"][^'"]*workers\//m.test(
-          readFileSync(join(root, file), 'utf8'),
-        ),
+      .filter((file) => file.startsWith('src/'))
+      .flatMap((file) =>
+        [...readFileSync(join(root, file), 'utf8').matchAll(/^\s*import\s+(?!type\b)[^'"]*from\s*['"]([^'"]*workers\/[^'"]*)['"]/gm)]
+          .map((m) => m[1]!)
+          .filter((spec) => !spec.endsWith('/protocol.ts'))
+          .map((spec) => `${file} → ${spec}`),
       );
     expect(offenders).toEqual([]);
   });

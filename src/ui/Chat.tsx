@@ -1,0 +1,90 @@
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import type { ChatItem } from './chat-model.ts';
+import { pure } from './pure.ts';
+import type { Streaming } from './workbench.ts';
+
+interface Props {
+  items: ChatItem[];
+  /** The message the user just sent, until the log has it. */
+  sent: string | undefined;
+  /** Events of the run under way: their items go after the message just sent. */
+  runEventIds: ReadonlySet<string>;
+  streaming: Streaming | undefined;
+  running: boolean;
+}
+
+const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
+  return (
+    <>
+      {items.map((item) => {
+        switch (item.kind) {
+          case 'message':
+            return (
+              <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
+                {!item.fromUser && <span class="author">{item.author}</span>}
+                <p>{item.text}</p>
+              </li>
+            );
+          case 'tool':
+            return (
+              <li key={item.id} class="tool-call" title={item.result}>
+                <span class="author">{item.author}</span>
+                <code>
+                  {item.name}({item.args})
+                </code>
+                <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+              </li>
+            );
+          case 'error':
+            return (
+              <li key={item.id} class="chat-error" role="status">
+                <span class="author">{item.author}</span> failed: {item.text}
+              </li>
+            );
+        }
+      })}
+    </>
+  );
+});
+
+const EMPTY: ChatItem[] = [];
+
+export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
+  // Split once per change of the log, not on every streamed chunk.
+  const [earlier, later] = useMemo(
+    () =>
+      runEventIds.size === 0
+        ? [items, EMPTY]
+        : [
+            items.filter((item) => !runEventIds.has(item.eventId)),
+            items.filter((item) => runEventIds.has(item.eventId)),
+          ],
+    [items, runEventIds],
+  );
+  const end = useRef<HTMLLIElement>(null);
+  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [items, sent, streaming?.text]);
+  return (
+    <section class="chat" aria-label="Conversation">
+      <ol>
+        {items.length === 0 && !streaming && (
+          <li class="empty">No messages yet. Say something below.</li>
+        )}
+        <Messages items={earlier} />
+        {sent && (
+          <li class="message from-user sent">
+            <p>{sent}</p>
+          </li>
+        )}
+        <Messages items={later} />
+        {streaming && (
+          <li class="message from-agent streaming" aria-live="polite">
+            <span class="author">{streaming.author}</span>
+            <p>{streaming.text}</p>
+          </li>
+        )}
+        {running && !streaming && <li class="thinking">Working…</li>}
+        <li ref={end} class="end" aria-hidden="true" />
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import type { SessionSummary } from '../../workers/protocol.ts';
+import { pure } from './pure.ts';
+
+interface Props {
+  sessions: SessionSummary[];
+  currentId: string | undefined;
+  busyIds: readonly string[];
+  onOpen: (id: string) => void;
+  onNew: () => void;
+  onRename: (id: string, title: string) => void;
+  onDelete: (id: string) => void;
+  onExport: (id: string) => void;
+  onImport: (file: File) => void;
+}
+
+function SessionListView(props: Props) {
+  const [renaming, setRenaming] = useState<string>();
+  const [draft, setDraft] = useState('');
+  return (
+    <nav class="sessions" aria-label="Sessions">
+      <div class="sessions-head">
+        <h2>Sessions</h2>
+        <button type="button" class="primary" onClick={props.onNew}>
+          New session
+        </button>
+      </div>
+      <ul>
+        {props.sessions.map((session) => {
+          const current = session.id === props.currentId;
+          return (
+            <li key={session.id} class={current ? 'current' : ''}>
+              {renaming === session.id ? (
+                <form
+                  class="rename"
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    props.onRename(session.id, draft);
+                    setRenaming(undefined);
+                  }}
+                >
+                  <input
+                    aria-label="Session title"
+                    value={draft}
+                    onInput={(event) => setDraft(event.currentTarget.value)}
+                    autoFocus
+                  />
+                  <button type="submit">Save</button>
+                  <button type="button" onClick={() => setRenaming(undefined)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : (
+                <button
+                  type="button"
+                  class="session-open"
+                  aria-current={current ? 'page' : undefined}
+                  onClick={() => props.onOpen(session.id)}
+                >
+                  <span class="session-title">{session.title}</span>
+                  <span class="session-meta">
+                    {props.busyIds.includes(session.id) ? 'running · ' : ''}
+                    {new Date(session.lastUpdateTime).toLocaleString()}
+                  </span>
+                </button>
+              )}
+              {current && renaming !== session.id && (
+                <div class="session-actions">
+                  <button
+                    type="button"
+                    onClick={() => {
+                      setDraft(session.title);
+                      setRenaming(session.id);
+                    }}
+                  >
+                    Rename
+                  </button>
+                  <button type="button" onClick={() => props.onExport(session.id)}>
+                    Export
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    onClick={() => {
+                      if (confirm(`Delete “${session.title}” and its artifacts?`))
+                        props.onDelete(session.id);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <label class="import">
+        Import session…
+        <input
+          type="file"
+          accept=".json,application/json"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            event.currentTarget.value = '';
+            if (file) props.onImport(file);
+          }}
+        />
+      </label>
+    </nav>
+  );
+}
+
+export const SessionList = pure(SessionListView);

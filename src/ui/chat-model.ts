@@ -1,0 +1,101 @@
+// What the chat shows: the active conversation as messages, tool calls compact.
+
+import { CONFIRMATION_REQUIRED } from '../agents/confirmation.ts';
+import type { Event } from '../core/event.ts';
+
+export type ToolStatus = 'running' | 'waiting' | 'awaiting approval' | 'done' | 'failed';
+
+export type ChatItem =
+  | {
+      kind: 'message';
+      id: string;
+      eventId: string;
+      author: string;
+      fromUser: boolean;
+      text: string;
+    }
+  | {
+      kind: 'tool';
+      id: string;
+      eventId: string;
+      author: string;
+      name: string;
+      args: string;
+      result?: string;
+      status: ToolStatus;
+    }
+  | { kind: 'error'; id: string; eventId: string; author: string; text: string };
+
+/** The chat of the active events: messages, tool calls (each with its latest result), errors. */
+export function chatItems(active: readonly Event[]): ChatItem[] {
+  const results = new Map<string, Record<string, unknown>>();
+  for (const event of active) {
+    for (const part of event.content?.parts ?? []) {
+      const response = part.functionResponse;
+      if (response?.id) results.set(response.id, response.response);
+    }
+  }
+  const items: ChatItem[] = [];
+  for (const event of active) {
+    if (event.errorCode && !event.content) {
+      items.push({
+        kind: 'error',
+        id: event.id,
+        eventId: event.id,
+        author: event.author,
+        text: event.errorMessage ?? event.errorCode,
+      });
+      continue;
+    }
+    let text = '';
+    for (const part of event.content?.parts ?? []) {
+      if (part.text && !part.thought) text += part.text;
+      const call = part.functionCall;
+      if (call && call.name !== 'adk_request_confirmation') {
+        const result = call.id ? results.get(call.id) : undefined;
+        const longRunning = (event.longRunningToolIds ?? []).includes(call.id ?? '');
+        items.push({
+          kind: 'tool',
+          id: `${event.id}:${call.id ?? call.name}`,
+          eventId: event.id,
+          author: event.author,
+          name: call.name,
+          args: formatArgs(call.args),
+          ...(result !== undefined ? { result: summarize(result) } : {}),
+          status: statusOf(result, longRunning),
+        });
+      }
+    }
+    if (text) {
+      items.push({
+        kind: 'message',
+        id: event.id,
+        eventId: event.id,
+        author: event.author,
+        fromUser: event.author === 'user',
+        text,
+      });
+    }
+  }
+  return items;
+}
+
+function statusOf(result: Record<string, unknown> | undefined, longRunning: boolean): ToolStatus {
+  if (result === undefined) return 'running';
+  if (result.error === CONFIRMATION_REQUIRED) return 'awaiting approval';
+  if (longRunning) return 'waiting';
+  return typeof result.error === 'string' ? 'failed' : 'done';
+}
+
+function formatArgs(args: Record<string, unknown>): string {
+  return Object.entries(args ?? {})
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(', ');
+}
+
+function summarize(response: Record<string, unknown>): string {
+  if (typeof response.message === 'string') return response.message;
+  if (typeof response.error === 'string') return `error: ${response.error}`;
+  const json = JSON.stringify(response);
+  return json.length > 160 ? `${json.slice(0, 159)}…` : json;
+}

@@ -1,0 +1,59 @@
+// The event log: every event of the raw log, one line each; markers say what they rewound.
+
+import { textOf } from '../core/content.ts';
+import type { Event } from '../core/event.ts';
+
+export interface LogLine {
+  id: string;
+  time: string;
+  author: string;
+  summary: string;
+  marker: boolean;
+  active: boolean;
+}
+
+/** One line per event; `activeIds` marks those in the active conversation. */
+export function logLines(log: readonly Event[], activeIds: ReadonlySet<string>): LogLine[] {
+  const firstText = new Map<string, string>();
+  for (const event of log) {
+    if (!firstText.has(event.invocationId) && event.content)
+      firstText.set(event.invocationId, textOf(event.content));
+  }
+  return log.map((event) => {
+    const target = event.actions.rewindBeforeInvocationId;
+    return {
+      id: event.id,
+      time: new Date(event.timestamp).toLocaleTimeString(),
+      author: event.author,
+      summary:
+        target !== undefined
+          ? `Rewound to before “${firstText.get(target) || target}”`
+          : describe(event),
+      marker: target !== undefined,
+      active: activeIds.has(event.id),
+    };
+  });
+}
+
+function describe(event: Event): string {
+  const parts: string[] = [];
+  for (const part of event.content?.parts ?? []) {
+    if (part.functionCall) parts.push(`calls ${part.functionCall.name}`);
+    else if (part.functionResponse) parts.push(`${part.functionResponse.name} answered`);
+    else if (part.text && !part.thought) parts.push(clip(part.text));
+    else if (part.inlineData) parts.push(`[${part.inlineData.mimeType}]`);
+  }
+  const { stateDelta, agentState, endOfAgent, escalate, transferToAgent } = event.actions;
+  const keys = Object.keys(stateDelta);
+  if (keys.length) parts.push(`state: ${keys.join(', ')}`);
+  if (agentState) parts.push(`checkpoint ${JSON.stringify(agentState)}`);
+  if (endOfAgent) parts.push('finished');
+  if (escalate) parts.push('escalates');
+  if (transferToAgent) parts.push(`transfers to ${transferToAgent}`);
+  if (event.errorCode) parts.push(`error ${event.errorCode}: ${event.errorMessage ?? ''}`);
+  return parts.join(' · ') || '(no content)';
+}
+
+function clip(text: string): string {
+  return text.length > 90 ? `${text.slice(0, 89)}…` : text;
+}

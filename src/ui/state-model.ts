@@ -1,0 +1,31 @@
+// The State panel: keys grouped by scope.
+
+import { scopeOf } from '../core/state.ts';
+
+export interface StateGroup {
+  scope: 'session' | 'user' | 'app';
+  label: string;
+  entries: { key: string; value: string }[];
+}
+
+const LABELS = { session: 'Session', user: 'User (user:)', app: 'App (app:)' } as const;
+
+export function stateGroups(state: Readonly<Record<string, unknown>>): StateGroup[] {
+  const groups: StateGroup[] = (['session', 'user', 'app'] as const).map((scope) => ({
+    scope,
+    label: LABELS[scope],
+    entries: [],
+  }));
+  for (const key of Object.keys(state).sort()) {
+    const scope = scopeOf(key);
+    if (scope === 'temp') continue;
+    const value = state[key];
+    groups
+      .find((group) => group.scope === scope)!
+      .entries.push({
+        key,
+        value: typeof value === 'string' ? value : JSON.stringify(value),
+      });
+  }
+  return groups;
+}

@@ -1,0 +1,63 @@
+// An installable app that opens offline from the first visit on.
+
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { messages, openApp, say, stateText, waitReady } from './app-page.ts';
+import { launch, type Browser } from './browser.ts';
+
+let browser: Browser;
+beforeEach(async () => {
+  browser = await launch();
+});
+afterEach(async () => {
+  await browser.close();
+});
+
+it('is installable: Chromium reports no installability errors', async () => {
+  const { page, context } = browser;
+  await openApp(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const cdp = await context.newCDPSession(page);
+  const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+    installabilityErrors: { errorId: string }[];
+  };
+  expect(installabilityErrors).toEqual([]);
+  const manifest = await page.evaluate(async () => {
+    const href = document.querySelector<HTMLLinkElement>('link[rel="manifest"]')!.href;
+    return (await fetch(href)).json();
+  });
+  expect(manifest).toMatchObject({
+    name: expect.stringContaining('Trellis'),
+    short_name: 'Trellis',
+    display: 'standalone',
+    start_url: '/',
+  });
+  expect(
+    manifest.icons.map(
+      (icon: { sizes: string; purpose?: string }) =>
+        `${icon.sizes}${icon.purpose ? ` ${icon.purpose}` : ''}`,
+    ),
+  ).toEqual(['192x192', '512x512', '512x512 maskable']);
+});
+
+it('opens offline after the first visit, and keeps working', async () => {
+  const { page, context } = browser;
+  await openApp(page);
+  await say(page, 'set color to red');
+  await page.evaluate(() => navigator.serviceWorker.ready);
+
+  await context.setOffline(true);
+  // navigator.onLine lies after an offline reload: check that the network really is gone.
+  await page.reload();
+  await waitReady(page);
+  const reachable = await page.evaluate(() =>
+    fetch('/no-such-file', { cache: 'no-store' }).then(
+      () => true,
+      () => false,
+    ),
+  );
+  expect(reachable).toBe(false);
+  expect(await messages(page)).toEqual(['set color to red', 'color is now red.']);
+  await say(page, 'set color to teal');
+  expect(await stateText(page)).toMatch(/color\s+teal/);
+  await context.setOffline(false);
+});

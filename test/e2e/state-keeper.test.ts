@@ -1,0 +1,35 @@
+// A turn with the offline state keeper, through the worker into IndexedDB, kept across a reload.
+
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { messages, openApp, region, say, stateText } from './app-page.ts';
+import { launch, type Browser } from './browser.ts';
+
+let browser: Browser;
+beforeEach(async () => {
+  browser = await launch();
+});
+afterEach(async () => {
+  await browser.close();
+});
+
+it('runs a turn with the state keeper and keeps it across a reload', async () => {
+  const { page } = browser;
+  await openApp(page);
+  expect(await page.getByLabel('Agent').locator('option:checked').innerText()).toMatch(
+    /state keeper/i,
+  );
+  await say(page, 'set color to red');
+  expect(await messages(page)).toEqual(['set color to red', 'color is now red.']);
+  expect(await stateText(page)).toMatch(/color\s+red/);
+  await say(page, 'save todo.txt as buy milk');
+  await expect.poll(() => region(page, 'Artifacts').innerText()).toContain('todo.txt');
+
+  await page.reload();
+  await page.getByText('color is now red.').waitFor();
+  expect(await stateText(page)).toMatch(/color\s+red/);
+  expect(await region(page, 'History').getByRole('button').allInnerTexts()).toEqual([
+    'set color to red',
+    'save todo.txt as buy milk',
+  ]);
+  expect(browser.errors).toEqual([]);
+});
