@@ -60,6 +60,15 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'docs',
+          include: ['test/docs/**/*.docs.ts'],
+          environment: 'node',
+          globalSetup: ['test/e2e/serve-app.ts'],
+          testTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: 'bench',
           include: ['test/bench/**/*.bench.ts'],
           environment: 'node',

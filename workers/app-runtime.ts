@@ -118,7 +118,12 @@ export class AppRuntime {
     this.options.broadcast({ type: 'sessions-changed' });
   }
 
-  async openSession(sessionId: string): Promise<SessionSnapshot> {
+  /**
+   * What the page needs to show a session. With `fromEvent`, only the events from that position
+   * on (the page has the ones before: the log only grows), so a long session is not sent again
+   * after every run.
+   */
+  async openSession(sessionId: string, fromEvent = 0): Promise<SessionSnapshot> {
     const key = this.key(sessionId);
     const [session, meta, files] = await Promise.all([
       this.sessions.getSession(key),
@@ -136,7 +141,7 @@ export class AppRuntime {
     return {
       summary: summaryOf(session, meta),
       state: { ...session.state },
-      events: [...session.events],
+      events: session.events.slice(fromEvent),
       artifacts,
     };
   }

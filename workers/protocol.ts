@@ -36,7 +36,7 @@ export interface SessionSnapshot {
   summary: SessionSummary;
   /** Session, `user:` and `app:` keys. */
   state: Record<string, unknown>;
-  /** The raw log, rewind markers included. */
+  /** The raw log, rewind markers included (from the position asked for). */
   events: Event[];
   artifacts: ArtifactInfo[];
 }

@@ -20,7 +20,7 @@ const api = {
   renameSession: (sessionId: string, title: string) => runtime.renameSession(sessionId, title),
   setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
-  openSession: (sessionId: string) => runtime.openSession(sessionId),
+  openSession: (sessionId: string, fromEvent?: number) => runtime.openSession(sessionId, fromEvent),
   send: (sessionId: string, text: string, onEvent: EventListener) =>
     runtime.send(sessionId, text, onEvent),
   stop: (sessionId: string) => runtime.stop(sessionId),

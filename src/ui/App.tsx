@@ -41,6 +41,17 @@ export function App({ workbench }: { workbench: Workbench }) {
           onChange={actions.setAgent}
         />
         <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
+        <details class="settings">
+          <summary>Settings</summary>
+          <label>
+            <input
+              type="checkbox"
+              checked={state.settings.autoResume}
+              onChange={(event) => actions.setAutoResume(event.currentTarget.checked)}
+            />{' '}
+            Resume interrupted runs automatically after a reload
+          </label>
+        </details>
       </header>
 
       <SessionList
@@ -57,13 +68,7 @@ export function App({ workbench }: { workbench: Workbench }) {
 
       <main class="main">
         <UpdatePrompt />
-        <ResumeBanner
-          runs={state.interrupted}
-          autoResume={state.settings.autoResume}
-          disabled={running}
-          onResume={actions.resume}
-          onAutoResume={actions.setAutoResume}
-        />
+        <ResumeBanner runs={state.interrupted} disabled={running} onResume={actions.resume} />
         {busyElsewhere && (
           <p class="banner busy" role="status">
             This session is running in another tab. It updates here live; you can act on it once
@@ -124,7 +129,7 @@ export function App({ workbench }: { workbench: Workbench }) {
         />
         <StatePanel groups={view?.state ?? EMPTY} />
         <ArtifactsPanel artifacts={current?.artifacts ?? EMPTY} onLoad={actions.loadArtifact} />
-        <EventLog lines={view?.log ?? EMPTY} events={current?.events ?? EMPTY} />
+        <EventLog events={current?.events ?? EMPTY} active={view?.active ?? EMPTY} />
       </aside>
     </div>
   );

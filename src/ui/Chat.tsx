@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { pure } from './pure.ts';
 import type { Streaming } from './workbench.ts';
@@ -49,18 +49,20 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
 
 const EMPTY: ChatItem[] = [];
 
+/** Messages shown at first; earlier ones come on request (long chats stay quick to draw). */
+const WINDOW = 150;
+
 export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
+  const [shown, setShown] = useState(WINDOW);
   // Split once per change of the log, not on every streamed chunk.
-  const [earlier, later] = useMemo(
-    () =>
-      runEventIds.size === 0
-        ? [items, EMPTY]
-        : [
-            items.filter((item) => !runEventIds.has(item.eventId)),
-            items.filter((item) => runEventIds.has(item.eventId)),
-          ],
-    [items, runEventIds],
-  );
+  const [earlier, later, hidden] = useMemo(() => {
+    const before =
+      runEventIds.size === 0 ? items : items.filter((item) => !runEventIds.has(item.eventId));
+    const during =
+      runEventIds.size === 0 ? EMPTY : items.filter((item) => runEventIds.has(item.eventId));
+    const hidden = Math.max(0, before.length - shown);
+    return [hidden > 0 ? before.slice(hidden) : before, during, hidden] as const;
+  }, [items, runEventIds, shown]);
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [items, sent, streaming?.text]);
   return (
@@ -68,6 +70,13 @@ export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
       <ol>
         {items.length === 0 && !streaming && (
           <li class="empty">No messages yet. Say something below.</li>
+        )}
+        {hidden > 0 && (
+          <li class="earlier">
+            <button type="button" class="quiet" onClick={() => setShown(shown + 300)}>
+              Show {Math.min(300, hidden)} earlier messages
+            </button>
+          </li>
         )}
         <Messages items={earlier} />
         {sent && (

@@ -1,16 +1,23 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Event } from '../core/event.ts';
-import type { LogLine } from './event-log-model.ts';
+import { logLines, type LogLine } from './event-log-model.ts';
 import { pure } from './pure.ts';
 
 interface Props {
-  lines: LogLine[];
   events: readonly Event[];
+  active: readonly Event[];
 }
 
-/** Every event of the log; lines and their JSON are only rendered when opened (logs grow long). */
-function EventLogView({ lines, events }: Props) {
+/**
+ * Every event of the log. Logs grow long: the lines are only made and rendered while the log is
+ * open, and each event's JSON only while its line is.
+ */
+function EventLogView({ events, active }: Props) {
   const [open, setOpen] = useState(false);
+  const lines = useMemo(
+    () => (open ? logLines(events, new Set(active.map((event) => event.id))) : []),
+    [open, events, active],
+  );
   return (
     <section class="panel event-log" aria-label="Event log">
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>

@@ -1,18 +1,22 @@
+import type { Turn } from '../core/branch-tree.ts';
 import type { HistoryRow } from './history-model.ts';
 import { pure } from './pure.ts';
 import { TurnActions } from './TurnActions.tsx';
 
-interface Props {
-  rows: HistoryRow[];
-  selectedId: string | undefined;
-  disabled: boolean;
+interface Actions {
   onSelect: (invocationId: string | undefined) => void;
   onRewind: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
 }
 
-function HistoryView({ rows, selectedId, disabled, onSelect, onRewind, onEdit, onFork }: Props) {
+interface Props extends Actions {
+  rows: HistoryRow[];
+  selectedId: string | undefined;
+  disabled: boolean;
+}
+
+function HistoryView({ rows, selectedId, disabled, ...actions }: Props) {
   return (
     <section class="panel history" aria-label="History">
       <h2>History</h2>
@@ -25,30 +29,17 @@ function HistoryView({ rows, selectedId, disabled, onSelect, onRewind, onEdit, o
           {rows.map(({ turn, indent, startsBranch }) => {
             const selected = turn.invocationId === selectedId;
             return (
-              <li
+              <TurnRow
                 key={turn.invocationId}
-                class={`turn ${turn.active ? 'active' : 'abandoned'}${startsBranch ? ' branch-start' : ''}`}
-                style={{ '--indent': indent }}
-              >
-                <button
-                  type="button"
-                  aria-pressed={selected}
-                  title={turn.active ? 'On the active path' : 'On an abandoned branch'}
-                  onClick={() => onSelect(selected ? undefined : turn.invocationId)}
-                >
-                  {turn.text}
-                </button>
-                {selected && (
-                  <TurnActions
-                    turn={turn}
-                    disabled={disabled}
-                    onRewind={onRewind}
-                    onEdit={onEdit}
-                    onFork={onFork}
-                    onClose={() => onSelect(undefined)}
-                  />
-                )}
-              </li>
+                invocationId={turn.invocationId}
+                text={turn.text}
+                active={turn.active}
+                indent={indent}
+                startsBranch={startsBranch}
+                selectedTurn={selected ? turn : undefined}
+                disabled={disabled}
+                {...actions}
+              />
             );
           })}
         </ul>
@@ -56,5 +47,45 @@ function HistoryView({ rows, selectedId, disabled, onSelect, onRewind, onEdit, o
     </section>
   );
 }
+
+interface RowProps extends Actions {
+  invocationId: string;
+  text: string;
+  active: boolean;
+  indent: number;
+  startsBranch: boolean;
+  /** Set only for the selected turn, so that the other rows keep their props and stay still. */
+  selectedTurn: Turn | undefined;
+  disabled: boolean;
+}
+
+const TurnRow = pure(function TurnRow(props: RowProps) {
+  const { invocationId, text, active, indent, startsBranch, selectedTurn, disabled } = props;
+  return (
+    <li
+      class={`turn ${active ? 'active' : 'abandoned'}${startsBranch ? ' branch-start' : ''}`}
+      style={{ '--indent': indent }}
+    >
+      <button
+        type="button"
+        aria-pressed={selectedTurn !== undefined}
+        title={active ? 'On the active path' : 'On an abandoned branch'}
+        onClick={() => props.onSelect(selectedTurn ? undefined : invocationId)}
+      >
+        {text}
+      </button>
+      {selectedTurn && (
+        <TurnActions
+          turn={selectedTurn}
+          disabled={disabled}
+          onRewind={props.onRewind}
+          onEdit={props.onEdit}
+          onFork={props.onFork}
+          onClose={() => props.onSelect(undefined)}
+        />
+      )}
+    </li>
+  );
+});
 
 export const HistoryPanel = pure(HistoryView);

@@ -2,13 +2,12 @@ import type { InterruptedRun } from '../../workers/protocol.ts';
 
 interface Props {
   runs: InterruptedRun[];
-  autoResume: boolean;
   disabled: boolean;
   onResume: (run: InterruptedRun) => void;
-  onAutoResume: (on: boolean) => void;
 }
 
-export function ResumeBanner({ runs, autoResume, disabled, onResume, onAutoResume }: Props) {
+/** Runs a reload, a crash or Stop cut off, each with its Resume button. */
+export function ResumeBanner({ runs, disabled, onResume }: Props) {
   const interrupted = runs.filter((run) => run.status === 'interrupted');
   if (interrupted.length === 0) return null;
   return (
@@ -29,14 +28,6 @@ export function ResumeBanner({ runs, autoResume, disabled, onResume, onAutoResum
           </li>
         ))}
       </ul>
-      <label class="auto-resume">
-        <input
-          type="checkbox"
-          checked={autoResume}
-          onChange={(event) => onAutoResume(event.currentTarget.checked)}
-        />{' '}
-        Resume automatically after a reload
-      </label>
     </section>
   );
 }

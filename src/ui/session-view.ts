@@ -6,7 +6,6 @@ import type { Event } from '../core/event.ts';
 import type { SessionSnapshot } from '../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from './approvals-model.ts';
 import { chatItems, type ChatItem } from './chat-model.ts';
-import { logLines, type LogLine } from './event-log-model.ts';
 import { historyRows, type HistoryRow } from './history-model.ts';
 import { stateGroups, type StateGroup } from './state-model.ts';
 
@@ -17,14 +16,10 @@ export interface SessionView {
   chat: ChatItem[];
   approvals: PendingApproval[];
   state: StateGroup[];
-  log: LogLine[];
 }
 
 const views = new WeakMap<SessionSnapshot, SessionView>();
-const logs = new WeakMap<
-  readonly Event[],
-  Pick<SessionView, 'active' | 'tree' | 'history' | 'chat' | 'approvals' | 'log'>
->();
+const logs = new WeakMap<readonly Event[], Omit<SessionView, 'state'>>();
 const states = new WeakMap<object, StateGroup[]>();
 
 export function sessionView(snapshot: SessionSnapshot): SessionView {
@@ -47,7 +42,6 @@ function fromLog(events: readonly Event[]) {
       history: historyRows(tree),
       chat: chatItems(active),
       approvals: pendingApprovals(active),
-      log: logLines(events, new Set(active.map((event) => event.id))),
     };
     logs.set(events, derived);
   }

@@ -317,12 +317,21 @@ export class Workbench {
     }
   }
 
+  /**
+   * Brings the open session up to date. The log only grows, so only the events this page has
+   * not seen yet cross from the worker (the ones of this tab's run are set aside: the log has the
+   * user's message before them, which the page never got).
+   */
   private async reload(): Promise<void> {
-    const sessionId = this.state.current?.summary.id;
-    if (!sessionId) return;
-    await this.guard(async () =>
-      this.set({ current: await this.client.runtime.openSession(sessionId) }),
-    );
+    const current = this.state.current;
+    if (!current) return;
+    const known = current.events.length - this.state.runEventIds.size;
+    await this.guard(async () => {
+      const fresh = await this.client.runtime.openSession(current.summary.id, known);
+      const events = [...current.events.slice(0, known), ...fresh.events];
+      if (this.state.current?.summary.id === current.summary.id)
+        this.set({ current: { ...fresh, events } });
+    });
   }
 
   private async refreshSessions(): Promise<void> {

@@ -26,7 +26,9 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launch(): Promise<Browser> {
+export async function launch(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}: install it with "apt-get install -y chromium"`,
@@ -37,6 +39,7 @@ export async function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     args: FLAGS,
+    viewport: options.viewport ?? { width: 1280, height: 800 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];

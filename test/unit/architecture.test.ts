@@ -57,7 +57,11 @@ describe('architecture', () => {
     const offenders = files
       .filter((file) => file.startsWith('src/'))
       .flatMap((file) =>
-        [...readFileSync(join(root, file), 'utf8').matchAll(/^\s*import\s+(?!type\b)[^'"]*from\s*['"]([^'"]*workers\/[^'"]*)['"]/gm)]
+        [
+          ...readFileSync(join(root, file), 'utf8').matchAll(
+            /^\s*import\s+(?!type\b)[^'"]*from\s*['"]([^'"]*workers\/[^'"]*)['"]/gm,
+          ),
+        ]
           .map((m) => m[1]!)
           .filter((spec) => !spec.endsWith('/protocol.ts'))
           .map((spec) => `${file} → ${spec}`),

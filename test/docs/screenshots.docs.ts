@@ -1,0 +1,56 @@
+// Screenshots of the main views for the README and docs/: `npm run screenshots`.
+
+import { it } from 'vitest';
+import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
+import { launch } from '../e2e/browser.ts';
+
+const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
+
+it('takes the screenshots', async () => {
+  const browser = await launch({ viewport: { width: 1440, height: 860 } });
+  const { page } = browser;
+  try {
+    await openApp(page);
+    await page
+      .getByRole('button', { name: 'OK' })
+      .click()
+      .catch(() => undefined);
+    for (const text of [
+      'set color to red',
+      'save todo.txt as buy milk',
+      'set size to large',
+      'what is color',
+    ]) {
+      await say(page, text);
+    }
+    await page.screenshot(shot('chat'));
+
+    const history = region(page, 'History');
+    await history.getByRole('button', { name: 'set size to large' }).click();
+    await page.getByRole('button', { name: /^Rewind/ }).click();
+    await say(page, 'set size to small');
+    await say(page, 'set mood to calm');
+    await history.getByRole('button', { name: 'what is color' }).click();
+    await region(page, 'Event log').locator('summary').first().click();
+    await page.screenshot(shot('history'));
+
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    await chooseAgent(page, /workflow/i);
+    await page.getByLabel('Message').fill('tea');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByText(/^Critique:/)
+      .first()
+      .waitFor();
+    await page.reload();
+    await waitReady(page);
+    await page.getByRole('button', { name: /^Resume/ }).waitFor();
+    await page.screenshot(shot('resume'));
+
+    await page.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await page.screenshot(shot('approval'));
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,130 @@
+// A long, branchy session stays smooth: 1,000 turns and 50 branches, opened, rewound and
+// continued, with the main thread's long tasks measured (reported, not asserted).
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import {
+  InMemoryRunner,
+  LlmAgent,
+  ScriptedModel,
+  toSessionFile,
+  type Event,
+} from '../../src/index.ts';
+import { collect } from '../support/helpers.ts';
+import { appUrl, region, waitReady } from './app-page.ts';
+import { launch, type Browser } from './browser.ts';
+
+let browser: Browser;
+beforeEach(async () => {
+  browser = await launch();
+});
+afterEach(async () => {
+  await browser.close();
+});
+
+const TURNS = 1000;
+const BRANCHES = 50;
+
+/** A session file of TURNS turns of the state keeper, rewound BRANCHES times (10 turns back). */
+async function bigSessionFile(): Promise<string> {
+  const agent = new LlmAgent({
+    name: 'state_keeper',
+    model: new ScriptedModel((request) => `noted: ${request.contents.at(-1)!.parts[0]!.text}`),
+  });
+  const runner = new InMemoryRunner({ agent, appName: 'trellis' });
+  const session = await runner.sessionService.createSession({
+    appName: 'trellis',
+    userId: 'local',
+  });
+  const turnIds: string[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const [answer] = (await collect(
+      runner.runAsync({
+        userId: 'local',
+        sessionId: session.id,
+        newMessage: { role: 'user', parts: [{ text: `turn ${turn}` }] },
+      }),
+    )) as [Event];
+    turnIds.push(answer.invocationId);
+    if (turn % (TURNS / BRANCHES) === TURNS / BRANCHES - 1) {
+      await runner.rewindAsync({
+        userId: 'local',
+        sessionId: session.id,
+        rewindBeforeInvocationId: turnIds.at(-10)!,
+      });
+    }
+  }
+  const full = await runner.sessionService.getSession({
+    appName: 'trellis',
+    userId: 'local',
+    sessionId: session.id,
+  });
+  return toSessionFile(full!, { title: 'Big session', agentId: 'state-keeper' });
+}
+
+it('opens, rewinds and continues a session of 1,000 turns and 50 branches without long stalls', async () => {
+  const file = await bigSessionFile();
+  const { page } = browser;
+  await page.addInitScript(() => {
+    const tasks: { start: number; duration: number }[] = [];
+    (window as unknown as { __tasks: typeof tasks }).__tasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        tasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(appUrl());
+  await waitReady(page);
+  const now = () => page.evaluate(() => performance.now());
+  const longestSince = async (start: number) => {
+    const tasks = await page.evaluate(
+      () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
+    );
+    return Math.max(0, ...tasks.filter((task) => task.start >= start).map((task) => task.duration));
+  };
+
+  const importStart = await now();
+  await page
+    .getByLabel('Import session…')
+    .setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await page.getByText('Imported “Big session”.').waitFor({ timeout: 60_000 });
+  const opened = await now();
+  const history = region(page, 'History');
+  expect(await history.getByRole('button').count()).toBe(TURNS);
+  expect(await history.locator('.turn.abandoned').count()).toBe(BRANCHES * 10);
+  const openFigures = {
+    importAndOpenMs: opened - importStart,
+    longestTaskMs: await longestSince(importStart),
+  };
+
+  const rewindStart = await now();
+  // The last ten turns were rewound away at the end; rewind five more of the active ones.
+  await history.getByRole('button', { name: 'turn 985', exact: true }).click();
+  await page.getByRole('button', { name: /^Rewind/ }).click();
+  await expect.poll(() => history.locator('.turn.active').count()).toBe(TURNS - BRANCHES * 10 - 5);
+  expect(await region(page, 'Conversation').locator('.message p').last().innerText()).toBe(
+    'noted: turn 984',
+  );
+  const rewindFigures = { longestTaskMs: await longestSince(rewindStart) };
+
+  // Measured with plain CSS waits: role queries walk the whole page on every poll, and would
+  // be the long tasks measured.
+  await page.locator('input[aria-label="Message"]').fill('set color to red');
+  const turnStart = await now();
+  await page.locator('.composer button[type="submit"]').click();
+  await page.waitForSelector('.composer button.danger', { state: 'detached' });
+  await page.waitForSelector('.composer button[type="submit"]:enabled');
+  const turnFigures = { longestTaskMs: await longestSince(turnStart) };
+
+  const figures = {
+    turns: TURNS,
+    branches: BRANCHES,
+    open: openFigures,
+    rewind: rewindFigures,
+    turn: turnFigures,
+  };
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/big-session.json', JSON.stringify(figures, null, 2));
+  console.log('big session:', JSON.stringify(figures));
+  expect(browser.errors).toEqual([]);
+});

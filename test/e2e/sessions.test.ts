@@ -1,0 +1,85 @@
+// The sessions list: new, rename, export, import (a bad file changes nothing), delete; and Stop.
+
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { chooseAgent, messages, openApp, region, say, stateText } from './app-page.ts';
+import { launch, type Browser } from './browser.ts';
+
+let browser: Browser;
+beforeEach(async () => {
+  browser = await launch();
+});
+afterEach(async () => {
+  await browser.close();
+});
+
+const sessionTitles = (browser: Browser) =>
+  browser.page
+    .getByRole('navigation', { name: 'Sessions' })
+    .locator('.session-title')
+    .allInnerTexts();
+
+it('creates, renames, exports, imports and deletes sessions', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await say(page, 'set color to red');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByLabel('Session title').fill('Colors');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(() => sessionTitles(browser)).toEqual(['Colors']);
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('colors.trellis.json');
+  const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+  expect(file).toMatchObject({
+    appName: 'trellis',
+    state: { color: 'red' },
+    trellis: { title: 'Colors' },
+  });
+  expect(file.events.map((e: { author: string }) => e.author)).toContain('state_keeper');
+
+  // A bad file: a clear message, and nothing changes.
+  await page.getByLabel('Import session…').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"events": [{}]}'),
+  });
+  await page
+    .getByRole('alert')
+    .getByText(/not a session file Trellis can import: events\[0\]\.invocationId/)
+    .waitFor();
+  expect(await sessionTitles(browser)).toEqual(['Colors']);
+
+  await page.getByLabel('Import session…').setInputFiles((await download.path())!);
+  await page.getByText('Imported “Colors”.').waitFor();
+  await expect.poll(() => sessionTitles(browser)).toEqual(['Colors', 'Colors']);
+  expect(await stateText(page)).toMatch(/color\s+red/);
+
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect.poll(() => sessionTitles(browser)).toHaveLength(3);
+  expect(await messages(page)).toEqual([]);
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await expect.poll(() => sessionTitles(browser)).toEqual(['Colors', 'Colors']);
+  expect(browser.errors).toEqual([]);
+});
+
+it('stops a run with Stop; the run can then be resumed', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await chooseAgent(page, /workflow/i);
+  await page.getByLabel('Message').fill('tea');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await region(page, 'Conversation')
+    .getByText(/^Draft:/)
+    .waitFor();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  const resume = page.getByRole('button', { name: /^Resume/ });
+  await resume.waitFor();
+  await resume.click();
+  await page.getByRole('button', { name: 'Approve' }).waitFor();
+  expect((await messages(page)).filter((text) => text.startsWith('Draft:'))).toHaveLength(1);
+});
