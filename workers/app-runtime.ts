@@ -4,7 +4,7 @@
 // - after every change it broadcasts what changed, so that other tabs update live;
 // - a run can be stopped; it is then interrupted, and can be resumed.
 
-import { DEFAULT_AGENT_ID, DEMO_AGENTS, type AgentChoice } from '../src/demos/index.ts';
+import { DEFAULT_AGENT_ID, DEMO_AGENTS } from '../src/demos/index.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
 import {
   IndexedDbArtifactService,
@@ -19,7 +19,6 @@ import {
   type Content,
   type Event,
   type Part,
-  type Session,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
 import {
@@ -32,11 +31,16 @@ import {
   type SessionSummary,
   type Settings,
 } from './protocol.ts';
+import {
+  APP_NAME,
+  DEFAULT_TITLE,
+  USER_ID,
+  agentChoice,
+  newMeta,
+  summaryOf,
+  userText,
+} from './app-sessions.ts';
 import type { SessionLocks } from './session-locks.ts';
-
-export const APP_NAME = 'trellis';
-export const USER_ID = 'local';
-const DEFAULT_TITLE = 'New session';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -391,30 +395,4 @@ export class AppRuntime {
   private key(sessionId: string) {
     return { appName: APP_NAME, userId: USER_ID, sessionId };
   }
-}
-
-function agentChoice(agentId: string): AgentChoice {
-  const choice = DEMO_AGENTS.find((agent) => agent.id === agentId);
-  if (!choice) throw new InvalidRequestError(`There is no agent ${agentId}`);
-  return choice;
-}
-
-function newMeta(sessionId: string, title: string, agentId: string): SessionMeta {
-  return { appName: APP_NAME, userId: USER_ID, sessionId, title, agentId, createdAt: Date.now() };
-}
-
-function summaryOf(session: Session, meta: SessionMeta | undefined): SessionSummary {
-  return {
-    id: session.id,
-    title: meta?.title ?? DEFAULT_TITLE,
-    agentId: meta?.agentId ?? DEFAULT_AGENT_ID,
-    createdAt: meta?.createdAt ?? session.lastUpdateTime,
-    lastUpdateTime: session.lastUpdateTime,
-  };
-}
-
-function userText(text: string): Content {
-  const clean = text.trim();
-  if (!clean) throw new InvalidRequestError('Type a message first');
-  return { role: 'user', parts: [{ text: clean }] };
 }

@@ -1,7 +1,7 @@
 // The data that crosses between the page and the runtime worker (and between tabs). Plain,
 // structured-clonable shapes only: no classes, no functions.
 
-import type { Event, InterruptedInvocation, Part } from '../src/index.ts';
+import type { Event, InterruptedInvocation } from '../src/index.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
@@ -51,5 +51,3 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = { autoResume: false };
-
-export type ArtifactContent = Part | undefined;

@@ -43,10 +43,6 @@ export function createUserContent(text: string): Content {
   return { role: 'user', parts: [{ text }] };
 }
 
-export function createModelContent(text: string): Content {
-  return { role: 'model', parts: [{ text }] };
-}
-
 /** The answer text of a content: its text parts joined, thoughts left out. */
 export function textOf(content: Content | undefined): string {
   if (!content) return '';
@@ -69,15 +65,6 @@ export function functionResponsesOf(content: Content | undefined): FunctionRespo
     if (part.functionResponse) responses.push(part.functionResponse);
   }
   return responses;
-}
-
-/** UTF-8 text → base64, without Buffer or btoa's Latin-1 limit. */
-export function textToBase64(text: string): string {
-  return bytesToBase64(new TextEncoder().encode(text));
-}
-
-export function base64ToText(base64: string): string {
-  return new TextDecoder().decode(base64ToBytes(base64));
 }
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

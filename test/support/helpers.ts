@@ -1,6 +1,6 @@
 // Small helpers shared by the tests.
 
-import type { Content } from '../../src/index.ts';
+import { createUserContent } from '../../src/index.ts';
 
 /** Everything a stream yields, in order. */
 export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
@@ -9,9 +9,8 @@ export async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-export function userMessage(text: string): Content {
-  return { role: 'user', parts: [{ text }] };
-}
+/** A user message with this text. */
+export const userMessage = createUserContent;
 
 /** A database name no other test uses. */
 export function freshDbName(): string {
