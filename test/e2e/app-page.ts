@@ -39,3 +39,33 @@ export const stateText = (page: Page) => region(page, 'State').innerText();
 
 /** The messages in the conversation, in order. */
 export const messages = (page: Page) => page.locator('.chat .message p').allInnerTexts();
+
+interface LongTask {
+  start: number;
+  duration: number;
+}
+
+/** Records the page's long tasks (over 50 ms) from its start; call before the page loads. */
+export async function watchLongTasks(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const tasks: { start: number; duration: number }[] = [];
+    (window as unknown as { __longTasks: typeof tasks }).__longTasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        tasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
+/** The page's clock (`performance.now()`), to mark where a measurement starts. */
+export const pageNow = (page: Page) => page.evaluate(() => performance.now());
+
+/** The long tasks recorded since `start` (or before it). */
+export async function longTasks(page: Page, since: number, before = false): Promise<number[]> {
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __longTasks: LongTask[] }).__longTasks,
+  );
+  return tasks
+    .filter((task) => (before ? task.start < since : task.start >= since))
+    .map((task) => task.duration);
+}

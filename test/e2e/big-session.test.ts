@@ -11,7 +11,7 @@ import {
   type Event,
 } from '../../src/index.ts';
 import { collect } from '../support/helpers.ts';
-import { appUrl, region, waitReady } from './app-page.ts';
+import { appUrl, longTasks, pageNow, region, waitReady, watchLongTasks } from './app-page.ts';
 import { launch, type Browser } from './browser.ts';
 
 let browser: Browser;
@@ -65,24 +65,11 @@ async function bigSessionFile(): Promise<string> {
 it('opens, rewinds and continues a session of 1,000 turns and 50 branches without long stalls', async () => {
   const file = await bigSessionFile();
   const { page } = browser;
-  await page.addInitScript(() => {
-    const tasks: { start: number; duration: number }[] = [];
-    (window as unknown as { __tasks: typeof tasks }).__tasks = tasks;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        tasks.push({ start: entry.startTime, duration: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   await page.goto(appUrl());
   await waitReady(page);
-  const now = () => page.evaluate(() => performance.now());
-  const longestSince = async (start: number) => {
-    const tasks = await page.evaluate(
-      () => (window as unknown as { __tasks: { start: number; duration: number }[] }).__tasks,
-    );
-    return Math.max(0, ...tasks.filter((task) => task.start >= start).map((task) => task.duration));
-  };
-
+  const now = () => pageNow(page);
+  const longestSince = async (start: number) => Math.max(0, ...(await longTasks(page, start)));
   const importStart = await now();
   await page
     .getByLabel('Import session…')

@@ -3,7 +3,17 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { chooseAgent, messages, openApp, region, stateText, waitReady } from './app-page.ts';
+import {
+  chooseAgent,
+  longTasks,
+  messages,
+  openApp,
+  pageNow,
+  region,
+  stateText,
+  waitReady,
+  watchLongTasks,
+} from './app-page.ts';
 import { launch, type Browser } from './browser.ts';
 
 let browser: Browser;
@@ -42,31 +52,18 @@ it('resumes the workflow after a reload in the middle of a run', async () => {
 
 it('keeps an approval pending across a reload, then finishes once approved', async () => {
   const { page } = browser;
-  await page.addInitScript(() => {
-    const tasks: { start: number; duration: number }[] = [];
-    (window as unknown as { __longTasks: typeof tasks }).__longTasks = tasks;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        tasks.push({ start: entry.startTime, duration: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await watchLongTasks(page);
   await openApp(page);
   await chooseAgent(page, /workflow/i);
   await page.getByLabel('Message').fill('bicycles');
-  const runStart = await page.evaluate(() => performance.now());
+  const runStart = await pageNow(page);
   await page.getByRole('button', { name: 'Send' }).click();
   await page.getByRole('button', { name: 'Approve' }).waitFor();
-  const tasks = await page.evaluate(
-    () => (window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks,
-  );
-  const duringRun = tasks.filter((task) => task.start >= runStart);
+  const duringRun = await longTasks(page, runStart);
   report('workflow run until approval', {
     count: duringRun.length,
-    longest: Math.max(0, ...duringRun.map((task) => task.duration)),
-    beforeRun: Math.max(
-      0,
-      ...tasks.filter((task) => task.start < runStart).map((task) => task.duration),
-    ),
+    longest: Math.max(0, ...duringRun),
+    beforeRun: Math.max(0, ...(await longTasks(page, runStart, true))),
   });
 
   await page.reload();

@@ -19,6 +19,8 @@ export interface RunnerSession {
   sessionId: string;
   /** Runs a turn with this text and returns everything it yielded. */
   run(text: string, runConfig?: RunConfig): Promise<Event[]>;
+  /** Starts a turn with this text: its events, to read (or stop reading) as they come. */
+  stream(text: string): AsyncGenerator<Event, void>;
   /** The session as stored now. */
   read(): Promise<Session>;
   rewind(rewindBeforeInvocationId: string): Promise<Event>;
@@ -55,6 +57,7 @@ export async function openRunnerSession(
           ...(runConfig ? { runConfig } : {}),
         }),
       ),
+    stream: (text) => runner.runAsync({ userId, sessionId, newMessage: userMessage(text) }),
     read: async () => (await services.sessionService.getSession({ appName, userId, sessionId }))!,
     rewind: (rewindBeforeInvocationId) =>
       runner.rewindAsync({ userId, sessionId, rewindBeforeInvocationId }),

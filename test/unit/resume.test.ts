@@ -274,11 +274,7 @@ describe.each(serviceKinds)('resume ($name)', (kind) => {
     ])('resumes from %s', async (_, stopAfter, expected, toolRuns) => {
       const { agent, runs } = toolAgent();
       const ctx = await setUp(agent);
-      const stream = ctx.runner.runAsync({
-        userId,
-        sessionId: ctx.sessionId,
-        newMessage: { role: 'user', parts: [{ text: 'go' }] },
-      });
+      const stream = ctx.stream('go');
       const seen = await readThenStop(stream, stopAfter);
       const resumed = await resumeWith(ctx, undefined, seen[0]!.invocationId);
       expect(describeEvents(resumed)).toEqual(expected);
@@ -297,11 +293,7 @@ describe.each(serviceKinds)('resume ($name)', (kind) => {
         subAgents: [helper],
       });
       const ctx = await setUp(root);
-      const stream = ctx.runner.runAsync({
-        userId,
-        sessionId: ctx.sessionId,
-        newMessage: { role: 'user', parts: [{ text: 'go' }] },
-      });
+      const stream = ctx.stream('go');
       const [call] = await readThenStop(stream, 1);
       const resumed = await resumeWith(ctx, undefined, call!.invocationId);
       expect(describeEvents(resumed)).toEqual([
@@ -329,11 +321,7 @@ describe.each(serviceKinds)('resume ($name)', (kind) => {
       const ctx = await setUp(
         new SequentialAgent({ name: 'root', subAgents: [caller('first'), caller('second')] }),
       );
-      const stream = ctx.runner.runAsync({
-        userId,
-        sessionId: ctx.sessionId,
-        newMessage: { role: 'user', parts: [{ text: 'go' }] },
-      });
+      const stream = ctx.stream('go');
       const seen = await readThenStop(stream, 2); // root's checkpoint, then first's call
       expect(describeEvents(seen)).toEqual([
         'root: state {"current_sub_agent":"first"}',
@@ -360,11 +348,7 @@ describe.each(serviceKinds)('resume ($name)', (kind) => {
       }
     }
     const ctx = await setUp(new Steps({ name: 'steps' }));
-    const stream = ctx.runner.runAsync({
-      userId,
-      sessionId: ctx.sessionId,
-      newMessage: { role: 'user', parts: [{ text: 'go' }] },
-    });
+    const stream = ctx.stream('go');
     const seen = await readThenStop(stream, 4);
     expect(describeEvents(seen)).toEqual([
       'steps: "step 0"',
