@@ -2,7 +2,7 @@
 // continued, with the main thread's long tasks measured (reported, not asserted).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   InMemoryRunner,
   LlmAgent,
@@ -12,15 +12,9 @@ import {
 } from '../../src/index.ts';
 import { collect } from '../support/helpers.ts';
 import { appUrl, longTasks, pageNow, region, waitReady, watchLongTasks } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 const TURNS = 1000;
 const BRANCHES = 50;

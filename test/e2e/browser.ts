@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterEach, beforeEach } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -60,5 +61,36 @@ export async function launch(
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A fresh Chromium (and profile) for each test of the file, closed after it. The returned object
+ * always shows the current test's browser.
+ */
+export function freshBrowserPerTest(options: Parameters<typeof launch>[0] = {}): Browser {
+  let current: Browser | undefined;
+  beforeEach(async () => {
+    current = await launch(options);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const live = () => {
+    if (!current) throw new Error('No browser outside a test');
+    return current;
+  };
+  return {
+    get context() {
+      return live().context;
+    },
+    get page() {
+      return live().page;
+    },
+    get errors() {
+      return live().errors;
+    },
+    close: () => live().close(),
   };
 }

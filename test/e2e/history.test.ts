@@ -1,16 +1,10 @@
 // Rewind by clicking a past turn, switch back to the abandoned branch, and both survive a reload.
 
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { messages, openApp, region, say, stateText } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 it('rewinds to before a clicked turn, shows the marker, and switches back to the branch it left', async () => {
   const { page } = browser;

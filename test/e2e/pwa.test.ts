@@ -1,16 +1,10 @@
 // An installable app that opens offline from the first visit on.
 
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { messages, openApp, say, stateText, waitReady } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 it('is installable: Chromium reports no installability errors', async () => {
   const { page, context } = browser;

@@ -1,17 +1,11 @@
 // The sessions list: new, rename, export, import (a bad file changes nothing), delete; and Stop.
 
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { chooseAgent, messages, openApp, region, say, stateText } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest, type Browser } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 const sessionTitles = (browser: Browser) =>
   browser.page

@@ -1,16 +1,10 @@
 // A turn with the offline state keeper, through the worker into IndexedDB, kept across a reload.
 
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { messages, openApp, region, say, stateText } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 it('runs a turn with the state keeper and keeps it across a reload', async () => {
   const { page } = browser;

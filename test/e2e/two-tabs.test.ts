@@ -1,17 +1,11 @@
 // Two tabs on one session: Web Locks keep the run to one tab; the other shows it is busy and
 // follows live (BroadcastChannel), then takes over once the run ends.
 
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { chooseAgent, messages, openApp, region, waitReady } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 it('keeps a session’s run to one tab, and the other follows it live', async () => {
   const a = browser.page;

@@ -2,7 +2,7 @@
 // It also measures the main thread's long tasks during a run (reported, never asserted).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   chooseAgent,
   longTasks,
@@ -14,15 +14,9 @@ import {
   waitReady,
   watchLongTasks,
 } from './app-page.ts';
-import { launch, type Browser } from './browser.ts';
+import { freshBrowserPerTest } from './browser.ts';
 
-let browser: Browser;
-beforeEach(async () => {
-  browser = await launch();
-});
-afterEach(async () => {
-  await browser.close();
-});
+const browser = freshBrowserPerTest();
 
 async function startWorkflow(topic: string) {
   const { page } = browser;
