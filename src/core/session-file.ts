@@ -91,9 +91,7 @@ function restoreEvent(raw: unknown, at: string, problems: string[]): Event | und
     problems.push(`${at} is not an object`);
     return undefined;
   }
-  const event: Record<string, unknown> = {};
-  // ADK writes null for every unset field: an unset field here is an absent one.
-  for (const [key, value] of Object.entries(raw)) if (value !== null) event[key] = value;
+  const event = withoutNulls(raw);
   const before = problems.length;
   if (typeof event.invocationId !== 'string' || event.invocationId === '') {
     problems.push(`${at}.invocationId must be a non-empty string`);
@@ -141,8 +139,7 @@ function restorePart(raw: unknown, at: string, problems: string[]): Part | undef
     problems.push(`${at} must be an object`);
     return undefined;
   }
-  const part: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (value !== null) part[key] = value;
+  const part = withoutNulls(raw);
   const { text, functionCall, functionResponse, inlineData } = part;
   if (text !== undefined && typeof text !== 'string') problems.push(`${at}.text must be a string`);
   if (
@@ -180,8 +177,7 @@ function restoreActions(raw: unknown, at: string, problems: string[]): Event['ac
     problems.push(`${at} must be an object`);
     return { stateDelta: {}, artifactDelta: {} };
   }
-  const actions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (value !== null) actions[key] = value;
+  const actions = withoutNulls(raw);
   actions.stateDelta ??= {};
   actions.artifactDelta ??= {};
   if (!isRecord(actions.stateDelta)) problems.push(`${at}.stateDelta must be an object`);
@@ -194,6 +190,13 @@ function restoreActions(raw: unknown, at: string, problems: string[]): Event['ac
     problems.push(`${at}.artifactDelta must map file names to versions`);
   }
   return actions as unknown as Event['actions'];
+}
+
+/** ADK writes `null` for every unset field: here an unset field is an absent one. */
+function withoutNulls(raw: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) if (value !== null) kept[key] = value;
+  return kept;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
