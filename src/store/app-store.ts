@@ -1,15 +1,17 @@
 // What the app keeps beside the library's data, in the same database: each session's title and
-// agent, and the user's settings.
+// agent, the user's flows, and the user's settings.
 
 import {
   DatabaseRef,
   Stores,
+  type FlowRecord,
   type IndexedDbServiceOptions,
   type SessionMetaRecord,
 } from './database.ts';
 import { writeTransaction } from './transaction.ts';
 
 export type SessionMeta = SessionMetaRecord;
+export type { FlowRecord };
 
 export class IndexedDbAppStore {
   private readonly database: DatabaseRef;
@@ -45,6 +47,25 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.sessionMeta], (tx) =>
       tx.objectStore(Stores.sessionMeta).delete([appName, userId, sessionId]),
     );
+  }
+
+  /** The user's flows, in no particular order. */
+  async listFlows(): Promise<FlowRecord[]> {
+    return (await this.database.open()).getAll(Stores.flows);
+  }
+
+  async getFlow(id: string): Promise<FlowRecord | undefined> {
+    return (await this.database.open()).get(Stores.flows, id);
+  }
+
+  async putFlow(record: FlowRecord): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.flows], (tx) => tx.objectStore(Stores.flows).put(record));
+  }
+
+  async deleteFlow(id: string): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.flows], (tx) => tx.objectStore(Stores.flows).delete(id));
   }
 
   async getSetting<T>(name: string): Promise<T | undefined> {

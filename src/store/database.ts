@@ -7,6 +7,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { StorageFullError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
+import type { Flow } from '../flows/flow.ts';
 import type { SessionRecord } from './session-log.ts';
 import type { RunRecord } from './session-service.ts';
 
@@ -14,7 +15,7 @@ import type { RunRecord } from './session-service.ts';
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -31,6 +32,7 @@ export const Stores = {
   runs: 'runs',
   sessionMeta: 'sessionMeta',
   settings: 'settings',
+  flows: 'flows',
 } as const;
 
 export interface EventRecord {
@@ -110,6 +112,7 @@ export interface TrellisSchema extends DBSchema {
     indexes: { byUser: [string, string] };
   };
   settings: { key: string; value: { name: string; value: unknown } };
+  flows: { key: string; value: FlowRecord };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
@@ -123,6 +126,14 @@ export interface SessionMetaRecord {
   /** The agent the session talks to. */
   agentId: string;
   createdAt: number;
+}
+
+/** A flow the user saved (the app's Flows view). */
+export interface FlowRecord {
+  id: string;
+  /** The flow file as the user wrote it, parsed (it was valid when saved). */
+  flow: Flow;
+  updatedAt: number;
 }
 
 /** Ordered, cumulative schema steps. */
@@ -161,6 +172,10 @@ function migrate(db: TrellisDb, oldVersion: number): void {
     });
     meta.createIndex('byUser', ['appName', 'userId']);
     db.createObjectStore(Stores.settings, { keyPath: 'name' });
+  }
+  if (oldVersion < 4) {
+    // The user's flows (graph workflows), edited in the app's Flows view.
+    db.createObjectStore(Stores.flows, { keyPath: 'id' });
   }
 }
 

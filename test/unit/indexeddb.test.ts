@@ -8,6 +8,7 @@ import {
   IndexedDbSessionService,
   bytesToBase64,
 } from '../../src/index.ts';
+import { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import { DB_VERSION, withStorageErrors } from '../../src/store/database.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
@@ -60,6 +61,12 @@ const SCHEMA_V3 = {
   settings: { keyPath: 'name', indexes: {} },
 };
 
+/** Version 4 adds the user's flows. */
+const SCHEMA_V4 = {
+  ...SCHEMA_V3,
+  flows: { keyPath: 'id', indexes: {} },
+};
+
 type Schema = Record<
   string,
   {
@@ -108,7 +115,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V3 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -140,7 +147,34 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V3 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
+  });
+
+  it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
+    const dbName = freshDbName();
+    const v3 = await createDatabase(dbName, 3, SCHEMA_V3);
+    const meta = {
+      appName: 'trellis',
+      userId: 'local',
+      sessionId: 's',
+      title: 'Kept',
+      agentId: 'state-keeper',
+      createdAt: 1,
+    };
+    await v3.put('sessionMeta', meta);
+    await v3.put('settings', { name: 'settings', value: { autoResume: true } });
+    v3.close();
+
+    const store = new IndexedDbAppStore({ dbName });
+    toClose.push(store);
+    expect(await store.getSessionMeta('trellis', 'local', 's')).toEqual(meta);
+    expect(await store.getSetting('settings')).toEqual({ autoResume: true });
+    const flow = { name: 'f', nodes: [], edges: [] };
+    await store.putFlow({ id: 'f1', flow, updatedAt: 2 });
+    expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
+    await store.close();
+    toClose.pop();
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
   });
 
   it('stores artifact bytes as Blobs', async () => {
