@@ -52,3 +52,16 @@ export {
   type LiveSession,
   type RunConfig,
 } from './runner/invocation-context.ts';
+
+// graph workflows (docs/flows.md)
+export { compileFlow, flowAgentName, type CompileFlowOptions } from './flows/compile-flow.ts';
+export { validateFlow } from './flows/validate.ts';
+export type * from './flows/flow.ts';
+export {
+  CONDITION_OPERATIONS,
+  DEFAULT_MAX_LOOPS,
+  DEFAULT_MAX_STEPS,
+  HISTORY_MODES,
+  NODE_TYPES,
+  OUTPUT_FIELD_TYPES,
+} from './flows/flow.ts';

@@ -31,9 +31,10 @@ export function buildContents(
   options: ContentsOptions = {},
 ): Content[] {
   const all = events.filter((event) => isVisible(event, branch));
+  const isOtherAgent = otherAgentTest(all, agentName);
   const latestResponse = new Map<string, FunctionResponse>();
   for (const event of all) {
-    if (isOtherAgent(event, agentName)) continue;
+    if (isOtherAgent(event)) continue;
     for (const part of event.content!.parts) {
       const response = part.functionResponse;
       if (response?.id !== undefined) latestResponse.set(response.id, response);
@@ -47,7 +48,7 @@ export function buildContents(
 
   const contents: Content[] = [];
   for (const event of visible) {
-    if (isOtherAgent(event, agentName)) {
+    if (isOtherAgent(event)) {
       const parts = rephrase(event);
       if (parts.length > 1) contents.push({ role: 'user', parts });
       continue;
@@ -101,8 +102,24 @@ function isVisible(event: Event, branch: string | undefined): boolean {
   );
 }
 
-function isOtherAgent(event: Event, agentName: string): boolean {
-  return event.author !== 'user' && event.author !== agentName;
+/**
+ * Whether an event is another agent's words. An event that only answers this agent's own calls
+ * counts as the agent's (a flow's tool node runs the calls its llm node made), so the call and
+ * its response stay a pair the model API accepts.
+ */
+function otherAgentTest(events: readonly Event[], agentName: string): (event: Event) => boolean {
+  const ownCalls = new Set<string>();
+  for (const event of events) {
+    if (event.author !== agentName) continue;
+    for (const part of event.content!.parts)
+      if (part.functionCall?.id !== undefined) ownCalls.add(part.functionCall.id);
+  }
+  return (event) =>
+    event.author !== 'user' &&
+    event.author !== agentName &&
+    !event.content!.parts.every(
+      (part) => part.functionResponse?.id !== undefined && ownCalls.has(part.functionResponse.id),
+    );
 }
 
 /** Another agent's message, told to this agent as context. */

@@ -42,7 +42,18 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   includeContents?: 'default' | 'none';
   disallowTransferToParent?: boolean;
   disallowTransferToPeers?: boolean;
+  /**
+   * Chooses the events the model's conversation is built from (default: every active event).
+   * Graph flows use it for Flowise's history options (last message, user question, none).
+   */
+  history?: HistorySelector;
 }
+
+/** The events an agent's model sees, chosen from the active events of the session. */
+export type HistorySelector = (
+  events: readonly Event[],
+  ctx: InvocationContext,
+) => readonly Event[];
 
 /** Where the agent stands after a step: go on with another model call, finished, or paused. */
 type StepOutcome = 'continue' | 'done' | 'paused';
@@ -53,6 +64,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly outputKey: string | undefined;
   readonly includeContents: 'default' | 'none';
   readonly transferPolicy: TransferPolicy;
+  readonly history: HistorySelector | undefined;
   private readonly ownModel: BaseLlm | undefined;
 
   constructor(options: LlmAgentOptions) {
@@ -62,6 +74,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     this.tools = [...(options.tools ?? [])];
     this.outputKey = options.outputKey;
     this.includeContents = options.includeContents ?? 'default';
+    this.history = options.history;
     this.transferPolicy = {
       disallowTransferToParent: options.disallowTransferToParent ?? false,
       disallowTransferToPeers: options.disallowTransferToPeers ?? false,

@@ -29,12 +29,17 @@ export async function buildLlmRequest(
   const declarations = [...tools.values()].map((tool) => tool.declaration());
   return {
     model: agent.model.model,
-    contents: buildContents(ctx.activeEvents(), agent.name, ctx.branch, {
+    contents: buildContents(history(agent, ctx), agent.name, ctx.branch, {
       includeContents: agent.includeContents,
     }),
     systemInstruction: instructions.join('\n\n'),
     ...(declarations.length > 0 ? { tools: declarations } : {}),
   };
+}
+
+function history(agent: LlmAgent, ctx: InvocationContext): readonly Event[] {
+  const events = ctx.activeEvents();
+  return agent.history ? agent.history(events, ctx) : events;
 }
 
 /**

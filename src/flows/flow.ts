@@ -1,0 +1,202 @@
+// The flow file: a Flowise-style Sequential Agents graph as plain JSON data (docs/flows.md).
+//
+// A flow is a directed graph of nodes over a shared state. `compileFlow` turns it into a
+// BaseAgent that the Runner runs like any other agent.
+
+/** Replace: a null (or missing) new value keeps the old one. Append: the result is an array. */
+export type StateOperation = 'replace' | 'append';
+
+/** A custom state key of the flow (Flowise's State node). */
+export interface FlowStateKey {
+  key: string;
+  operation: StateOperation;
+  /** Set at the start of a session when the key has no value yet. */
+  default?: unknown;
+}
+
+/** What conversation an agent, llm or conditionAgent node sends to its model (Flowise's options). */
+export const HISTORY_MODES = ['all', 'lastMessage', 'userQuestion', 'none'] as const;
+export type HistoryMode = (typeof HISTORY_MODES)[number];
+
+export const OUTPUT_FIELD_TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'enum',
+  'stringArray',
+  'json',
+] as const;
+export type OutputFieldType = (typeof OUTPUT_FIELD_TYPES)[number];
+
+/** A field of an llm node's structured output (Flowise's JSON Structured Output). */
+export interface OutputField {
+  key: string;
+  type: OutputFieldType;
+  /** The allowed values, for `enum`. */
+  enum?: string[];
+  description?: string;
+}
+
+/**
+ * Flowise's condition operators. Files may also spell them as words ("not contains", "greater
+ * or equal"): `parseOperation` in conditions.ts reads both.
+ */
+export const CONDITION_OPERATIONS = [
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'is',
+  'isNot',
+  'isEmpty',
+  'isNotEmpty',
+  'greaterThan',
+  'lessThan',
+  'equalTo',
+  'notEqualTo',
+  'greaterOrEqual',
+  'lessOrEqual',
+  'regex',
+] as const;
+export type ConditionOperation = (typeof CONDITION_OPERATIONS)[number];
+
+export interface ConditionRule {
+  /** A template, usually `{{state.key}}` or `{{output.field}}`. */
+  variable: string;
+  operation: ConditionOperation | string;
+  /** Compared with the variable (a template too); not needed by isEmpty / isNotEmpty. */
+  value?: string | number | boolean;
+  /** The `when` of the edge to follow when this rule is the first to match. */
+  output: string;
+}
+
+/** `key → template` written to the state after the node ran (Flowise's Update State). */
+export type UpdateState = Record<string, string>;
+
+interface NodeBase {
+  /** Unique in the flow; an identifier (letters, digits, `_`, `-`). Events of the node carry it. */
+  id: string;
+  /** A display name for the graph; the id when absent. */
+  label?: string;
+}
+
+export interface StartNode extends NodeBase {
+  type: 'start';
+  /** The default model of the flow, by name in `compileFlow`'s `models`. */
+  model?: string;
+  /** Messages containing one of `blocked` (case-insensitive) are answered with `message`. */
+  moderation?: { blocked: string[]; message?: string };
+}
+
+export interface AgentNode extends NodeBase {
+  type: 'agent';
+  instruction: string;
+  /** Tool names, from `compileFlow`'s `tools`. */
+  tools?: string[];
+  /** A human approves (or rejects) each tool call before it runs. */
+  requireApproval?: boolean;
+  history?: HistoryMode;
+  model?: string;
+  updateState?: UpdateState;
+}
+
+export interface LlmNode extends NodeBase {
+  type: 'llm';
+  instruction?: string;
+  /** Tools the model may ask for; a tool node after this one runs the calls. */
+  tools?: string[];
+  /** Structured output: the model is asked for a JSON object with these fields. */
+  output?: OutputField[];
+  history?: HistoryMode;
+  model?: string;
+  updateState?: UpdateState;
+}
+
+export interface ToolNode extends NodeBase {
+  type: 'tool';
+  /** The tools it may run (the calls of the llm node before it must name one of them). */
+  tools: string[];
+  requireApproval?: boolean;
+  updateState?: UpdateState;
+}
+
+export interface ConditionNode extends NodeBase {
+  type: 'condition';
+  rules: ConditionRule[];
+}
+
+export interface ConditionAgentNode extends NodeBase {
+  type: 'conditionAgent';
+  instruction: string;
+  /** The model answers with one of these; the edge whose `when` names it is followed. */
+  scenarios: string[];
+  history?: HistoryMode;
+  model?: string;
+  updateState?: UpdateState;
+}
+
+export interface LoopNode extends NodeBase {
+  type: 'loop';
+  /** The node to go back to. */
+  to: string;
+  /** Jumps back at most this many times per run (default 5); then the loop's other edges. */
+  maxLoops?: number;
+  /** Said when the loop is exhausted and has no other edge. */
+  fallback?: string;
+}
+
+export interface EndNode extends NodeBase {
+  type: 'end';
+}
+
+export type FlowNode =
+  | StartNode
+  | AgentNode
+  | LlmNode
+  | ToolNode
+  | ConditionNode
+  | ConditionAgentNode
+  | LoopNode
+  | EndNode;
+
+export type FlowNodeType = FlowNode['type'];
+
+export const NODE_TYPES: readonly FlowNodeType[] = [
+  'start',
+  'agent',
+  'llm',
+  'tool',
+  'condition',
+  'conditionAgent',
+  'loop',
+  'end',
+];
+
+export interface FlowEdge {
+  from: string;
+  to: string;
+  /**
+   * For edges out of a condition node: a rule's `output`, or `'else'`. Out of a conditionAgent:
+   * a scenario. Absent: unconditional (several unconditional edges run in parallel).
+   */
+  when?: string;
+}
+
+export interface Flow {
+  name: string;
+  description?: string;
+  state?: FlowStateKey[];
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  /** A run stops with an error after this many node runs (default 100). */
+  maxSteps?: number;
+}
+
+export const DEFAULT_MAX_STEPS = 100;
+export const DEFAULT_MAX_LOOPS = 5;
+
+/** A problem found by `validateFlow`, with the node it concerns. */
+export interface FlowProblem {
+  nodeId?: string;
+  message: string;
+}

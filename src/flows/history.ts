@@ -1,0 +1,38 @@
+// Flowise's conversation history options for a node that calls a model: which events its
+// model's conversation is built from.
+
+import { textOf } from '../core/content.ts';
+import type { HistorySelector } from '../agents/llm-agent.ts';
+import { runStartIndex } from './flow-events.ts';
+import type { HistoryMode } from './flow.ts';
+
+/**
+ * - `all`: the whole conversation (the other nodes' words as context);
+ * - `lastMessage`: the last message before the node ran, and the node's own run;
+ * - `userQuestion`: the user's message of this turn, and the node's own run;
+ * - `none`: only the node's own run (its tool calls and their answers).
+ */
+export function historySelector(mode: HistoryMode, flowName: string): HistorySelector {
+  if (mode === 'all') return (events) => events;
+  return (events, ctx) => {
+    const start = runStartIndex(events, flowName, ctx.agent.name, ctx.branch);
+    const own = events.slice(start + 1);
+    const before = events.slice(0, Math.max(start, 0));
+    switch (mode) {
+      case 'none':
+        return own;
+      case 'userQuestion': {
+        const question = before.find(
+          (event) => event.invocationId === ctx.invocationId && event.author === 'user',
+        );
+        return question ? [question, ...own] : own;
+      }
+      case 'lastMessage': {
+        const last = before.findLast(
+          (event) => !event.partial && textOf(event.content).trim() !== '',
+        );
+        return last ? [last, ...own] : own;
+      }
+    }
+  };
+}

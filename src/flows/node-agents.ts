@@ -1,0 +1,158 @@
+// The agents behind a flow's model and tool nodes. An agent node is a plain LlmAgent; these are
+// the two that differ: a node that calls its model once (llm, conditionAgent) and leaves any tool
+// calls to a tool node, and the tool node that runs them.
+
+import {
+  functionCallsOf,
+  functionResponsesOf,
+  textOf,
+  type FunctionCall,
+} from '../core/content.ts';
+import { ModelError } from '../core/errors.ts';
+import type { Event } from '../core/event.ts';
+import { BaseAgent, type BaseAgentOptions } from '../agents/base-agent.ts';
+import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
+import { isOnBranch } from '../agents/contents.ts';
+import { runFunctionCalls } from '../agents/function-calls.ts';
+import { LlmAgent, type LlmAgentOptions } from '../agents/llm-agent.ts';
+import { buildLlmRequest, callModel } from '../agents/llm-call.ts';
+import { pendingCalls } from '../agents/pending-calls.ts';
+import type { JsonSchema } from '../models/llm.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+import { BaseTool } from '../tools/base-tool.ts';
+import type { ToolContext } from '../tools/tool-context.ts';
+import { runStartIndex } from './flow-events.ts';
+
+export interface ModelNodeOptions extends LlmAgentOptions {
+  /** Ask the model for JSON shaped like this (structured output, scenario choice). */
+  responseSchema?: JsonSchema;
+  /** Added to the system instruction: how to shape the reply. */
+  replyInstruction?: string;
+  /** Checks the reply text; a message makes the node fail with a clear error event. */
+  checkReply?: (text: string) => string | undefined;
+}
+
+/** An llm or conditionAgent node: one model call; tool calls it asks for are left to a tool node. */
+export class ModelNodeAgent extends LlmAgent {
+  private readonly responseSchema: JsonSchema | undefined;
+  private readonly replyInstruction: string | undefined;
+  private readonly checkReply: ModelNodeOptions['checkReply'];
+
+  constructor(options: ModelNodeOptions) {
+    super(options);
+    this.responseSchema = options.responseSchema;
+    this.replyInstruction = options.replyInstruction;
+    this.checkReply = options.checkReply;
+  }
+
+  protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
+    // Resumed after its reply was stored: nothing left to do.
+    if (ctx.resumeEvents().some(({ event }) => event.author === this.name && event.content)) return;
+    const tools = new Map(this.tools.map((tool) => [tool.name, tool]));
+    const request = await buildLlmRequest(this, ctx, tools);
+    if (this.responseSchema && !offersTools(request)) request.responseSchema = this.responseSchema;
+    if (this.replyInstruction) {
+      request.systemInstruction = `${request.systemInstruction ?? ''}\n\n${this.replyInstruction}`;
+    }
+    const event = yield* callModel(this, ctx, request, tools);
+    if (!event) throw new ModelError(`Node ${this.name}: the model gave an empty reply`);
+    yield event;
+    if (functionCallsOf(event.content).length > 0 || !this.checkReply) return;
+    const problem = this.checkReply(textOf(event.content));
+    if (problem) throw new ModelError(`Node ${this.name}: ${problem}`, 'INVALID_OUTPUT');
+  }
+}
+
+/** Providers reject a response schema beside function declarations: tools win. */
+function offersTools(request: { tools?: unknown[] }): boolean {
+  return (request.tools?.length ?? 0) > 0;
+}
+
+export interface ToolNodeOptions extends BaseAgentOptions {
+  tools: readonly BaseTool[];
+  /** The flow agent's name: the node's run starts after the flow's checkpoint for it. */
+  flowName: string;
+}
+
+/**
+ * A tool node: runs the calls the model node before it asked for (on its branch, not yet
+ * answered), asking for approval when its tools require it. Calls naming a tool it does not
+ * have are answered with an error, so the log never holds an unanswered call.
+ */
+export class ToolNodeAgent extends BaseAgent {
+  private readonly tools: ReadonlyMap<string, BaseTool>;
+  private readonly flowName: string;
+
+  constructor(options: ToolNodeOptions) {
+    super(options);
+    this.tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+    this.flowName = options.flowName;
+  }
+
+  protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
+    let calls: FunctionCall[];
+    let confirmations = new Map();
+    const scoped = ctx.resumeEvents().map(({ event }) => event);
+    if (scoped.some((event) => event.author === this.name)) {
+      // Resumed after it answered or asked for approval: run what a human has since decided.
+      const pending = pendingCalls(this.name, scoped);
+      if (pending.calls.length === 0) {
+        if (pending.awaiting.length > 0) ctx.markPaused();
+        return;
+      }
+      ({ calls, confirmations } = pending);
+    } else {
+      calls = this.callsToRun(ctx);
+    }
+    if (calls.length === 0) return;
+    const { event, confirmationRequest, error } = await runFunctionCalls(
+      ctx,
+      calls,
+      this.tools,
+      confirmations,
+    );
+    if (confirmationRequest) yield confirmationRequest;
+    if (event) yield event;
+    if (error) throw error;
+  }
+
+  /** The unanswered calls of the latest model event on this branch before the node ran. */
+  private callsToRun(ctx: InvocationContext): FunctionCall[] {
+    const events = ctx.activeEvents();
+    const start = runStartIndex(events, this.flowName, this.name, ctx.branch);
+    const answered = new Set<string>();
+    for (let i = (start < 0 ? events.length : start) - 1; i >= 0; i--) {
+      const event = events[i]!;
+      if (!isOnBranch(ctx.branch, event.branch)) continue;
+      for (const response of functionResponsesOf(event.content))
+        if (response.id) answered.add(response.id);
+      const calls = functionCallsOf(event.content).filter(
+        (call) => call.name !== REQUEST_CONFIRMATION_FUNCTION,
+      );
+      if (calls.length > 0) return calls.filter((call) => call.id && !answered.has(call.id));
+    }
+    return [];
+  }
+}
+
+/** A tool whose every call a human must approve first (a node's `requireApproval`). */
+export class ApprovalRequiredTool extends BaseTool {
+  override readonly isLongRunning: boolean;
+
+  constructor(private readonly inner: BaseTool) {
+    super(inner.name, inner.description, inner.parameters);
+    this.isLongRunning = inner.isLongRunning;
+  }
+
+  override validateArgs(args: Record<string, unknown>): string[] {
+    return this.inner.validateArgs(args);
+  }
+
+  override async needsConfirmation(): Promise<boolean> {
+    return true;
+  }
+
+  override runAsync(args: Record<string, unknown>, toolContext: ToolContext): Promise<unknown> {
+    return this.inner.runAsync(args, toolContext);
+  }
+}

@@ -1,0 +1,73 @@
+// Shared pieces of the flow tests: a scripted model that answers by node, tools, and the
+// flow events of a run in short form.
+
+import {
+  FunctionTool,
+  ScriptedModel,
+  textOf,
+  type Event,
+  type LlmRequest,
+  type LlmResponse,
+} from '../../src/index.ts';
+
+/** The node a request comes from (its agent name, from the system instruction). */
+export function nodeOf(request: LlmRequest): string {
+  return /Your internal name is "([^"]+)"/.exec(request.systemInstruction ?? '')?.[1] ?? '?';
+}
+
+export type NodeAnswers = Record<
+  string,
+  (request: LlmRequest, call: number) => LlmResponse | string
+>;
+
+/** A model that answers each node by its own rule; `calls` counts model calls per node. */
+export function nodeModel(answers: NodeAnswers): ScriptedModel & { calls: Map<string, number> } {
+  const calls = new Map<string, number>();
+  const model = new ScriptedModel((request: LlmRequest) => {
+    const node = nodeOf(request);
+    const count = (calls.get(node) ?? 0) + 1;
+    calls.set(node, count);
+    const answer = answers[node];
+    if (!answer) throw new Error(`No answer for node ${node}`);
+    const reply = answer(request, count);
+    return typeof reply === 'string'
+      ? { content: { role: 'model', parts: [{ text: reply }] } }
+      : reply;
+  }) as ScriptedModel & { calls: Map<string, number> };
+  model.calls = calls;
+  return model;
+}
+
+export function call(name: string, args: Record<string, unknown> = {}): LlmResponse {
+  return { content: { role: 'model', parts: [{ functionCall: { name, args } }] } };
+}
+
+/** A tool that records each run. */
+export function recordingTool(name: string, result: (args: Record<string, unknown>) => unknown) {
+  const runs: Record<string, unknown>[] = [];
+  const tool = new FunctionTool({
+    name,
+    description: `The ${name} tool`,
+    execute: (args) => {
+      runs.push(args);
+      return result(args);
+    },
+  });
+  return { tool, runs };
+}
+
+/** The nodes a run went through, from the flow's checkpoints: `node` or `node@branch`. */
+export function nodePath(events: readonly Event[]): string[] {
+  return events.flatMap((event) => {
+    const node = event.actions.agentState?.['current_node'];
+    if (typeof node !== 'string') return [];
+    return [event.branch ? `${node}@${event.branch}` : node];
+  });
+}
+
+/** The texts the nodes said, as `author: text`. */
+export function replies(events: readonly Event[]): string[] {
+  return events
+    .filter((event) => !event.partial && event.author !== 'user' && textOf(event.content))
+    .map((event) => `${event.author}: ${textOf(event.content)}`);
+}
