@@ -26,6 +26,16 @@ export class InvocationNotFoundError extends Error {
   }
 }
 
+export class EventNotFoundError extends Error {
+  override name = 'EventNotFoundError' as const;
+  constructor(
+    readonly eventId: string,
+    sessionId: string,
+  ) {
+    super(`Event ${eventId} not found in session ${sessionId}`);
+  }
+}
+
 export class NotResumableError extends Error {
   override name = 'NotResumableError' as const;
   constructor(message = 'This runner is not resumable: set resumabilityConfig.isResumable') {
@@ -38,6 +48,21 @@ export class FlowValidationError extends Error {
   constructor(readonly problems: readonly { nodeId?: string; message: string }[]) {
     super(
       `Invalid flow:\n${problems.map((p) => `- ${p.nodeId ? `${p.nodeId}: ` : ''}${p.message}`).join('\n')}`,
+    );
+  }
+}
+
+/** A flow run that went past its step limit (a cycle whose loop bound never ends it, say). */
+export class FlowStepLimitError extends Error {
+  override name = 'FlowStepLimitError' as const;
+  readonly code = 'FLOW_STEP_LIMIT';
+  constructor(
+    readonly flowName: string,
+    readonly maxSteps: number,
+    readonly nodeId: string,
+  ) {
+    super(
+      `Flow ${flowName} stopped after ${maxSteps} steps, before node ${nodeId}: raise maxSteps or bound the cycle with a loop node`,
     );
   }
 }
@@ -118,8 +143,10 @@ const NAMES = [
   'SessionNotFoundError',
   'SessionExistsError',
   'InvocationNotFoundError',
+  'EventNotFoundError',
   'NotResumableError',
   'FlowValidationError',
+  'FlowStepLimitError',
   'InvalidRequestError',
   'DuplicateEventError',
   'ModelError',
