@@ -1,0 +1,89 @@
+// Flowise-style templates: `{{ state.key }}`, `{{ output.field }}`, `{{ question }}` inside the
+// text of a flow (instructions, Update State values, condition rules, loop fallbacks).
+//
+// Paths are dot-separated. After `state.` the first segment is the state key; it may contain `:`
+// (ADK's `user:` / `app:` / `temp:` prefixes), so a key never contains a dot.
+
+/** What templates can see while a node runs. */
+export interface TemplateScope {
+  state: Readonly<Record<string, unknown>>;
+  /** The output of the node that just ran (its text, or its structured output object). */
+  output?: unknown;
+  /** The user's message that started the run. */
+  question?: string;
+}
+
+/** The roots a path may start with; any other root is left as written (it is not a template). */
+export const TEMPLATE_ROOTS = ['state', 'output', 'question'] as const;
+
+// Lazy, and no braces inside, so `{{a}} and {{b}}` is two templates and `{{{x}}}` stays readable.
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** Every path the text references, in order of appearance (repeats kept). */
+export function templateRefs(text: string): string[] {
+  return [...text.matchAll(TEMPLATE)].map((match) => match[1]!);
+}
+
+/** The value at `path` (`state.key.deeper`, `output`, `output.field`, `question`), or undefined. */
+export function resolvePath(path: string, scope: TemplateScope): unknown {
+  const [root, ...rest] = path.split('.');
+  switch (root) {
+    case 'state':
+      return rest.length === 0 ? undefined : dig(scope.state, rest);
+    case 'output':
+      return dig(scope.output, rest);
+    case 'question':
+      return rest.length === 0 ? scope.question : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The text with each template replaced by its value as text (see `templateText`). */
+export function renderTemplate(text: string, scope: TemplateScope): string {
+  return text.replace(TEMPLATE, (whole, path: string) =>
+    isKnownRoot(path) ? templateText(resolvePath(path, scope)) : whole,
+  );
+}
+
+/**
+ * The value of a text that is exactly one template (an array stays an array, a number a number;
+ * undefined when missing), so `{{output}}` can store a whole structured output in the state.
+ * Any other text is rendered to a string.
+ */
+export function evaluateTemplate(text: string, scope: TemplateScope): unknown {
+  const trimmed = text.trim();
+  const refs = templateRefs(trimmed);
+  const only = refs.length === 1 ? refs[0]! : undefined;
+  if (only !== undefined && isKnownRoot(only) && isWholeTemplate(trimmed)) {
+    return resolvePath(only, scope);
+  }
+  return renderTemplate(text, scope);
+}
+
+/** How a value reads inside a text: strings as they are, nothing for null, JSON for the rest. */
+export function templateText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value) ?? '';
+}
+
+function isKnownRoot(path: string): boolean {
+  return (TEMPLATE_ROOTS as readonly string[]).includes(path.split('.')[0]!);
+}
+
+function isWholeTemplate(text: string): boolean {
+  return new RegExp(`^${TEMPLATE.source}$`).test(text);
+}
+
+// Own properties only: `{{state.x.constructor}}` must not reach into prototypes.
+function dig(value: unknown, segments: readonly string[]): unknown {
+  let current = value;
+  for (const segment of segments) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) {
+      return undefined;
+    }
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}

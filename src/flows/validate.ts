@@ -1,0 +1,379 @@
+// Validation of a flow file: every problem at once, each on the node it concerns, so the editor
+// can mark them all. The file is untrusted JSON: nothing here assumes a field has its type.
+//
+// This file checks the flow's and each node's own fields (templates included); validate-graph.ts
+// checks the edges and the shape of the graph.
+
+import { FlowValidationError } from '../core/errors.ts';
+import { ELSE, VALUELESS_OPERATIONS, parseOperation } from './conditions.ts';
+import {
+  CONDITION_OPERATIONS,
+  HISTORY_MODES,
+  NODE_TYPES,
+  OUTPUT_FIELD_TYPES,
+  type Flow,
+  type FlowProblem,
+} from './flow.ts';
+import { templateRefs } from './templates.ts';
+import { checkGraph, type FlowNodeData, type Report } from './validate-graph.ts';
+
+export interface ValidateFlowOptions {
+  /** The model names `compileFlow` knows; not checked when absent. */
+  models?: readonly string[];
+  /** The tool names `compileFlow` knows; not checked when absent. */
+  tools?: readonly string[];
+}
+
+const NODE_ID = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const STATE_OPERATIONS: readonly unknown[] = ['replace', 'append'];
+/** The nodes that call a model, and so may name one. */
+const MODEL_NODE_TYPES: readonly string[] = ['start', 'agent', 'llm', 'conditionAgent'];
+
+/** Every problem of the flow file; [] when it is valid. Never throws. */
+export function validateFlow(input: unknown, options: ValidateFlowOptions = {}): FlowProblem[] {
+  const problems: FlowProblem[] = [];
+  const report: Report = (message, nodeId) =>
+    problems.push(nodeId === undefined ? { message } : { nodeId, message });
+
+  if (!isRecord(input)) {
+    report('a flow must be a JSON object');
+    return problems;
+  }
+  const name = typeof input.name === 'string' ? input.name : undefined;
+  if (!name) report('the flow needs a "name" (a non-empty string)');
+  if (!Array.isArray(input.nodes)) report('the flow needs "nodes" (an array)');
+  if (!Array.isArray(input.edges)) report('the flow needs "edges" (an array)');
+  // Without these nothing else can be checked meaningfully.
+  if (problems.length > 0 || !Array.isArray(input.nodes) || !Array.isArray(input.edges)) {
+    return problems;
+  }
+
+  if (input.maxSteps !== undefined && !isPositiveInteger(input.maxSteps)) {
+    report(`maxSteps must be a positive integer; got ${shown(input.maxSteps)}`);
+  }
+  const context: NodeContext = { stateKeys: checkState(input.state, report), options, report };
+  const { nodes, ids } = checkNodeIds(input.nodes, name ?? '', report);
+  for (const node of nodes) checkNode(node, context);
+  checkGraph(nodes, ids, input.edges, report);
+  return problems;
+}
+
+/** The flow typed as a Flow; throws FlowValidationError listing every problem when it is not. */
+export function assertValidFlow(input: unknown, options: ValidateFlowOptions = {}): Flow {
+  const problems = validateFlow(input, options);
+  if (problems.length > 0) throw new FlowValidationError(problems);
+  return input as Flow;
+}
+
+interface NodeContext {
+  /** The keys declared in the flow's `state`. */
+  stateKeys: ReadonlySet<string>;
+  options: ValidateFlowOptions;
+  report: Report;
+}
+
+function checkState(state: unknown, report: Report): Set<string> {
+  const keys = new Set<string>();
+  if (state === undefined) return keys;
+  if (!Array.isArray(state)) {
+    report('state must be an array of { key, operation, default? }');
+    return keys;
+  }
+  state.forEach((entry: unknown, index) => {
+    if (!isRecord(entry) || typeof entry.key !== 'string' || entry.key === '') {
+      report(`state entry #${index + 1} needs a "key" (a non-empty string)`);
+      return;
+    }
+    if (keys.has(entry.key)) report(`state key "${entry.key}" is declared more than once`);
+    keys.add(entry.key);
+    if (!STATE_OPERATIONS.includes(entry.operation)) {
+      report(
+        `state key "${entry.key}" has operation ${shown(entry.operation)}; use replace or append`,
+      );
+    }
+  });
+  return keys;
+}
+
+/** All node ids, and the nodes with a unique id and a known type; reports the others and bad ids. */
+function checkNodeIds(
+  nodes: readonly unknown[],
+  flowName: string,
+  report: Report,
+): { nodes: FlowNodeData[]; ids: Set<string> } {
+  const seen = new Set<string>();
+  const known: FlowNodeData[] = [];
+  nodes.forEach((node, index) => {
+    if (!isRecord(node) || typeof node.id !== 'string') {
+      report(`node #${index + 1} needs an "id" (a string)`);
+      return;
+    }
+    const id = node.id;
+    if (!NODE_ID.test(id)) {
+      report(
+        `node id "${id}" must be an identifier: a letter or _, then letters, digits, _ or -`,
+        id,
+      );
+    }
+    // Events of a node are authored by its id: these would pass for the user or the flow itself.
+    if (id === 'user') report(`node id "user" is reserved for the user's messages`, id);
+    if (id === flowName) report(`node id "${id}" is also the flow's name`, id);
+    if (seen.has(id)) {
+      report(`node id "${id}" is used by more than one node`, id);
+      return;
+    }
+    seen.add(id);
+    if (!(NODE_TYPES as readonly unknown[]).includes(node.type)) {
+      report(`unknown node type ${shown(node.type)} (known types: ${NODE_TYPES.join(', ')})`, id);
+      return;
+    }
+    known.push(node as FlowNodeData);
+  });
+  const starts = known.filter((node) => node.type === 'start');
+  if (starts.length === 0) report('the flow has no start node');
+  for (const extra of starts.slice(1)) {
+    report(`a flow has exactly one start node, and "${starts[0]!.id}" is one already`, extra.id);
+  }
+  return { nodes: known, ids: seen };
+}
+
+/** A text of a node that may hold templates, and where it is (for messages). */
+interface TemplateText {
+  where: string;
+  text: string;
+}
+
+function checkNode(node: FlowNodeData, context: NodeContext): void {
+  const { report } = context;
+  const id = node.id;
+  const texts: TemplateText[] = [];
+  const text = (where: string, value: unknown, required: boolean) => {
+    if (typeof value === 'string') texts.push({ where, text: value });
+    else if (value !== undefined) report(`${where} must be a string`, id);
+    else if (required) report(`${where} is missing (a string is required)`, id);
+  };
+  switch (node.type) {
+    case 'start':
+      if (node.moderation !== undefined) {
+        if (!isRecord(node.moderation) || !isStringArray(node.moderation.blocked)) {
+          report('moderation needs "blocked": an array of strings', id);
+        } else text('the moderation message', node.moderation.message, false);
+      }
+      break;
+    case 'agent':
+      text('the instruction', node.instruction, true);
+      checkToolNames(node, context, false);
+      break;
+    case 'llm':
+      text('the instruction', node.instruction, false);
+      checkToolNames(node, context, false);
+      checkOutputFields(node.output, id, report);
+      break;
+    case 'conditionAgent':
+      text('the instruction', node.instruction, true);
+      if (!isStringArray(node.scenarios) || node.scenarios.length === 0) {
+        report('a conditionAgent needs "scenarios": a non-empty array of strings', id);
+      }
+      break;
+    case 'tool':
+      checkToolNames(node, context, true);
+      break;
+    case 'condition':
+      texts.push(...checkRules(node.rules, id, report));
+      break;
+    case 'loop':
+      if (typeof node.to !== 'string') report('a loop needs "to": the node to go back to', id);
+      if (node.maxLoops !== undefined && !isPositiveInteger(node.maxLoops)) {
+        report(`maxLoops must be a positive integer; got ${shown(node.maxLoops)}`, id);
+      }
+      text('the fallback', node.fallback, false);
+      break;
+    case 'end':
+      break;
+  }
+  if (node.history !== undefined && !(HISTORY_MODES as readonly unknown[]).includes(node.history)) {
+    report(`history must be one of ${HISTORY_MODES.join(', ')}; got ${shown(node.history)}`, id);
+  }
+  if (node.requireApproval !== undefined && typeof node.requireApproval !== 'boolean') {
+    report('requireApproval must be true or false', id);
+  }
+  if (MODEL_NODE_TYPES.includes(node.type)) checkModel(node, context);
+  texts.push(...checkUpdateState(node, context));
+  for (const { where, text } of texts) checkTemplates(text, where, node, context);
+}
+
+function checkModel(node: FlowNodeData, { options, report }: NodeContext): void {
+  if (node.model === undefined) return;
+  if (typeof node.model !== 'string') report('model must be a string', node.id);
+  else if (options.models && !options.models.includes(node.model)) {
+    report(`unknown model "${node.model}" (known models: ${options.models.join(', ')})`, node.id);
+  }
+}
+
+function checkToolNames(node: FlowNodeData, { options, report }: NodeContext, required: boolean) {
+  const tools = node.tools;
+  if (tools === undefined && !required) return;
+  if (!isStringArray(tools) || (required && tools.length === 0)) {
+    report(
+      required
+        ? 'a tool node needs "tools": a non-empty array of tool names'
+        : 'tools must be an array of tool names',
+      node.id,
+    );
+    return;
+  }
+  const known = options.tools;
+  if (!known) return;
+  for (const tool of tools.filter((name) => !known.includes(name))) {
+    report(`unknown tool "${tool}" (known tools: ${known.join(', ')})`, node.id);
+  }
+}
+
+function checkOutputFields(output: unknown, id: string, report: Report): void {
+  if (output === undefined) return;
+  if (!Array.isArray(output)) {
+    report('output must be an array of fields { key, type, enum?, description? }', id);
+    return;
+  }
+  const keys = new Set<string>();
+  output.forEach((field: unknown, index) => {
+    if (!isRecord(field) || typeof field.key !== 'string' || field.key === '') {
+      report(`output field #${index + 1} needs a "key" (a non-empty string)`, id);
+      return;
+    }
+    const name = `output field "${field.key}"`;
+    if (keys.has(field.key)) report(`${name} is declared more than once`, id);
+    keys.add(field.key);
+    if (!(OUTPUT_FIELD_TYPES as readonly unknown[]).includes(field.type)) {
+      report(
+        `${name} has type ${shown(field.type)}; use one of ${OUTPUT_FIELD_TYPES.join(', ')}`,
+        id,
+      );
+    } else if (field.type === 'enum' && (!isStringArray(field.enum) || field.enum.length === 0)) {
+      report(`${name} is an enum and needs "enum": a non-empty array of strings`, id);
+    }
+    if (field.description !== undefined && typeof field.description !== 'string') {
+      report(`${name} has a description that is not a string`, id);
+    }
+  });
+}
+
+/** Reports the rules' problems; returns their template texts. */
+function checkRules(rules: unknown, id: string, report: Report): TemplateText[] {
+  if (!Array.isArray(rules) || rules.length === 0) {
+    report('a condition needs "rules": a non-empty array', id);
+    return [];
+  }
+  return rules.flatMap((rule: unknown, index) => {
+    const name = `rule ${index + 1}`;
+    if (!isRecord(rule)) {
+      report(`${name} must be an object { variable, operation, value?, output }`, id);
+      return [];
+    }
+    const operation =
+      typeof rule.operation === 'string' ? parseOperation(rule.operation) : undefined;
+    if (operation === undefined) {
+      report(
+        `${name} has an unknown operation ${shown(rule.operation)} (known: ${CONDITION_OPERATIONS.join(', ')})`,
+        id,
+      );
+    } else if (rule.value === undefined && !VALUELESS_OPERATIONS.includes(operation)) {
+      report(`${name} (${operation}) needs a "value" to compare with`, id);
+    } else if (operation === 'regex' && typeof rule.value === 'string') {
+      checkRegex(rule.value, name, id, report);
+    }
+    if (!['string', 'number', 'boolean', 'undefined'].includes(typeof rule.value)) {
+      report(`${name} has a value that is not a string, number or boolean`, id);
+    }
+    if (typeof rule.output !== 'string' || rule.output === '') {
+      report(`${name} needs an "output": the "when" of the edge to follow`, id);
+    } else if (rule.output === ELSE) {
+      report(`${name} has output "${ELSE}", which is reserved for when no rule matches`, id);
+    }
+    if (typeof rule.variable !== 'string') {
+      report(`${name} needs a "variable" (a template such as {{state.key}})`, id);
+    }
+    return [
+      ...(typeof rule.variable === 'string'
+        ? [{ where: `the variable of ${name}`, text: rule.variable }]
+        : []),
+      ...(typeof rule.value === 'string'
+        ? [{ where: `the value of ${name}`, text: rule.value }]
+        : []),
+    ];
+  });
+}
+
+function checkRegex(pattern: string, rule: string, id: string, report: Report): void {
+  // A pattern from a template is only known at run time (a bad one then simply does not match).
+  if (templateRefs(pattern).length > 0) return;
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    report(`${rule} has an invalid regex ${shown(pattern)}: ${(error as Error).message}`, id);
+  }
+}
+
+/** Reports Update State problems; returns its templates. */
+function checkUpdateState(node: FlowNodeData, { stateKeys, report }: NodeContext): TemplateText[] {
+  const updates = node.updateState;
+  if (updates === undefined) return [];
+  if (!isRecord(updates)) {
+    report('updateState must be an object of state key → template', node.id);
+    return [];
+  }
+  return Object.entries(updates).flatMap(([key, value]) => {
+    if (!stateKeys.has(key)) {
+      report(`updateState key "${key}" is not declared in the flow's state`, node.id);
+    }
+    if (typeof value === 'string') return [{ where: `updateState.${key}`, text: value }];
+    report(`updateState.${key} must be a string (a template)`, node.id);
+    return [];
+  });
+}
+
+/** Templates must name declared state keys, known roots and (in Update State) output fields. */
+function checkTemplates(text: string, where: string, node: FlowNodeData, context: NodeContext) {
+  // An llm node with output fields writes its structured output: `output.x` must be a field.
+  const fields =
+    node.type === 'llm' && where.startsWith('updateState') && Array.isArray(node.output)
+      ? node.output.flatMap((field: unknown) =>
+          isRecord(field) && typeof field.key === 'string' ? [field.key] : [],
+        )
+      : [];
+  for (const ref of templateRefs(text)) {
+    const [root, first] = ref.split('.');
+    let problem: string | undefined;
+    if (root === 'state') {
+      if (!first) problem = 'names no state key';
+      else if (!context.stateKeys.has(first)) {
+        problem = `names state key "${first}", which the flow's state does not declare`;
+      }
+    } else if (root === 'output') {
+      if (fields.length > 0 && first !== undefined && !fields.includes(first)) {
+        problem = `names output field "${first}", which is not one of the node's output fields (${fields.join(', ')})`;
+      }
+    } else if (root === 'question') {
+      if (first !== undefined) problem = 'reads a field of the question, which is text';
+    } else {
+      problem = `has an unknown root "${root}" (use state, output or question)`;
+    }
+    if (problem) context.report(`{{${ref}}} in ${where} ${problem}`, node.id);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+function shown(value: unknown): string {
+  return value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+}
