@@ -3,8 +3,9 @@
 // - every run, rewind, edit, resume and answer holds the session's lock (one tab at a time);
 // - after every change it broadcasts what changed, so that other tabs update live;
 // - a run can be stopped; it is then interrupted, and can be resumed.
+// Flows (the Flows view, flow agents, checkpoints) are in app-flows.ts.
 
-import { DEFAULT_AGENT_ID, DEMO_AGENTS } from '../src/demos/index.ts';
+import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
 import {
   IndexedDbArtifactService,
@@ -14,6 +15,7 @@ import {
   Runner,
   SessionNotFoundError,
   isUserArtifact,
+  type BaseAgent,
   parseSessionFile,
   toSessionFile,
   type Content,
@@ -21,6 +23,8 @@ import {
   type Part,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
+import { AppAgents } from './app-agents.ts';
+import { AppFlows, rewindToCheckpoint } from './app-flows.ts';
 import {
   DEFAULT_SETTINGS,
   type AgentInfo,
@@ -35,8 +39,8 @@ import {
   APP_NAME,
   DEFAULT_TITLE,
   USER_ID,
-  agentChoice,
   newMeta,
+  sessionFileName,
   summaryOf,
   userText,
 } from './app-sessions.ts';
@@ -57,19 +61,35 @@ export class AppRuntime {
   private readonly sessions: IndexedDbSessionService;
   private readonly artifacts: IndexedDbArtifactService;
   private readonly store: IndexedDbAppStore;
-  private readonly runners = new Map<string, Runner>();
+  private readonly agentList: AppAgents;
   /** Stops the run of a session (the Stop button). */
   private readonly controllers = new Map<string, AbortController>();
+
+  /** The Flows view's flows; `runtime.ts` exposes its methods. */
+  readonly flows: AppFlows;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore(dbName);
+    this.flows = new AppFlows(this.store, options);
+    const newRunner = (agent: BaseAgent) =>
+      new Runner({
+        appName: APP_NAME,
+        agent,
+        sessionService: this.sessions,
+        artifactService: this.artifacts,
+        resumabilityConfig: { isResumable: true },
+        // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
+        runLiveness: async (run) => (await options.locks.held()).has(run.sessionId),
+      });
+    this.agentList = new AppAgents(this.flows, options.timing, newRunner);
   }
 
-  agents(): AgentInfo[] {
-    return DEMO_AGENTS.map(({ id, name, description }) => ({ id, name, description }));
+  /** The demo agents, then the example flows, then the user's flows. */
+  agents(): Promise<AgentInfo[]> {
+    return this.agentList.list();
   }
 
   async listSessions(): Promise<SessionSummary[]> {
@@ -82,7 +102,7 @@ export class AppRuntime {
   }
 
   async createSession(agentId = DEFAULT_AGENT_ID, title = DEFAULT_TITLE): Promise<SessionSummary> {
-    agentChoice(agentId);
+    await this.agentList.check(agentId);
     const session = await this.sessions.createSession({ appName: APP_NAME, userId: USER_ID });
     const meta = newMeta(session.id, title, agentId);
     await this.store.putSessionMeta(meta);
@@ -99,7 +119,7 @@ export class AppRuntime {
   }
 
   async setAgent(sessionId: string, agentId: string): Promise<void> {
-    agentChoice(agentId);
+    await this.agentList.check(agentId);
     await this.locked(sessionId, async () => {
       const meta = await this.meta(sessionId);
       await this.store.putSessionMeta({ ...meta, agentId });
@@ -178,6 +198,15 @@ export class AppRuntime {
     return marker;
   }
 
+  /** Rewinds a flow session to before a node ran (after its checkpoint); it can then resume. */
+  async rewindToCheckpoint(sessionId: string, checkpointEventId: string): Promise<Event> {
+    const marker = await this.locked(sessionId, async () =>
+      rewindToCheckpoint(await this.runnerFor(sessionId), USER_ID, sessionId, checkpointEventId),
+    );
+    this.options.broadcast({ type: 'session-changed', sessionId });
+    return marker;
+  }
+
   async edit(
     sessionId: string,
     invocationId: string,
@@ -244,7 +273,7 @@ export class AppRuntime {
 
   /** Runs that a reload, a crash or the Stop button cut off, and runs waiting for an answer. */
   async interruptedRuns(): Promise<InterruptedRun[]> {
-    const runner = this.runner(DEFAULT_AGENT_ID);
+    const runner = await this.agentList.runner(DEFAULT_AGENT_ID);
     const [runs, metas] = await Promise.all([
       runner.listInterruptedInvocations({ userId: USER_ID }),
       this.store.listSessionMeta(APP_NAME, USER_ID),
@@ -275,13 +304,8 @@ export class AppRuntime {
       this.meta(sessionId),
     ]);
     if (!session) throw new SessionNotFoundError(sessionId);
-    const slug =
-      meta.title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '') || 'session';
     return {
-      filename: `${slug}.trellis.json`,
+      filename: sessionFileName(meta.title),
       json: toSessionFile(session, { title: meta.title, agentId: meta.agentId }),
     };
   }
@@ -289,9 +313,10 @@ export class AppRuntime {
   /** Imports a session file (Trellis's or ADK's JSON); a bad file changes nothing. */
   async importSession(json: string): Promise<SessionSummary> {
     const parsed = parseSessionFile(json);
-    const agentId = DEMO_AGENTS.some((agent) => agent.id === parsed.agentId)
-      ? parsed.agentId!
-      : DEFAULT_AGENT_ID;
+    const agentId =
+      parsed.agentId && (await this.agentList.knows(parsed.agentId))
+        ? parsed.agentId
+        : DEFAULT_AGENT_ID;
     const session = await this.sessions.importSession({
       appName: APP_NAME,
       userId: USER_ID,
@@ -349,24 +374,7 @@ export class AppRuntime {
   }
 
   private async runnerFor(sessionId: string): Promise<Runner> {
-    return this.runner((await this.meta(sessionId)).agentId);
-  }
-
-  private runner(agentId: string): Runner {
-    let runner = this.runners.get(agentId);
-    if (!runner) {
-      runner = new Runner({
-        appName: APP_NAME,
-        agent: agentChoice(agentId).create(this.options.timing),
-        sessionService: this.sessions,
-        artifactService: this.artifacts,
-        resumabilityConfig: { isResumable: true },
-        // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
-        runLiveness: async (run) => (await this.options.locks.held()).has(run.sessionId),
-      });
-      this.runners.set(agentId, runner);
-    }
-    return runner;
+    return this.agentList.runner((await this.meta(sessionId)).agentId);
   }
 
   private async meta(sessionId: string): Promise<SessionMeta> {

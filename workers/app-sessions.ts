@@ -36,3 +36,13 @@ export function userText(text: string): Content {
   if (!clean) throw new InvalidRequestError('Type a message first');
   return { role: 'user', parts: [{ text: clean }] };
 }
+
+/** The file name of a session's export, from its title. */
+export function sessionFileName(title: string): string {
+  const slug =
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'session';
+  return `${slug}.trellis.json`;
+}

@@ -1,6 +1,7 @@
 // The data that crosses between the page and the runtime worker (and between tabs). Plain,
 // structured-clonable shapes only: no classes, no functions.
 
+import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
@@ -9,12 +10,53 @@ export const BROADCAST_CHANNEL = 'trellis';
 export type RuntimeBroadcast =
   | { type: 'sessions-changed' }
   | { type: 'session-changed'; sessionId: string }
-  | { type: 'busy-changed'; sessionId: string; busy: boolean };
+  | { type: 'busy-changed'; sessionId: string; busy: boolean }
+  | { type: 'flows-changed' };
+
+/** A built-in demo agent, a built-in example flow (read-only), or one of the user's flows. */
+export type AgentKind = 'demo' | 'example' | 'flow';
 
 export interface AgentInfo {
+  /** `state-keeper`…, `example:<name>`, `flow:<id>`. */
   id: string;
   name: string;
   description: string;
+  kind: AgentKind;
+  /** The graph of a flow agent. */
+  flow?: Flow;
+}
+
+/** A flow as the Flows view lists it. */
+export interface FlowInfo {
+  /** Its agent id: `example:<name>` or `flow:<id>`. */
+  id: string;
+  name: string;
+  description: string;
+  /** The built-in examples: duplicate one to edit it. */
+  readOnly: boolean;
+  flow: Flow;
+  updatedAt?: number;
+}
+
+/** Where JSON text stopped parsing (1-based). */
+export interface JsonError {
+  message: string;
+  line: number;
+  column: number;
+}
+
+/** What is wrong with a flow file, checked as the user types. */
+export interface FlowCheck {
+  /** The parsed JSON (whatever it holds) when it parses: the graph is drawn from it. */
+  flow?: unknown;
+  /** Every problem; [] when the flow can be saved. A parse error is the only one then. */
+  problems: FlowProblem[];
+  parseError?: JsonError;
+}
+
+/** A save: `saved` when it was valid, else the problems and nothing written. */
+export interface SaveFlowResult extends FlowCheck {
+  saved?: FlowInfo;
 }
 
 export interface SessionSummary {

@@ -25,6 +25,8 @@ const api = {
     runtime.send(sessionId, text, onEvent),
   stop: (sessionId: string) => runtime.stop(sessionId),
   rewind: (sessionId: string, invocationId: string) => runtime.rewind(sessionId, invocationId),
+  rewindToCheckpoint: (sessionId: string, checkpointEventId: string) =>
+    runtime.rewindToCheckpoint(sessionId, checkpointEventId),
   edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>
     runtime.edit(sessionId, invocationId, text, onEvent),
   fork: (sessionId: string, invocationId: string) => runtime.fork(sessionId, invocationId),
@@ -43,6 +45,12 @@ const api = {
     runtime.loadArtifact(sessionId, filename, version),
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),
   importSession: (json: string) => runtime.importSession(json),
+  listFlows: () => runtime.flows.list(),
+  getFlow: (id: string) => runtime.flows.get(id),
+  checkFlow: (json: string, id?: string) => runtime.flows.check(json, id),
+  saveFlow: (json: string, id?: string) => runtime.flows.save(json, id),
+  duplicateFlow: (id: string) => runtime.flows.duplicate(id),
+  deleteFlow: (id: string) => runtime.flows.remove(id),
   settings: () => runtime.settings(),
   updateSettings: (patch: Partial<Settings>) => runtime.updateSettings(patch),
   /** Answers once the worker has started: the page measures its start-up with it. */
