@@ -35,7 +35,7 @@ export function flowDemoAnswer(request: LlmRequest): LlmResponse | string {
   }
   if (properties)
     return '```json\n' + JSON.stringify(structured(properties, question), null, 2) + '\n```';
-  const result = lastToolResponse(request);
+  const result = lastToolResponse(request) ?? toolResultInContext(latestText(request));
   if (result) return describeResult(result.name, result.response);
   const call = toolCall(request, question);
   if (call) return call;
@@ -59,7 +59,9 @@ function structured(properties: Record<string, JsonSchema>, question: string) {
       const options = schema.enum.map(String);
       value[key] =
         options.find((option) => words.includes(option.toLowerCase())) ??
-        options.find((option) => SYNONYMS[option]?.some((word) => words.includes(word))) ??
+        options.find((option) =>
+          SYNONYMS[option]?.some((synonym) => words.some((word) => word.startsWith(synonym))),
+        ) ??
         options.at(-1);
     } else if (schema.type === 'number') value[key] = words.length;
     else if (schema.type === 'boolean') value[key] = question.includes('?');
@@ -124,6 +126,17 @@ function plainAnswer(request: LlmRequest, question: string): string {
     return `For "${question}": restart the app, then sign in again. Tell me if the problem stays.`;
   }
   return `(demo rules) You said: ${question}`;
+}
+
+/** Another node's tool result, as the conversation tells it ("[save] `x` tool returned result: {…}"). */
+function toolResultInContext(text: string) {
+  const found = /`([\w-]+)` tool returned result: (\{.*\})\s*$/s.exec(text);
+  if (!found) return undefined;
+  try {
+    return { name: found[1]!, response: JSON.parse(found[2]!) as Record<string, unknown> };
+  } catch {
+    return undefined;
+  }
 }
 
 function latestText(request: LlmRequest): string {

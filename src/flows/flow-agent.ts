@@ -50,6 +50,12 @@ interface NodeRun {
 interface RunCounters {
   steps: number;
   loopCounts: Record<string, number>;
+  /**
+   * Completions one at a time: a node computes its state updates (an append reads the old
+   * value) only once the completion before it is stored, so parallel branches never overwrite
+   * each other's updates.
+   */
+  completions: Serial;
 }
 
 /** What a node run decided: its output and where the flow goes next. */
@@ -82,7 +88,11 @@ export class FlowAgent extends BaseAgent {
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
     const root = ctx.branch ? `${ctx.branch}.${this.name}` : this.name;
     const progress = replayFlow(this.name, ctx.resumeEvents(), { node: this.startId });
-    const counters: RunCounters = { steps: progress.steps, loopCounts: progress.loopCounts };
+    const counters: RunCounters = {
+      steps: progress.steps,
+      loopCounts: progress.loopCounts,
+      completions: new Serial(),
+    };
     let runs: NodeRun[] = progress.running.map(({ token, scope }) => ({ token, scope }));
     let waiting = progress.waiting;
     for (;;) {
@@ -124,6 +134,23 @@ export class FlowAgent extends BaseAgent {
     }
     const result = yield* this.runBody(ctx, node, run, counters);
     if (!result) return; // paused: resumes from its own events
+    const done = await counters.completions.turn();
+    try {
+      yield this.completionEvent(ctx, node, result, counters, root, token);
+    } finally {
+      done();
+    }
+    next.push(...successorTokens(token, result.targets, result.output, root));
+  }
+
+  private completionEvent(
+    ctx: InvocationContext,
+    node: FlowNode,
+    result: NodeResult,
+    counters: RunCounters,
+    root: string,
+    token: FlowToken,
+  ): Event {
     const completion: NodeCompletionState = {
       completed_node: node.id,
       next: successorTokens(token, result.targets, result.output, root).map(withoutInput),
@@ -131,10 +158,8 @@ export class FlowAgent extends BaseAgent {
       step: counters.steps,
       ...(result.output !== undefined ? { output: result.output } : {}),
     };
-    yield ctx.createEvent({
-      actions: createEventActions({ agentState: completion, stateDelta: result.stateDelta ?? {} }),
-    });
-    next.push(...successorTokens(token, result.targets, result.output, root));
+    const stateDelta = { ...result.stateDelta, ...this.updates(ctx, node, result.output) };
+    return ctx.createEvent({ actions: createEventActions({ agentState: completion, stateDelta }) });
   }
 
   private async *runBody(
@@ -171,7 +196,6 @@ export class FlowAgent extends BaseAgent {
         return {
           output,
           targets: route !== undefined && chosen.length === 0 ? targets('else') : chosen,
-          stateDelta: this.updates(ctx, node, output),
         };
       }
     }
@@ -224,9 +248,9 @@ export class FlowAgent extends BaseAgent {
     ctx: InvocationContext,
     node: FlowNode,
     output: unknown,
-  ): Record<string, unknown> | undefined {
+  ): Record<string, unknown> {
     const update = 'updateState' in node ? node.updateState : undefined;
-    if (!update) return undefined;
+    if (!update) return {};
     const scope = this.scope(ctx, output);
     const values: Record<string, unknown> = {};
     for (const [key, template] of Object.entries(update))
@@ -242,4 +266,17 @@ export class FlowAgent extends BaseAgent {
 /** Tokens as a completion records them: the output is recorded once, beside them. */
 function withoutInput({ input: _input, ...token }: FlowToken): FlowToken {
   return token;
+}
+
+/** A queue of turns: `await turn()` waits for the turns before it, then returns its release. */
+class Serial {
+  private last: Promise<void> = Promise.resolve();
+
+  turn(): Promise<() => void> {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.last.then(() => release);
+    this.last = done;
+    return ready;
+  }
 }

@@ -100,11 +100,16 @@ export function replayFlow(
     if (event.author !== flowName) continue;
     const checkpoint = checkpointOf(event);
     if (checkpoint) {
-      const at = progress.waiting.findIndex((token) => token.node === checkpoint.current_node);
-      const token =
-        at >= 0 ? progress.waiting.splice(at, 1)[0]! : { node: checkpoint.current_node };
+      // Every token waiting at the node was merged into this run (a join).
+      const arrived = progress.waiting.filter((token) => token.node === checkpoint.current_node);
+      progress.waiting = progress.waiting.filter((token) => token.node !== checkpoint.current_node);
+      const input = arrived.length > 1 ? arrived.map((token) => token.input) : arrived[0]?.input;
       progress.running.push({
-        token: { ...token, ...(event.branch ? { branch: event.branch } : {}) },
+        token: {
+          node: checkpoint.current_node,
+          ...(event.branch ? { branch: event.branch } : {}),
+          ...(input !== undefined ? { input } : {}),
+        },
         scope: index + 1,
         checkpointId: event.id,
       });

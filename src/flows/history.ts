@@ -1,7 +1,8 @@
 // Flowise's conversation history options for a node that calls a model: which events its
 // model's conversation is built from.
 
-import { textOf } from '../core/content.ts';
+import type { Event } from '../core/event.ts';
+import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
 import type { HistorySelector } from '../agents/llm-agent.ts';
 import { runStartIndex } from './flow-events.ts';
 import type { HistoryMode } from './flow.ts';
@@ -28,11 +29,20 @@ export function historySelector(mode: HistoryMode, flowName: string): HistorySel
         return question ? [question, ...own] : own;
       }
       case 'lastMessage': {
-        const last = before.findLast(
-          (event) => !event.partial && textOf(event.content).trim() !== '',
-        );
+        const last = before.findLast(isMessage);
         return last ? [last, ...own] : own;
       }
     }
   };
+}
+
+/** Words, a tool call or a tool result: not a checkpoint, a chunk or an approval exchange. */
+function isMessage(event: Event): boolean {
+  if (event.partial) return false;
+  return (event.content?.parts ?? []).some(
+    (part) =>
+      (part.text !== undefined && part.text.trim() !== '' && !part.thought) ||
+      (part.functionCall && part.functionCall.name !== REQUEST_CONFIRMATION_FUNCTION) ||
+      (part.functionResponse && part.functionResponse.name !== REQUEST_CONFIRMATION_FUNCTION),
+  );
 }
