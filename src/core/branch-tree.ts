@@ -6,10 +6,14 @@
 // with `tip` the last turn of the active conversation:
 // - a new turn becomes a child of `tip`, and the new `tip`;
 // - a marker rewinding before invocation X sets `tip` to what it was when X began, exactly as
-//   `activeEvents` drops everything from X on (so both views always agree).
+//   `activeEvents` drops everything from X on;
+// - a marker rewinding to just after event E sets `tip` to what it was right after E was
+//   written (E's turn, usually, which stays on the active path), exactly as `activeEvents` keeps
+//   the log up to E;
+// so both views always agree.
 
 import { textOf } from './content.ts';
-import type { Event } from './event.ts';
+import { rewindTargetOf, type Event, type RewindTarget } from './event.ts';
 
 export interface TurnOperations {
   /** Rewind before this turn: `rewindAsync({ rewindBeforeInvocationId })`. */
@@ -45,8 +49,10 @@ export interface Turn {
 export interface RewindMarkerInfo {
   /** The marker's own invocation id. */
   invocationId: string;
-  /** The invocation it rewound to before. */
-  rewindBeforeInvocationId: string;
+  /** The invocation it rewound to before (set for that kind of marker only). */
+  rewindBeforeInvocationId?: string;
+  /** The event it rewound to just after (set for that kind of marker only). */
+  rewindAfterEventId?: string;
   /** The last turn of the conversation it left (undefined: it left an empty conversation). */
   abandonedTipId: string | undefined;
   /** The last turn of the conversation it went back to. */
@@ -72,11 +78,25 @@ export function branchTree(log: readonly Event[]): BranchTree {
   const markers: RewindMarkerInfo[] = [];
   /** Invocation id → the tip when its first event was written. */
   const tipAtStart = new Map<string, string | undefined>();
+  /** Event id → the tip right after it was written. */
+  const tipAfter = new Map<string, string | undefined>();
   let tip: string | undefined;
+  /** The tip a marker goes back to, if its target lies before it (else it changes nothing). */
+  function restoredBy(
+    target: RewindTarget,
+    markerId: string,
+  ): { tip: string | undefined } | undefined {
+    if (target.type === 'afterEvent') {
+      return tipAfter.has(target.eventId) ? { tip: tipAfter.get(target.eventId) } : undefined;
+    }
+    const { invocationId } = target;
+    if (invocationId === markerId || !tipAtStart.has(invocationId)) return undefined;
+    return { tip: tipAtStart.get(invocationId) };
+  }
 
   for (const event of log) {
     const id = event.invocationId;
-    const target = event.actions.rewindBeforeInvocationId;
+    const target = rewindTargetOf(event);
     if (!tipAtStart.has(id)) {
       tipAtStart.set(id, tip);
       if (target === undefined && event.content) {
@@ -107,16 +127,19 @@ export function branchTree(log: readonly Event[]): BranchTree {
       }
     }
     byId.get(id)?.events.push(event);
-    if (target !== undefined && target !== id && tipAtStart.has(target)) {
-      const restored = tipAtStart.get(target);
+    const restored = target && restoredBy(target, id);
+    if (target && restored) {
       markers.push({
         invocationId: id,
-        rewindBeforeInvocationId: target,
+        ...(target.type === 'beforeInvocation'
+          ? { rewindBeforeInvocationId: target.invocationId }
+          : { rewindAfterEventId: target.eventId }),
         abandonedTipId: tip,
-        restoredTipId: restored,
+        restoredTipId: restored.tip,
       });
-      tip = restored;
+      tip = restored.tip;
     }
+    tipAfter.set(event.id, tip);
   }
 
   const activePath: string[] = [];

@@ -23,8 +23,17 @@ export interface EventActions {
   /** A workflow agent's checkpoint (keys in snake_case, as ADK writes them). */
   agentState?: Record<string, unknown>;
   endOfAgent?: boolean;
-  /** Set on a rewind marker: the invocation the session was rewound to before. */
+  /**
+   * Set on a rewind marker: the invocation the session was rewound to before (the active
+   * conversation ends just before its first event).
+   */
   rewindBeforeInvocationId?: string;
+  /**
+   * Set on a rewind marker instead of `rewindBeforeInvocationId`: the event the session was
+   * rewound to just after (it stays active; what was active after it is dropped), so that a run
+   * can go back to a checkpoint inside an invocation and resume from there.
+   */
+  rewindAfterEventId?: string;
 }
 
 export interface UsageMetadata {
@@ -85,9 +94,23 @@ export function isFinalResponse(event: Event): boolean {
   );
 }
 
-/** True for a rewind marker event. */
+/** Where a rewind marker takes the conversation back to. */
+export type RewindTarget =
+  { type: 'beforeInvocation'; invocationId: string } | { type: 'afterEvent'; eventId: string };
+
+/** The target of a rewind marker, or `undefined` for any other event. */
+export function rewindTargetOf(event: Event): RewindTarget | undefined {
+  const { rewindBeforeInvocationId, rewindAfterEventId } = event.actions;
+  // A marker names one target; should one name both, the older kind wins, everywhere alike.
+  if (rewindBeforeInvocationId !== undefined)
+    return { type: 'beforeInvocation', invocationId: rewindBeforeInvocationId };
+  if (rewindAfterEventId !== undefined) return { type: 'afterEvent', eventId: rewindAfterEventId };
+  return undefined;
+}
+
+/** True for a rewind marker event, of either kind. */
 export function isRewindMarker(event: Event): boolean {
-  return event.actions.rewindBeforeInvocationId !== undefined;
+  return rewindTargetOf(event) !== undefined;
 }
 
 /** The latest event holding a function call with this id. */
