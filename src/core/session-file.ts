@@ -189,6 +189,17 @@ function restoreActions(raw: unknown, at: string, problems: string[]): Event['ac
   ) {
     problems.push(`${at}.artifactDelta must map file names to versions`);
   }
+  // A rewind marker names one target: an invocation to go back before, or an event to go back
+  // to just after.
+  const targets = ['rewindBeforeInvocationId', 'rewindAfterEventId'].filter(
+    (field) => actions[field] !== undefined,
+  );
+  for (const field of targets) {
+    if (typeof actions[field] !== 'string' || actions[field] === '')
+      problems.push(`${at}.${field} must be a non-empty string`);
+  }
+  if (targets.length > 1)
+    problems.push(`${at} names both rewindBeforeInvocationId and rewindAfterEventId`);
   return actions as unknown as Event['actions'];
 }
 

@@ -2,6 +2,7 @@
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
+import type { RewindTo } from '../core/rewind.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseSessionService, RunRecord } from '../store/session-service.ts';
 import type { RunConfig } from './invocation-context.ts';
@@ -62,12 +63,18 @@ export interface RunAsyncRequest {
   runConfig?: RunConfig;
 }
 
-export interface RewindRequest {
+/**
+ * A rewind names exactly one target:
+ * - `rewindBeforeInvocationId`: the invocation to go back to just before (a turn, or a marker
+ *   to undo a rewind);
+ * - `rewindAfterEventId`: the event to go back to just after (a checkpoint inside an
+ *   invocation: the event stays, what followed it is dropped, and the invocation can then be
+ *   resumed from there).
+ */
+export type RewindRequest = {
   userId: string;
   sessionId: string;
-  /** The invocation to go back to just before (a turn, or a marker to undo a rewind). */
-  rewindBeforeInvocationId: string;
-}
+} & RewindTo;
 
 export interface EditMessageRequest {
   userId: string;

@@ -126,19 +126,23 @@ export class Runner {
   }
 
   /**
-   * Puts the session back as it was just before invocation `rewindBeforeInvocationId`: appends
-   * and returns a marker event whose state delta and artifact versions restore the session
-   * scope (`app:` / `user:` state and `user:` artifacts are not touched), all in one atomic write.
-   * The log keeps every event; the rewound span drops out of the active events, so the model
-   * forgets it. Unknown session → SessionNotFoundError; unknown invocation →
-   * InvocationNotFoundError; nothing is written then.
+   * Puts the session back as it was just before invocation `rewindBeforeInvocationId`, or just
+   * after event `rewindAfterEventId` (exactly one of them): appends and returns a marker event
+   * whose state delta and artifact versions restore the session scope (`app:` / `user:` state
+   * and `user:` artifacts are not touched), all in one atomic write. The log keeps every event;
+   * the rewound span drops out of the active events, so the model forgets it. After a rewind to
+   * just after an event, that event's invocation is unfinished in the active events, and
+   * `runAsync({ invocationId })` resumes it from its latest remaining checkpoint.
+   * Errors, with nothing written: unknown session → SessionNotFoundError; unknown invocation →
+   * InvocationNotFoundError; unknown event → EventNotFoundError; neither or both targets, or an
+   * event that is a marker, was rewound, or is the last active one → InvalidRequestError.
    */
-  rewindAsync(request: RewindRequest): Promise<Event> {
+  rewindAsync({ userId, sessionId, ...target }: RewindRequest): Promise<Event> {
     return this.sessionService.rewindSession({
       appName: this.appName,
-      userId: request.userId,
-      sessionId: request.sessionId,
-      rewindBeforeInvocationId: request.rewindBeforeInvocationId,
+      userId,
+      sessionId,
+      ...target,
       artifactService: this.artifactService,
     });
   }

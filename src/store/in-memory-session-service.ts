@@ -1,19 +1,25 @@
 // Sessions in memory: for tests, demos and InMemoryRunner. Every write happens synchronously
 // inside one method call, which makes it as atomic as an IndexedDB transaction.
 
-import { conversationThrough } from '../core/active-events.ts';
+import { conversationThrough, indexOfTarget } from '../core/active-events.ts';
 import {
   DuplicateEventError,
   InvocationNotFoundError,
   SessionExistsError,
   SessionNotFoundError,
 } from '../core/errors.ts';
-import type { Event } from '../core/event.ts';
+import type { Event, RewindTarget } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
-import { createRewindMarker, planRewind } from '../core/rewind.ts';
+import {
+  createRewindMarker,
+  planRewind,
+  requestedRewindTarget,
+  type SessionSnapshot,
+} from '../core/rewind.ts';
 import { applyDelta } from '../core/state.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
+import { snapshotToRestore, type RewindReader } from './rewind-point.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
@@ -48,7 +54,8 @@ import {
 interface StoredSession {
   record: SessionRecord;
   events: Event[];
-  eventIds: Set<string>;
+  /** Event id → its position in `events`. */
+  eventSeqs: Map<string, number>;
   checkpoints: Map<string, InvocationCheckpoint>;
 }
 
@@ -60,7 +67,7 @@ function emptySession(appName: string, userId: string, id: string): StoredSessio
   return {
     record: newSessionRecord(appName, userId, id, Date.now()),
     events: [],
-    eventIds: new Set(),
+    eventSeqs: new Map(),
     checkpoints: new Map(),
   };
 }
@@ -130,28 +137,25 @@ export class InMemorySessionService extends BaseSessionService {
       sessionId: session.id,
     });
     if (!stored) throw new SessionNotFoundError(session.id);
-    if (stored.eventIds.has(event.id)) throw new DuplicateEventError(event.id);
+    if (stored.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
     const storedEvent = toStoredEvent(event);
     this.append(stored, storedEvent);
     return storedEvent;
   }
 
   override async rewindSession(request: RewindSessionRequest): Promise<Event> {
-    const stored = this.find(request);
-    if (!stored) throw new SessionNotFoundError(request.sessionId);
-    const target = request.rewindBeforeInvocationId;
-    const checkpoint = stored.checkpoints.get(target);
-    if (!checkpoint) throw new InvocationNotFoundError(target, request.sessionId);
-    const plan = planRewind(stored.record, checkpoint);
-    const artifacts = compatibleArtifacts(request.artifactService, plan.artifacts.length > 0);
-    const { appName, userId, sessionId } = request;
-    return atomically(artifacts, () => {
-      const artifactDelta =
-        artifacts?.restoreVersions({ appName, userId, sessionId }, plan.artifacts) ?? {};
-      const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
-      this.append(stored, marker);
-      return marker;
-    });
+    const target = requestedRewindTarget(request);
+    for (;;) {
+      const stored = this.find(request);
+      if (!stored) throw new SessionNotFoundError(request.sessionId);
+      const reader = readerOf(stored);
+      const restored = await snapshotToRestore(reader, target, request.sessionId);
+      // Those reads took turns of their own: if another call changed the session meanwhile,
+      // read again, so that what they checked still holds when the marker is written.
+      if (stored === this.find(request) && reader.length === stored.events.length) {
+        return this.writeRewind(stored, target, restored, request);
+      }
+    }
   }
 
   override async forkSession(request: ForkSessionRequest): Promise<Session> {
@@ -202,7 +206,7 @@ export class InMemorySessionService extends BaseSessionService {
     if (this.sessions.has(key)) throw new SessionExistsError(id);
     const imported = emptySession(appName, userId, id);
     for (const event of request.events) {
-      if (imported.eventIds.has(event.id)) throw new DuplicateEventError(event.id);
+      if (imported.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
       this.append(imported, toStoredEvent(event), { applyShared: false });
     }
     this.sessions.set(key, imported);
@@ -213,6 +217,24 @@ export class InMemorySessionService extends BaseSessionService {
     request: SessionKey & { invocationId: string },
   ): Promise<InvocationCheckpoint | undefined> {
     return this.find(request)?.checkpoints.get(request.invocationId);
+  }
+
+  /** Appends a rewind's marker and restores its artifacts, synchronously: all or nothing. */
+  private writeRewind(
+    stored: StoredSession,
+    target: RewindTarget,
+    restored: SessionSnapshot,
+    { appName, userId, sessionId, artifactService }: RewindSessionRequest,
+  ): Event {
+    const plan = planRewind(stored.record, restored);
+    const artifacts = compatibleArtifacts(artifactService, plan.artifacts.length > 0);
+    return atomically(artifacts, () => {
+      const artifactDelta =
+        artifacts?.restoreVersions({ appName, userId, sessionId }, plan.artifacts) ?? {};
+      const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
+      this.append(stored, marker);
+      return marker;
+    });
   }
 
   private find({ appName, userId, sessionId }: SessionKey): StoredSession | undefined {
@@ -238,8 +260,8 @@ export class InMemorySessionService extends BaseSessionService {
       );
     }
     stored.record = outcome.record;
+    stored.eventSeqs.set(event.id, stored.events.length);
     stored.events.push(event);
-    stored.eventIds.add(event.id);
   }
 
   private toSession(stored: StoredSession, events: readonly Event[]): Session {
@@ -251,6 +273,26 @@ export class InMemorySessionService extends BaseSessionService {
       events,
     );
   }
+}
+
+/** The reads a rewind makes, over a session in memory. */
+function readerOf(stored: StoredSession): RewindReader {
+  const { events, eventSeqs, checkpoints } = stored;
+  return {
+    length: events.length,
+    eventAt: async (index) => events[index]!,
+    indexOfTarget: async (target) =>
+      indexOfTarget(target, {
+        firstIndexOf: (invocationId) => checkpoints.get(invocationId)?.firstSeq,
+        indexOfEvent: (eventId) => eventSeqs.get(eventId),
+      }),
+    checkpoint: async (invocationId) => checkpoints.get(invocationId),
+    findEvent: async (eventId) => {
+      const index = eventSeqs.get(eventId);
+      return index === undefined ? undefined : { index, event: events[index]! };
+    },
+    span: async (from, to) => events.slice(from, to + 1),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
-import { createRewindMarker, planRewind } from '../core/rewind.ts';
+import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
 import { hasKeys } from '../core/state.ts';
 import {
   DatabaseRef,
@@ -51,7 +51,15 @@ import {
   type Session,
   type SessionKey,
 } from './session-service.ts';
-import { WRITE_STORES, appendInTx, readScopes, seqRange, writeLog } from './session-writes.ts';
+import { snapshotToRestore } from './rewind-point.ts';
+import {
+  WRITE_STORES,
+  appendInTx,
+  readScopes,
+  rewindReader,
+  seqRange,
+  writeLog,
+} from './session-writes.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbSessionService extends BaseSessionService {
@@ -197,17 +205,15 @@ export class IndexedDbSessionService extends BaseSessionService {
   }
 
   override async rewindSession(request: RewindSessionRequest): Promise<Event> {
-    const { appName, userId, sessionId, rewindBeforeInvocationId: target } = request;
+    const target = requestedRewindTarget(request);
+    const { appName, userId, sessionId } = request;
     const sharesDb = this.sharesDatabase(request.artifactService);
     const db = await this.database.open();
     const { marker, record } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      const [record, checkpoint] = await Promise.all([
-        tx.objectStore(Stores.sessions).get([appName, userId, sessionId]),
-        tx.objectStore(Stores.checkpoints).get([appName, userId, sessionId, target]),
-      ]);
+      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
       if (!record) throw new SessionNotFoundError(sessionId);
-      if (!checkpoint) throw new InvocationNotFoundError(target, sessionId);
-      const plan = planRewind(record, checkpoint);
+      const restored = await snapshotToRestore(rewindReader(tx, record), target, sessionId);
+      const plan = planRewind(record, restored);
       const artifactDelta: Record<string, number> = {};
       if (request.artifactService && plan.artifacts.length > 0) {
         if (!sharesDb) throw artifactsNotAtomic();

@@ -4,8 +4,8 @@
 import { InvalidRequestError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
+import { sessionArtifactDelta } from '../core/rewind.ts';
 import {
-  StatePrefix,
   applyDelta,
   mergeScopes,
   splitDelta,
@@ -89,7 +89,7 @@ export interface AppendOutcome {
 /** The record after appending `event` (already a stored event) at the end of the log. */
 export function appendToRecord(record: SessionRecord, event: Event): AppendOutcome {
   const deltas = splitDelta(event.actions.stateDelta);
-  const sessionArtifacts = sessionScopedArtifacts(event.actions.artifactDelta);
+  const sessionArtifacts = sessionArtifactDelta(event.actions.artifactDelta);
   return {
     seq: record.eventCount,
     deltas,
@@ -102,15 +102,6 @@ export function appendToRecord(record: SessionRecord, event: Event): AppendOutco
       lastInvocationId: event.invocationId,
     },
   };
-}
-
-function sessionScopedArtifacts(delta: Record<string, number>): Record<string, number> | undefined {
-  let kept: Record<string, number> | undefined;
-  for (const name of Object.keys(delta)) {
-    if (name.startsWith(StatePrefix.user)) continue;
-    (kept ??= {})[name] = delta[name]!;
-  }
-  return kept;
 }
 
 /** Whether appending an event of `invocationId` may start a new invocation (then look it up). */

@@ -1,6 +1,7 @@
 // The session service contract, shared by the in-memory and IndexedDB implementations.
 
 import type { Event } from '../core/event.ts';
+import type { RewindTo } from '../core/rewind.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 
 export interface Session {
@@ -69,14 +70,20 @@ export interface InvocationCheckpoint {
   artifacts: Readonly<Record<string, number>>;
 }
 
-export interface RewindSessionRequest extends SessionKey {
-  rewindBeforeInvocationId: string;
-  /**
-   * Where the session's artifacts live: changed ones are restored in the same atomic write.
-   * It must be of the same kind (and, for IndexedDB, on the same database) as the session service.
-   */
-  artifactService?: BaseArtifactService | undefined;
-}
+/**
+ * A rewind names exactly one target: `rewindBeforeInvocationId` (the session goes back to just
+ * before that invocation's first event) or `rewindAfterEventId` (to just after that event, which
+ * stays active: a checkpoint inside an invocation, which can then be resumed from there).
+ */
+export type RewindSessionRequest = SessionKey &
+  RewindTo & {
+    /**
+     * Where the session's artifacts live: changed ones are restored in the same atomic write.
+     * It must be of the same kind (and, for IndexedDB, on the same database) as the session
+     * service.
+     */
+    artifactService?: BaseArtifactService | undefined;
+  };
 
 export interface ForkSessionRequest extends SessionKey {
   /** The turn to fork at: the new session holds the conversation up to and including it. */
@@ -149,10 +156,14 @@ export abstract class BaseSessionService {
   abstract appendEvent(request: AppendEventRequest): Promise<Event>;
 
   /**
-   * Puts the session back as it was just before the first event of an invocation, by appending
-   * one marker event (see core/rewind). The marker, its state changes and the restored artifact
-   * versions are written atomically. Unknown session → SessionNotFoundError; unknown invocation
-   * → InvocationNotFoundError; nothing is written then. Returns the stored marker.
+   * Puts the session back as it was just before the first event of an invocation, or just after
+   * an event, by appending one marker event (see core/rewind and core/active-events). The marker,
+   * its state changes and the restored artifact versions are written atomically; `app:` and
+   * `user:` state and `user:` artifacts are not touched. Returns the stored marker.
+   * Errors, with nothing written: neither or both targets → InvalidRequestError; unknown session
+   * → SessionNotFoundError; unknown invocation → InvocationNotFoundError; unknown event →
+   * EventNotFoundError; an event that is a marker, that a rewind hid, or that is the last active
+   * one → InvalidRequestError.
    */
   abstract rewindSession(request: RewindSessionRequest): Promise<Event>;
 

@@ -1,5 +1,6 @@
 // The writes of the IndexedDB session service, each inside a transaction it is given: appending
-// an event (with its checkpoint and its app and user state), and writing a whole new log.
+// an event (with its checkpoint and its app and user state), writing a whole new log, and the
+// reads a rewind makes before it writes.
 
 import { DuplicateEventError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
@@ -11,6 +12,7 @@ import {
   mayStartInvocation,
   type SessionRecord,
 } from './session-log.ts';
+import type { RewindReader } from './rewind-point.ts';
 import type { WriteTx } from './transaction.ts';
 
 /**
@@ -27,9 +29,35 @@ export const WRITE_STORES = [
 ];
 export type AppendTx = WriteTx<typeof WRITE_STORES>;
 
-export function seqRange(record: SessionRecord, from: number): IDBKeyRange {
+/** Key range of the session's events from seq `from` on (up to `to`, included, if given). */
+export function seqRange(record: SessionRecord, from: number, to?: number): IDBKeyRange {
   const { appName, userId, id } = record;
-  return IDBKeyRange.bound([appName, userId, id, from], [appName, userId, id, []]);
+  return IDBKeyRange.bound([appName, userId, id, from], [appName, userId, id, to ?? []]);
+}
+
+/** The reads a rewind makes inside `tx`: single records and one stretch of the log. */
+export function rewindReader(tx: AppendTx, record: SessionRecord): RewindReader {
+  const { appName, userId, id: sessionId } = record;
+  const events = tx.objectStore(Stores.events);
+  const checkpoints = tx.objectStore(Stores.checkpoints);
+  const findEvent = async (eventId: string) => {
+    const found = await events.index('byEventId').get([appName, userId, sessionId, eventId]);
+    return found && { index: found.seq, event: found.event };
+  };
+  const checkpoint = (invocationId: string) =>
+    checkpoints.get([appName, userId, sessionId, invocationId]);
+  return {
+    length: record.eventCount,
+    eventAt: async (seq) => (await events.get([appName, userId, sessionId, seq]))!.event,
+    indexOfTarget: async (target) =>
+      target.type === 'beforeInvocation'
+        ? (await checkpoint(target.invocationId))?.firstSeq
+        : (await findEvent(target.eventId))?.index,
+    checkpoint,
+    findEvent,
+    span: async (from, to) =>
+      (await events.getAll(seqRange(record, from, to))).map((stored) => stored.event),
+  };
 }
 
 /** The part of a transaction that reads app and user state (any mode, any wider store list). */

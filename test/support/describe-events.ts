@@ -5,9 +5,10 @@ import { textOf, type Event } from '../../src/index.ts';
 /** `author: what`, where what is `state {…}`, `end`, `call name`, `response name`, `"text"`, … */
 export function describeEvent(event: Event): string {
   const parts: string[] = [];
-  const { agentState, endOfAgent, transferToAgent, escalate, rewindBeforeInvocationId } =
-    event.actions;
+  const { agentState, endOfAgent, transferToAgent, escalate } = event.actions;
+  const { rewindBeforeInvocationId, rewindAfterEventId } = event.actions;
   if (rewindBeforeInvocationId) parts.push(`rewind ${rewindBeforeInvocationId}`);
+  if (rewindAfterEventId) parts.push(`rewind after ${rewindAfterEventId}`);
   if (agentState) parts.push(`state ${JSON.stringify(agentState)}`);
   if (endOfAgent) parts.push('end');
   for (const part of event.content?.parts ?? []) {

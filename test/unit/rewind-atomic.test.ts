@@ -25,7 +25,10 @@ class IdleAgent extends BaseAgent {
   protected override async *runAsyncImpl(_: InvocationContext): AsyncGenerator<Event, void> {}
 }
 
-/** A session where rewinding before invocation2 restores two files and two keys. */
+/**
+ * A session where rewinding before invocation2 restores three files and two keys, and rewinding
+ * to just after its event (`invocation2-event`) restores three files and one key.
+ */
 async function fixture(kind: ServiceKind) {
   const services = kind.open();
   const runner = new Runner({ appName, agent: new IdleAgent({ name: 'agent' }), ...services });
@@ -46,13 +49,39 @@ async function fixture(kind: ServiceKind) {
     }
     await services.sessionService.appendEvent({
       session,
-      event: createEvent({ invocationId, author: 'agent', actions: { stateDelta, artifactDelta } }),
+      event: createEvent({
+        id: `${invocationId}-event`,
+        invocationId,
+        author: 'agent',
+        actions: { stateDelta, artifactDelta },
+      }),
     });
   };
   await write('invocation1', { a: 1 }, ['f1', 'f2']);
   await write('invocation2', { a: 2, b: 2 }, ['f1', 'f2', 'f3']);
+  await write('invocation3', { a: 3 }, ['f1', 'f2', 'f3']);
   return { services, runner, key };
 }
+
+/** The two kinds of rewind, and what the session holds once each has succeeded. */
+const TARGETS = [
+  {
+    name: 'before invocation2',
+    target: { rewindBeforeInvocationId: 'invocation2' },
+    state: { a: 1 },
+    files: ['f1', 'f2'],
+  },
+  {
+    name: 'after invocation2-event',
+    target: { rewindAfterEventId: 'invocation2-event' },
+    state: { a: 2, b: 2 },
+    files: ['f1', 'f2', 'f3'],
+  },
+] as const;
+const targetsByKind = TARGETS.flatMap((t) => [
+  { ...t, store: 'artifacts', n: 2, what: 'the second restored artifact version' },
+  { ...t, store: 'events', n: 1, what: 'the marker event, after every artifact version' },
+]);
 
 /** Everything a rewind could change. */
 async function snapshot(
@@ -111,41 +140,37 @@ function failOnCall<T extends object>(
 describe('rewind atomicity (IndexedDB)', () => {
   const quotaError = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
 
-  it.each([
-    ['the second restored artifact version', 'artifacts', 2],
-    ['the marker event, after every artifact version was written', 'events', 1],
-  ])('undoes everything when writing %s fails', async (_, store, n) => {
-    const ctx = await fixture(indexedDbKind);
-    services = ctx.services;
-    const before = await snapshot(ctx.services, ctx.key);
-    const proto = globalThis.IDBObjectStore.prototype;
-    const original = proto.add;
-    let calls = 0;
-    proto.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
-      if (this.name === store && ++calls === n) throw quotaError();
-      return original.apply(this, args);
-    };
-    restore = () => {
-      proto.add = original;
-    };
+  it.each(targetsByKind)(
+    'undoes everything when writing $what fails (rewind $name)',
+    async ({ target, store, n, state, files }) => {
+      const ctx = await fixture(indexedDbKind);
+      services = ctx.services;
+      const before = await snapshot(ctx.services, ctx.key);
+      const proto = globalThis.IDBObjectStore.prototype;
+      const original = proto.add;
+      let calls = 0;
+      proto.add = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['add']>) {
+        if (this.name === store && ++calls === n) throw quotaError();
+        return original.apply(this, args);
+      };
+      restore = () => {
+        proto.add = original;
+      };
 
-    const error = await rejectionOf(
-      ctx.runner.rewindAsync({ userId, sessionId: 's', rewindBeforeInvocationId: 'invocation2' }),
-    );
-    expect(error.name).toBe('StorageFullError');
-    restore();
-    restore = undefined;
-    expect(await snapshot(ctx.services, ctx.key)).toEqual(before);
+      const error = await rejectionOf(
+        ctx.runner.rewindAsync({ userId, sessionId: 's', ...target }),
+      );
+      expect(error.name).toBe('StorageFullError');
+      restore();
+      restore = undefined;
+      expect(await snapshot(ctx.services, ctx.key)).toEqual(before);
 
-    // The same service works afterwards, and the rewind then succeeds in full.
-    await ctx.runner.rewindAsync({
-      userId,
-      sessionId: 's',
-      rewindBeforeInvocationId: 'invocation2',
-    });
-    expect((await ctx.services.sessionService.getSession(ctx.key))!.state).toEqual({ a: 1 });
-    expect(await ctx.services.artifactService.listArtifactKeys(ctx.key)).toEqual(['f1', 'f2']);
-  });
+      // The same service works afterwards, and the rewind then succeeds in full.
+      await ctx.runner.rewindAsync({ userId, sessionId: 's', ...target });
+      expect((await ctx.services.sessionService.getSession(ctx.key))!.state).toEqual(state);
+      expect(await ctx.services.artifactService.listArtifactKeys(ctx.key)).toEqual(files);
+    },
+  );
 
   it('refuses artifacts kept in another database, before writing anything', async () => {
     const ctx = await fixture(indexedDbKind);
@@ -169,20 +194,23 @@ describe('rewind atomicity (IndexedDB)', () => {
 });
 
 describe('rewind atomicity (in memory)', () => {
-  it('undoes the restored versions when a later artifact write fails', async () => {
-    const ctx = await fixture(inMemoryKind);
-    services = ctx.services;
-    const before = await snapshot(ctx.services, ctx.key);
-    failOnCall(
-      ctx.services.artifactService as InMemoryArtifactService,
-      'saveVersion',
-      3,
-      () => new Error('disk on fire'),
-    );
-    const error = await rejectionOf(
-      ctx.runner.rewindAsync({ userId, sessionId: 's', rewindBeforeInvocationId: 'invocation2' }),
-    );
-    expect(error.message).toBe('disk on fire');
-    expect(await snapshot(ctx.services, ctx.key)).toEqual(before);
-  });
+  it.each(TARGETS)(
+    'undoes the restored versions when a later artifact write fails (rewind $name)',
+    async ({ target }) => {
+      const ctx = await fixture(inMemoryKind);
+      services = ctx.services;
+      const before = await snapshot(ctx.services, ctx.key);
+      failOnCall(
+        ctx.services.artifactService as InMemoryArtifactService,
+        'saveVersion',
+        3,
+        () => new Error('disk on fire'),
+      );
+      const error = await rejectionOf(
+        ctx.runner.rewindAsync({ userId, sessionId: 's', ...target }),
+      );
+      expect(error.message).toBe('disk on fire');
+      expect(await snapshot(ctx.services, ctx.key)).toEqual(before);
+    },
+  );
 });
