@@ -8,7 +8,12 @@ export * from './core/errors.ts';
 export { activeEvents, conversationThrough } from './core/active-events.ts';
 export * from './core/branch-tree.ts';
 export * from './core/session-file.ts';
-export { planRewind, type ArtifactRestore, type RewindPlan } from './core/rewind.ts';
+export {
+  planRewind,
+  type ArtifactRestore,
+  type RewindPlan,
+  type RewindTo,
+} from './core/rewind.ts';
 export { newEventId, newInvocationId, newSessionId } from './core/ids.ts';
 
 // sessions and artifacts

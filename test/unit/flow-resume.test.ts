@@ -337,4 +337,34 @@ describe.each(serviceKinds)('resume at each kind of node ($name)', (kind) => {
     expect(calls('judge')).toBe(2);
     expect(resumed.at(-1)!.actions.endOfAgent).toBe(true);
   });
+
+  it('rewinds to before a node run (a checkpoint), and resumes the flow from that node', async () => {
+    services = kind.open();
+    const { lookup, model } = parts();
+    const session = await openRunnerSession(
+      services,
+      compileFlow(flow, { model, tools: [lookup.tool] }),
+      { resumable: true },
+    );
+    const events = await session.run('go');
+    const checkpoints = events.filter((event) => nodePath([event]).length === 1);
+    const secondHelper = checkpoints.filter((event) => nodePath([event])[0] === 'helper')[1]!;
+    const marker = await session.runner.rewindAsync({
+      userId,
+      sessionId: session.sessionId,
+      rewindAfterEventId: secondHelper.id,
+    });
+    expect(marker.actions.rewindAfterEventId).toBe(secondHelper.id);
+    const resumed = await collect(
+      session.runner.runAsync({
+        userId,
+        sessionId: session.sessionId,
+        invocationId: events[0]!.invocationId,
+      }),
+    );
+    expect(nodePath(resumed)).toEqual(['judge', 'end']);
+    expect(model.calls.get('helper')).toBe(3); // the rewound run of helper ran again
+    expect(model.calls.get('plan')).toBe(1);
+    expect(lookup.runs).toHaveLength(1);
+  });
 });
