@@ -1,9 +1,12 @@
 import { render } from 'preact';
 import { App } from './ui/App.tsx';
+import { FlowEditor } from './ui/flow-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
 import { Workbench } from './ui/workbench.ts';
 import './ui/styles.css';
 
-const workbench = new Workbench(connectRuntime());
-render(<App workbench={workbench} />, document.getElementById('app')!);
+const client = connectRuntime();
+const workbench = new Workbench(client);
+const flows = new FlowEditor(client);
+render(<App workbench={workbench} flows={flows} />, document.getElementById('app')!);
 void workbench.init();

@@ -1,4 +1,4 @@
-import type { AgentInfo } from '../../workers/protocol.ts';
+import type { AgentInfo, AgentKind } from '../../workers/protocol.ts';
 
 interface Props {
   agents: AgentInfo[];
@@ -7,8 +7,17 @@ interface Props {
   onChange: (agentId: string) => void;
 }
 
+const GROUPS: { kind: AgentKind; label: string }[] = [
+  { kind: 'demo', label: 'Demo agents' },
+  { kind: 'example', label: 'Example flows' },
+  { kind: 'flow', label: 'Your flows' },
+];
+
 export function AgentSelect({ agents, value, disabled, onChange }: Props) {
   const description = agents.find((agent) => agent.id === value)?.description;
+  // A session whose flow was deleted keeps its agent id: say so rather than show another agent.
+  const missing =
+    value !== undefined && agents.length > 0 && !agents.some((agent) => agent.id === value);
   return (
     <div class="agent-select">
       <label>
@@ -18,14 +27,23 @@ export function AgentSelect({ agents, value, disabled, onChange }: Props) {
           disabled={disabled}
           onChange={(event) => onChange(event.currentTarget.value)}
         >
-          {agents.map((agent) => (
-            <option key={agent.id} value={agent.id}>
-              {agent.name}
-            </option>
-          ))}
+          {missing && <option value={value}>(deleted flow)</option>}
+          {GROUPS.map(({ kind, label }) => {
+            const members = agents.filter((agent) => agent.kind === kind);
+            return members.length === 0 ? null : (
+              <optgroup key={kind} label={label}>
+                {members.map((agent) => (
+                  <option key={agent.id} value={agent.id}>
+                    {agent.name}
+                  </option>
+                ))}
+              </optgroup>
+            );
+          })}
         </select>
       </label>
       {description && <p class="hint">{description}</p>}
+      {missing && <p class="hint">This session's flow was deleted: choose another agent.</p>}
     </div>
   );
 }

@@ -1,10 +1,15 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { AgentSelect } from './AgentSelect.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
+import { checkpointRows, flowProgress } from './checkpoints-model.ts';
+import { CheckpointsPanel } from './CheckpointsPanel.tsx';
 import { Composer } from './Composer.tsx';
 import { EventLog } from './EventLog.tsx';
+import type { FlowEditor } from './flow-editor.ts';
+import { FlowPanel } from './FlowPanel.tsx';
+import { FlowsView } from './FlowsView.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { SessionList } from './SessionList.tsx';
@@ -18,18 +23,31 @@ import type { Workbench } from './workbench.ts';
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
   'writing-workflow': 'A topic to write about, e.g. tea',
+  'example:support': 'Is invoice INV-1042 paid?',
+  'example:research-brief': 'A topic for a brief, e.g. solar panels',
 };
 
-export function App({ workbench }: { workbench: Workbench }) {
+export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEditor }) {
   const state = useWorkbench(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
+  const [flowsOpen, setFlowsOpen] = useState(false);
+  const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const { current, running, busyElsewhere } = state;
   const view = current && sessionView(current);
   const locked = running || busyElsewhere;
   const agentId = current?.summary.agentId;
+  const flow = state.agents.find((agent) => agent.id === agentId)?.flow;
+  const checkpoints = useMemo(
+    () =>
+      flow && current
+        ? checkpointRows(current.events, current.summary.id, { running: locked })
+        : EMPTY,
+    [flow, current?.events, current?.summary.id, locked],
+  );
+  const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
 
   return (
-    <div class="app">
+    <div class={flowsOpen ? 'app flows-open' : 'app'}>
       <header class="top">
         <p class="brand">
           <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
@@ -40,6 +58,13 @@ export function App({ workbench }: { workbench: Workbench }) {
           disabled={!state.ready || locked}
           onChange={actions.setAgent}
         />
+        <button
+          type="button"
+          aria-pressed={flowsOpen}
+          onClick={() => setFlowsOpen((open) => !open)}
+        >
+          Flows
+        </button>
         <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
         <details class="settings">
           <summary>Settings</summary>
@@ -91,33 +116,78 @@ export function App({ workbench }: { workbench: Workbench }) {
             </button>
           </p>
         )}
-        <h1 class="session-heading">{current?.summary.title ?? 'Trellis'}</h1>
-        {view && (
-          <Approvals
-            approvals={view.approvals.filter(
-              (approval) => !state.answered.includes(approval.requestId),
-            )}
-            disabled={locked}
-            onAnswer={actions.answer}
+        {flowsOpen ? (
+          <FlowsView
+            editor={flows}
+            onUse={(id) => {
+              actions.setAgent(id);
+              setFlowsOpen(false);
+            }}
+            onClose={() => setFlowsOpen(false)}
           />
+        ) : (
+          <>
+            <div class="session-bar">
+              <h1 class="session-heading">{current?.summary.title ?? 'Trellis'}</h1>
+              {flow && (
+                <div class="view-switch" role="group" aria-label="View">
+                  <button
+                    type="button"
+                    aria-pressed={!checkpointsOpen}
+                    onClick={() => setCheckpointsOpen(false)}
+                  >
+                    Chat
+                  </button>
+                  <button
+                    type="button"
+                    aria-pressed={checkpointsOpen}
+                    onClick={() => setCheckpointsOpen(true)}
+                  >
+                    Checkpoints
+                  </button>
+                </div>
+              )}
+            </div>
+            {view && (
+              <Approvals
+                approvals={view.approvals.filter(
+                  (approval) => !state.answered.includes(approval.requestId),
+                )}
+                disabled={locked}
+                onAnswer={actions.answer}
+              />
+            )}
+            {flow && current && checkpointsOpen ? (
+              <CheckpointsPanel
+                rows={checkpoints}
+                threadId={current.summary.id}
+                disabled={locked}
+                onRewind={actions.rewindToCheckpoint}
+              />
+            ) : (
+              <Chat
+                items={view?.chat ?? EMPTY}
+                sent={state.sent}
+                runEventIds={state.runEventIds}
+                streaming={state.streaming}
+                running={running}
+              />
+            )}
+            <Composer
+              running={running}
+              disabled={!state.ready || busyElsewhere || !current}
+              placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
+              onSend={actions.send}
+              onStop={actions.stop}
+            />
+          </>
         )}
-        <Chat
-          items={view?.chat ?? EMPTY}
-          sent={state.sent}
-          runEventIds={state.runEventIds}
-          streaming={state.streaming}
-          running={running}
-        />
-        <Composer
-          running={running}
-          disabled={!state.ready || busyElsewhere || !current}
-          placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
-          onSend={actions.send}
-          onStop={actions.stop}
-        />
       </main>
 
       <aside class="side">
+        {flow && (
+          <FlowPanel flow={flow} progress={progress} waiting={(view?.approvals.length ?? 0) > 0} />
+        )}
         <HistoryPanel
           rows={view?.history ?? EMPTY}
           selectedId={state.selectedTurnId}
@@ -152,6 +222,7 @@ function actionsOf(workbench: Workbench) {
     stop: () => workbench.stop(),
     selectTurn: (id: string | undefined) => workbench.selectTurn(id),
     rewind: (id: string) => void workbench.rewind(id),
+    rewindToCheckpoint: (id: string) => void workbench.rewindToCheckpoint(id),
     edit: (id: string, text: string) => void workbench.edit(id, text),
     fork: (id: string) => void workbench.fork(id),
     resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),

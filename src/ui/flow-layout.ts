@@ -4,7 +4,8 @@
 //   forward predecessor (longest path over the forward edges, so the graph reads left to right).
 // - Forward and back edges: a depth-first walk from the start node; an edge to a node still on
 //   the walk's stack closes a cycle and is a back edge. Loop jumps (a loop node to its `to`) are
-//   always drawn as back edges. Back edges are curved and dashed, below the boxes they join.
+//   always drawn as back edges: round the bottom of the boxes they pass, each in its own lane.
+// - A forward edge across several layers passes a waypoint in each (Sugiyama's dummy nodes).
 // - Order within a layer: by barycentre of the neighbours in the layers already placed, swept
 //   right then left a few times, which removes most crossings.
 // It takes whatever the editor holds: nodes without an id, duplicates and edges to unknown nodes
@@ -12,13 +13,14 @@
 
 import type { Flow, FlowNodeType } from '../flows/flow.ts';
 
-export const NODE_WIDTH = 150;
-export const NODE_HEIGHT = 48;
-const GAP_X = 70;
-const GAP_Y = 30;
+export const NODE_WIDTH = 136;
+export const NODE_HEIGHT = 46;
+const GAP_X = 60;
+const GAP_Y = 26;
 const MARGIN = 16;
-/** How far below its lowest box a back edge's curve dips, per layer it spans. */
-const BACK_DIP = 26;
+/** How far below the lowest box it passes a back edge runs, and how far apart two do. */
+const BACK_DIP = 20;
+const CHANNEL_GAP = 14;
 const SWEEPS = 4;
 
 export interface LaidOutNode {
@@ -75,36 +77,98 @@ export function layoutFlow(flow: Pick<Flow, 'nodes' | 'edges'>): FlowLayout {
   const edges = graphEdges(flow, ids);
   const back = backEdges(nodes, edges);
   const forward = edges.filter((edge) => !back.has(edge));
-  const layers = orderLayers(nodes, forward, layerOf(nodes, forward));
+  const layer = layerOf(nodes, forward);
 
-  const tallest = Math.max(1, ...layers.map((layer) => layer.length));
-  const placed = new Map<string, LaidOutNode>();
-  layers.forEach((layer, index) => {
-    // Each layer is centred vertically on the tallest one.
-    const offset = ((tallest - layer.length) * (NODE_HEIGHT + GAP_Y)) / 2;
-    layer.forEach((node, row) => {
-      placed.set(node.id, {
-        ...node,
-        layer: index,
-        x: MARGIN + index * (NODE_WIDTH + GAP_X),
-        y: MARGIN + offset + row * (NODE_HEIGHT + GAP_Y),
-        width: NODE_WIDTH,
-        height: NODE_HEIGHT,
-      });
-    });
+  // A forward edge across several layers gets a waypoint in each layer it crosses: waypoints
+  // are ordered and placed like nodes, so the edge never runs through a box.
+  const slots: Slot[] = nodes.map((node) => ({ id: node.id, layer: layer.get(node.id)! }));
+  const segments: [string, string][] = [];
+  const waypointsOf = new Map<GraphEdge, string[]>();
+  forward.forEach((edge, i) => {
+    const through: string[] = [];
+    let previous = edge.from;
+    for (let l = layer.get(edge.from)! + 1; l < layer.get(edge.to)!; l++) {
+      const id = `${WAYPOINT}${i}:${l}`;
+      slots.push({ id, layer: l, waypoint: true });
+      segments.push([previous, id]);
+      through.push(id);
+      previous = id;
+    }
+    segments.push([previous, edge.to]);
+    waypointsOf.set(edge, through);
   });
-  const laidOut = nodes.map((node) => placed.get(node.id)!);
-  const boxesBottom = MARGIN + tallest * (NODE_HEIGHT + GAP_Y) - GAP_Y;
-  const drawn = edges.map((edge) =>
-    drawEdge(edge, back.has(edge), placed.get(edge.from)!, placed.get(edge.to)!),
+
+  const place = placeSlots(orderLayers(slots, segments));
+  const laidOut = nodes.map((node): LaidOutNode => {
+    const { layer, x, y } = place.get(node.id)!;
+    return { ...node, layer, x, y, width: NODE_WIDTH, height: NODE_HEIGHT };
+  });
+  const byId = new Map(laidOut.map((node) => [node.id, node]));
+  const boxes = [...place.values()];
+  const lowestIn = (a: number, b: number) =>
+    Math.max(
+      ...boxes
+        .filter((box) => box.layer >= Math.min(a, b) && box.layer <= Math.max(a, b))
+        .map((box) => box.y + box.height),
+    );
+
+  let channel = 0;
+  const drawn = edges.map((edge) => {
+    const from = byId.get(edge.from)!;
+    const to = byId.get(edge.to)!;
+    if (!back.has(edge)) {
+      const through = waypointsOf.get(edge)!.map((id) => place.get(id)!);
+      return forwardEdge(edge, from, to, through);
+    }
+    const dip = lowestIn(from.layer, to.layer) + BACK_DIP + CHANNEL_GAP * channel;
+    return backEdge(edge, from, to, dip, channel++);
+  });
+  const layers = Math.max(0, ...laidOut.map((node) => node.layer + 1));
+  const lowest = Math.max(
+    0,
+    ...boxes.map((box) => box.y + box.height),
+    ...drawn.map((e) => e.bottom),
   );
-  const lowest = Math.max(boxesBottom, ...drawn.map((edge) => edge.bottom));
   return {
-    width: MARGIN * 2 + Math.max(1, layers.length) * (NODE_WIDTH + GAP_X) - GAP_X,
+    width: MARGIN * 2 + Math.max(1, layers) * (NODE_WIDTH + GAP_X) - GAP_X,
     height: lowest + MARGIN,
     nodes: laidOut,
     edges: drawn.map(({ bottom: _bottom, ...edge }) => edge),
   };
+}
+
+const WAYPOINT = '\u0000';
+const WAYPOINT_HEIGHT = 14;
+
+interface Slot {
+  id: string;
+  layer: number;
+  waypoint?: boolean;
+}
+
+interface Box {
+  layer: number;
+  x: number;
+  y: number;
+  height: number;
+}
+
+/** Each layer a column, its slots stacked and centred on the tallest column. */
+function placeSlots(layers: Slot[][]): Map<string, Box> {
+  const heightOf = (slot: Slot) => (slot.waypoint ? WAYPOINT_HEIGHT : NODE_HEIGHT);
+  const columnHeight = (column: Slot[]) =>
+    column.reduce((sum, slot) => sum + heightOf(slot), 0) + GAP_Y * (column.length - 1);
+  const tallest = Math.max(0, ...layers.map(columnHeight));
+  const boxes = new Map<string, Box>();
+  layers.forEach((column, index) => {
+    let y = MARGIN + (tallest - columnHeight(column)) / 2;
+    for (const slot of column) {
+      const height = heightOf(slot);
+      boxes.set(slot.id, { layer: index, x: MARGIN + index * (NODE_WIDTH + GAP_X), y, height });
+      y += height + GAP_Y;
+    }
+  });
+  return boxes;
 }
 
 function graphNodes(flow: Pick<Flow, 'nodes'>): GraphNode[] {
@@ -176,98 +240,127 @@ function layerOf(nodes: GraphNode[], forward: GraphEdge[]): Map<string, number> 
   return layer;
 }
 
-function orderLayers(
-  nodes: GraphNode[],
-  forward: GraphEdge[],
-  layer: Map<string, number>,
-): GraphNode[][] {
-  const count = Math.max(-1, ...layer.values()) + 1;
-  const layers: GraphNode[][] = Array.from({ length: count }, () => []);
-  for (const node of nodes) layers[layer.get(node.id)!]!.push(node);
-  const preds = neighbours(forward, 'to', 'from');
-  const succs = neighbours(forward, 'from', 'to');
+function orderLayers(slots: Slot[], segments: [string, string][]): Slot[][] {
+  const count = Math.max(-1, ...slots.map((slot) => slot.layer)) + 1;
+  const layers: Slot[][] = Array.from({ length: count }, () => []);
+  for (const slot of slots) layers[slot.layer]!.push(slot);
+  const preds = neighbours(segments, 1, 0);
+  const succs = neighbours(segments, 0, 1);
   const position = new Map<string, number>();
-  const remember = () =>
-    layers.forEach((nodesOfLayer) => nodesOfLayer.forEach((node, i) => position.set(node.id, i)));
-  remember();
+  layers.forEach((column) => column.forEach((slot, i) => position.set(slot.id, i)));
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
     const rightward = sweep % 2 === 0;
-    const order = rightward ? layers.keys() : [...layers.keys()].reverse();
+    const order = rightward ? [...layers.keys()] : [...layers.keys()].reverse();
+    const by = rightward ? preds : succs;
     for (const index of order) {
-      const by = rightward ? preds : succs;
-      const barycentre = (node: GraphNode) => {
-        const near = (by.get(node.id) ?? []).map((id) => position.get(id)!);
+      const barycentre = (slot: Slot) => {
+        const near = (by.get(slot.id) ?? []).map((id) => position.get(id)!);
         return near.length === 0
-          ? position.get(node.id)!
+          ? position.get(slot.id)!
           : near.reduce((sum, p) => sum + p, 0) / near.length;
       };
-      const keyed = layers[index]!.map((node) => ({ node, key: barycentre(node) }));
+      const keyed = layers[index]!.map((slot) => ({ slot, key: barycentre(slot) }));
       // A stable sort: ties keep their order, so the layout does not jitter between sweeps.
       keyed.sort((a, b) => a.key - b.key);
-      layers[index] = keyed.map(({ node }) => node);
-      layers[index]!.forEach((node, i) => position.set(node.id, i));
+      layers[index] = keyed.map(({ slot }) => slot);
+      layers[index]!.forEach((slot, i) => position.set(slot.id, i));
     }
   }
   return layers;
 }
 
-function neighbours(
-  edges: GraphEdge[],
-  key: 'from' | 'to',
-  value: 'from' | 'to',
-): Map<string, string[]> {
+function neighbours(segments: [string, string][], key: 0 | 1, value: 0 | 1): Map<string, string[]> {
   const map = new Map<string, string[]>();
-  for (const edge of edges) map.set(edge[key], [...(map.get(edge[key]) ?? []), edge[value]]);
+  for (const segment of segments)
+    map.set(segment[key], [...(map.get(segment[key]) ?? []), segment[value]]);
   return map;
 }
 
-function drawEdge(
-  edge: GraphEdge,
-  isBack: boolean,
-  from: LaidOutNode,
-  to: LaidOutNode,
-): LaidOutEdge & { bottom: number } {
-  const label = edge.loop ? 'loop' : edge.when;
-  if (!isBack && to.layer > from.layer) {
-    // Right side of the source to the left side of the target, an S-curve.
-    const x1 = from.x + from.width;
-    const y1 = from.y + from.height / 2;
-    const x2 = to.x;
-    const y2 = to.y + to.height / 2;
-    const dx = Math.max(30, (x2 - x1) / 2);
-    return curve(edge, 'forward', label, [x1, y1], [x1 + dx, y1], [x2 - dx, y2], [x2, y2]);
-  }
-  // Bottom of the source, down and round, up into the bottom of the target.
-  const x1 = from.x + from.width / 2 + (from === to ? 20 : 10);
-  const x2 = to.x + to.width / 2 - (from === to ? 20 : 10);
-  const y1 = from.y + from.height;
-  const y2 = to.y + to.height;
-  const span = Math.abs(from.layer - to.layer) + 1;
-  const dip = Math.max(y1, y2) + BACK_DIP * Math.min(span, 4);
-  return curve(edge, edge.loop ? 'loop' : 'back', label, [x1, y1], [x1, dip], [x2, dip], [x2, y2]);
-}
-
 type Point = [number, number];
+type Drawn = LaidOutEdge & { bottom: number };
 
-function curve(
-  edge: GraphEdge,
-  kind: EdgeKind,
-  label: string | undefined,
-  p0: Point,
-  p1: Point,
-  p2: Point,
-  p3: Point,
-): LaidOutEdge & { bottom: number } {
-  const at = (i: 0 | 1) => (p0[i] + 3 * p1[i] + 3 * p2[i] + p3[i]) / 8;
-  const r = (n: number) => Math.round(n * 10) / 10;
+const r = (n: number) => Math.round(n * 10) / 10;
+
+/** Right side of the source to the left side of the target, S-curves through its waypoints. */
+function forwardEdge(edge: GraphEdge, from: LaidOutNode, to: LaidOutNode, through: Box[]): Drawn {
+  const points: Point[] = [[from.x + from.width, from.y + from.height / 2]];
+  for (const box of through) {
+    points.push([box.x, box.y + box.height / 2], [box.x + NODE_WIDTH, box.y + box.height / 2]);
+  }
+  points.push([to.x, to.y + to.height / 2]);
+  let path = `M ${r(points[0]![0])} ${r(points[0]![1])}`;
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1]!;
+    const [x1, y1] = points[i]!;
+    if (i % 2 === 0) {
+      path += ` L ${r(x1)} ${r(y1)}`; // across a waypoint
+      continue;
+    }
+    const dx = Math.max(24, (x1 - x0) / 2);
+    path += ` C ${r(x0 + dx)} ${r(y0)}, ${r(x1 - dx)} ${r(y1)}, ${r(x1)} ${r(y1)}`;
+  }
+  // The label sits on the first curve, near the source (where a condition's edges fan out).
+  const [[x0, y0], [x1, y1]] = [points[0]!, points[1]!];
+  const dx = Math.max(24, (x1 - x0) / 2);
+  const at = bezierMiddle([x0, y0], [x0 + dx, y0], [x1 - dx, y1], [x1, y1]);
   return {
     from: edge.from,
     to: edge.to,
-    label,
-    kind,
-    path: `M ${r(p0[0])} ${r(p0[1])} C ${r(p1[0])} ${r(p1[1])}, ${r(p2[0])} ${r(p2[1])}, ${r(p3[0])} ${r(p3[1])}`,
-    labelX: r(at(0)),
-    labelY: r(at(1)),
-    bottom: Math.max(p0[1], p1[1], p2[1], p3[1]),
+    label: edge.when,
+    kind: 'forward',
+    path,
+    labelX: r(at[0]),
+    labelY: r(at[1]),
+    bottom: Math.max(...points.map(([, y]) => y)),
   };
+}
+
+/**
+ * Out of the source's right side, down the gap after its layer to a channel below every box it
+ * passes, back along it, and up the gap before the target's layer into its left side. Each back
+ * edge has its own channel, so they never run on top of each other.
+ */
+function backEdge(
+  edge: GraphEdge,
+  from: LaidOutNode,
+  to: LaidOutNode,
+  channelY: number,
+  channel: number,
+): Drawn {
+  const lane = Math.min(GAP_X / 2 - 8, 10 + 6 * channel);
+  const sx = from.x + from.width;
+  const sy = from.y + from.height * 0.72;
+  const tx = to.x;
+  const ty = to.y + to.height * 0.72;
+  const x1 = sx + lane;
+  const x2 = tx - lane;
+  const c = 8; // corner radius
+  const toward = x2 <= x1 ? -1 : 1;
+  const path = [
+    `M ${r(sx)} ${r(sy)}`,
+    `L ${r(x1 - c)} ${r(sy)}`,
+    `Q ${r(x1)} ${r(sy)}, ${r(x1)} ${r(sy + c)}`,
+    `L ${r(x1)} ${r(channelY - c)}`,
+    `Q ${r(x1)} ${r(channelY)}, ${r(x1 + toward * c)} ${r(channelY)}`,
+    `L ${r(x2 - toward * c)} ${r(channelY)}`,
+    `Q ${r(x2)} ${r(channelY)}, ${r(x2)} ${r(channelY - c)}`,
+    `L ${r(x2)} ${r(ty + c)}`,
+    `Q ${r(x2)} ${r(ty)}, ${r(x2 + c)} ${r(ty)}`,
+    `L ${r(tx)} ${r(ty)}`,
+  ].join(' ');
+  return {
+    from: edge.from,
+    to: edge.to,
+    label: edge.loop ? 'loop' : edge.when,
+    kind: edge.loop ? 'loop' : 'back',
+    path,
+    labelX: r((x1 + x2) / 2),
+    labelY: r(channelY),
+    bottom: channelY,
+  };
+}
+
+function bezierMiddle(p0: Point, p1: Point, p2: Point, p3: Point): Point {
+  const at = (i: 0 | 1) => (p0[i] + 3 * p1[i] + 3 * p2[i] + p3[i]) / 8;
+  return [at(0), at(1)];
 }

@@ -203,6 +203,17 @@ export class Workbench {
     });
   }
 
+  /** Rewinds a flow session to before a node ran; the run can then resume from that node. */
+  async rewindToCheckpoint(checkpointEventId: string): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    await this.guard(async () => {
+      await this.client.runtime.rewindToCheckpoint(sessionId, checkpointEventId);
+      await this.reload();
+      await this.refreshInterrupted();
+    });
+  }
+
   async edit(invocationId: string, text: string): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId) return;
@@ -301,6 +312,7 @@ export class Workbench {
   private onBroadcast(message: RuntimeBroadcast): void {
     const currentId = this.state.current?.summary.id;
     if (message.type === 'sessions-changed') void this.refreshSessions();
+    if (message.type === 'flows-changed') void this.refreshAgents();
     if (message.type === 'busy-changed') {
       if (message.sessionId === currentId && !this.state.running)
         this.set({ busyElsewhere: message.busy });
@@ -332,6 +344,10 @@ export class Workbench {
       if (this.state.current?.summary.id === current.summary.id)
         this.set({ current: { ...fresh, events } });
     });
+  }
+
+  private async refreshAgents(): Promise<void> {
+    await this.guard(async () => this.set({ agents: await this.client.runtime.agents() }));
   }
 
   private async refreshSessions(): Promise<void> {

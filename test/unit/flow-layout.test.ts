@@ -75,6 +75,42 @@ function overlaps(layout: FlowLayout): string[] {
   return found;
 }
 
+/** Points along an SVG path of M, L, C and Q commands (absolute), 20 per segment. */
+function pointsOf(path: string): [number, number][] {
+  const tokens = path.match(/[MLCQ]|-?[\d.]+/g)!;
+  const points: [number, number][] = [];
+  let at: [number, number] = [0, 0];
+  let i = 0;
+  const next = (): [number, number] => [Number(tokens[i++]), Number(tokens[i++])];
+  while (i < tokens.length) {
+    const command = tokens[i++];
+    const controls =
+      command === 'C' ? [next(), next(), next()] : command === 'Q' ? [next(), next()] : [next()];
+    const all = [at, ...controls];
+    for (let step = 1; step <= 20; step++) {
+      const t = step / 20;
+      // De Casteljau: works for lines, quadratics and cubics alike.
+      let level = all;
+      while (level.length > 1)
+        level = level
+          .slice(1)
+          .map((p, k) => [
+            level[k]![0] + (p[0] - level[k]![0]) * t,
+            level[k]![1] + (p[1] - level[k]![1]) * t,
+          ]);
+      if (command !== 'M') points.push(level[0]!);
+    }
+    at = controls.at(-1)!;
+  }
+  return points;
+}
+
+const inside = (
+  box: { x: number; y: number; width: number; height: number },
+  x: number,
+  y: number,
+) => x > box.x + 1 && x < box.x + box.width - 1 && y > box.y + 1 && y < box.y + box.height - 1;
+
 describe('layoutFlow', () => {
   it('layers the graph left to right by the longest path from the start', () => {
     const layout = layoutFlow(support);
@@ -130,7 +166,7 @@ describe('layoutFlow', () => {
       flow.edges.length + flow.nodes.filter((n) => n.type === 'loop').length,
     );
     for (const edge of layout.edges) {
-      expect(edge.path).toMatch(/^M [\d.]+ [\d.]+ C /);
+      expect(edge.path).toMatch(/^M [\d.]+ [\d.]+ [CL] /);
       expect(edge.labelX).toBeGreaterThanOrEqual(0);
       expect(edge.labelY).toBeLessThanOrEqual(layout.height);
     }
@@ -138,6 +174,20 @@ describe('layoutFlow', () => {
       expect(node.x + node.width).toBeLessThanOrEqual(layout.width);
       expect(node.y + node.height).toBeLessThanOrEqual(layout.height);
     }
+  });
+
+  it.each([
+    ['support', support],
+    ['writing', writing],
+  ])('runs no edge through a box it does not join (%s)', (_, flow) => {
+    const layout = layoutFlow(flow);
+    const crossings = layout.edges.flatMap((edge) =>
+      layout.nodes
+        .filter((node) => node.id !== edge.from && node.id !== edge.to)
+        .filter((node) => pointsOf(edge.path).some(([x, y]) => inside(node, x, y)))
+        .map((node) => `${edge.from}→${edge.to} through ${node.id}`),
+    );
+    expect(crossings).toEqual([]);
   });
 
   it('orders a layer by barycentre, so that parallel paths do not cross', () => {

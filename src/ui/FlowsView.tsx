@@ -1,0 +1,176 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { FlowEditor } from './flow-editor.ts';
+import { drawable, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
+import { FlowGraph } from './FlowGraph.tsx';
+
+interface Props {
+  editor: FlowEditor;
+  /** Runs the flow in the open session (sets its agent). */
+  onUse: (agentId: string) => void;
+  onClose: () => void;
+}
+
+/** The Flows view: the flows, a JSON editor with its problems in place, and the graph. */
+export function FlowsView({ editor, onUse, onClose }: Props) {
+  const state = useFlowEditor(editor);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const { flows, selectedId, text, savedText, check, saving, status, error } = state;
+  const selected = flows.find((flow) => flow.id === selectedId);
+  const readOnly = selected?.readOnly ?? false;
+  const dirty = text !== savedText;
+  const problems = problemLines(check);
+  const lastGraph = useRef<ReturnType<typeof drawable>>(undefined);
+  const graph = useMemo(() => drawable(check?.flow, lastGraph.current), [check]);
+  lastGraph.current = graph;
+
+  useEffect(() => {
+    void editor.start();
+    return () => editor.stop();
+  }, [editor]);
+
+  const goTo = (line: number, column: number) => {
+    const element = textarea.current;
+    if (!element) return;
+    const offset = offsetOf(element.value, line, column);
+    element.focus();
+    element.setSelectionRange(offset, offset + 1);
+  };
+
+  return (
+    <section class="flows-view" aria-label="Flows">
+      <header class="flows-head">
+        <h2>Flows</h2>
+        <p class="hint">
+          Graph workflows in Flowise's terms (docs/flows.md). They run on the offline demo model.
+        </p>
+        <button type="button" onClick={onClose}>
+          Back to the chat
+        </button>
+      </header>
+      <div class="flows-body">
+        <nav class="flows-list" aria-label="Flow list">
+          <ul>
+            {flows.map((flow) => (
+              <li key={flow.id} class={flow.id === selectedId ? 'current' : ''}>
+                <button
+                  type="button"
+                  class="flow-open"
+                  aria-pressed={flow.id === selectedId}
+                  onClick={() => void editor.select(flow.id)}
+                >
+                  {flow.name}
+                  {flow.readOnly && <span class="badge">example</span>}
+                </button>
+                <div class="flow-actions">
+                  <button
+                    type="button"
+                    aria-label={`Duplicate ${flow.name}`}
+                    onClick={() => void editor.duplicate(flow.id)}
+                  >
+                    Duplicate
+                  </button>
+                  {!flow.readOnly && (
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Delete ${flow.name}`}
+                      onClick={() => {
+                        if (confirm(`Delete the flow “${flow.name}”? Its sessions are kept.`))
+                          void editor.remove(flow.id);
+                      }}
+                    >
+                      Delete
+                    </button>
+                  )}
+                </div>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => editor.newFlow()}>
+            New flow
+          </button>
+        </nav>
+
+        <div class="flow-editor">
+          {readOnly && (
+            <p class="hint">
+              A built-in example, read-only: <strong>Duplicate</strong> it to edit a copy.
+            </p>
+          )}
+          <label class="flow-json">
+            Flow JSON
+            <textarea
+              ref={textarea}
+              value={text}
+              readOnly={readOnly}
+              spellcheck={false}
+              rows={18}
+              onInput={(event) => editor.edit(event.currentTarget.value)}
+            />
+          </label>
+          <div class="flow-buttons">
+            <button
+              type="button"
+              class="primary"
+              disabled={readOnly || saving || (!dirty && selectedId !== undefined)}
+              onClick={() => void editor.save()}
+            >
+              Save
+            </button>
+            {selectedId && !dirty && (
+              <button type="button" onClick={() => onUse(selectedId)}>
+                Use in this session
+              </button>
+            )}
+            {status && (
+              <span class="flow-status" role="status">
+                {status}
+              </span>
+            )}
+          </div>
+          {error && (
+            <p class="banner error" role="alert">
+              {error}
+            </p>
+          )}
+          {problems.length > 0 && (
+            <div class="problems" role="alert">
+              <p>
+                {problems.length === 1
+                  ? 'One problem (the flow cannot be saved until it is fixed):'
+                  : `${problems.length} problems (the flow cannot be saved until they are fixed):`}
+              </p>
+              <ul>
+                {problems.map((problem) => (
+                  <li key={problem.key}>
+                    {problem.at ? (
+                      <button
+                        type="button"
+                        class="quiet"
+                        onClick={() => goTo(problem.at!.line, problem.at!.column)}
+                      >
+                        {problem.text}
+                      </button>
+                    ) : (
+                      problem.text
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {graph && <FlowGraph flow={graph} problems={problemNodes(check)} scale={0.85} />}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function useFlowEditor(editor: FlowEditor) {
+  const [state, setState] = useState(editor.snapshot);
+  useEffect(() => {
+    setState(editor.snapshot);
+    return editor.subscribe(() => setState(editor.snapshot));
+  }, [editor]);
+  return state;
+}

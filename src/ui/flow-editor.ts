@@ -1,0 +1,185 @@
+// The Flows view's view model: the list of flows, the one being edited, its problems as the user
+// types (checked by the worker, which also saves), and Save / Duplicate / Delete.
+//
+// Invariants:
+// - only the answer to the latest check is shown (an older one arriving late is dropped);
+// - the worker saves nothing invalid; a refused save shows the problems it found;
+// - the list follows other tabs (and this tab's own saves) through the `flows-changed` broadcast.
+
+import type { FlowCheck, FlowInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
+import { NEW_FLOW, flowText } from './flow-editor-model.ts';
+import type { RuntimeClient } from './workbench.ts';
+
+export interface FlowEditorState {
+  flows: FlowInfo[];
+  /** The flow being edited; `undefined` for a new flow not saved yet. */
+  selectedId: string | undefined;
+  text: string;
+  /** The text as last opened or saved: the editor is dirty when `text` differs. */
+  savedText: string;
+  check: FlowCheck | undefined;
+  saving: boolean;
+  /** "Saved.", "Not saved: …". */
+  status: string | undefined;
+  error: string | undefined;
+}
+
+const INITIAL: FlowEditorState = {
+  flows: [],
+  selectedId: undefined,
+  text: '',
+  savedText: '',
+  check: undefined,
+  saving: false,
+  status: undefined,
+  error: undefined,
+};
+
+export class FlowEditor {
+  private state: FlowEditorState = INITIAL;
+  private readonly listeners = new Set<() => void>();
+  private checkTimer: ReturnType<typeof setTimeout> | undefined;
+  private checks = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>,
+    private readonly checkDelayMs = 250,
+  ) {}
+
+  get snapshot(): FlowEditorState {
+    return this.state;
+  }
+
+  get selected(): FlowInfo | undefined {
+    return this.state.flows.find((flow) => flow.id === this.state.selectedId);
+  }
+
+  get readOnly(): boolean {
+    return this.selected?.readOnly ?? false;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Loads the list and opens a flow (the first one, unless one is open already). */
+  async start(): Promise<void> {
+    this.unsubscribe ??= this.client.onBroadcast((message: RuntimeBroadcast) => {
+      if (message.type === 'flows-changed') void this.refresh();
+    });
+    await this.refresh();
+    const { flows, selectedId, text } = this.state;
+    if (!text && flows[0]) await this.select(selectedId ?? flows[0].id);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    clearTimeout(this.checkTimer);
+  }
+
+  async refresh(): Promise<void> {
+    await this.guard(async () => this.set({ flows: await this.client.runtime.listFlows() }));
+  }
+
+  async select(id: string): Promise<void> {
+    const flow =
+      this.state.flows.find((item) => item.id === id) ??
+      (await this.guard(() => this.client.runtime.getFlow(id)));
+    if (!flow) return;
+    this.load(flow.id, flowText(flow.flow));
+  }
+
+  newFlow(): void {
+    this.load(undefined, flowText(NEW_FLOW));
+  }
+
+  async duplicate(id: string): Promise<void> {
+    await this.guard(async () => {
+      const copy = await this.client.runtime.duplicateFlow(id);
+      await this.refresh();
+      this.load(copy.id, flowText(copy.flow));
+      this.set({ status: `Duplicated as “${copy.name}”: this copy is yours to edit.` });
+    });
+  }
+
+  /** The user typed: the problems follow shortly. */
+  edit(text: string): void {
+    this.set({ text, status: undefined });
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => void this.runCheck(), this.checkDelayMs);
+  }
+
+  async save(): Promise<void> {
+    if (this.readOnly || this.state.saving) return;
+    clearTimeout(this.checkTimer);
+    const { text, selectedId } = this.state;
+    this.set({ saving: true, status: undefined, error: undefined });
+    this.checks++; // a check in flight is older than this save
+    const result = await this.guard(() => this.client.runtime.saveFlow(text, selectedId));
+    this.set({ saving: false });
+    if (!result) return;
+    if (!result.saved) {
+      const count = result.problems.length;
+      this.set({
+        check: result,
+        status: `Not saved: fix the ${count === 1 ? 'problem' : `${count} problems`} first.`,
+      });
+      return;
+    }
+    const saved = result.saved;
+    await this.refresh();
+    this.set({
+      selectedId: saved.id,
+      savedText: text,
+      check: result,
+      status: `Saved “${saved.name}”. It is in the Agent select.`,
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.guard(async () => {
+      await this.client.runtime.deleteFlow(id);
+      await this.refresh();
+      if (this.state.selectedId === id) {
+        const next = this.state.flows[0];
+        if (next) this.load(next.id, flowText(next.flow));
+        else this.newFlow();
+      }
+      this.set({ status: 'Deleted. Sessions that used it are kept.' });
+    });
+  }
+
+  dismiss(): void {
+    this.set({ error: undefined, status: undefined });
+  }
+
+  private load(selectedId: string | undefined, text: string): void {
+    clearTimeout(this.checkTimer);
+    this.set({ selectedId, text, savedText: text, check: undefined, status: undefined });
+    void this.runCheck();
+  }
+
+  private async runCheck(): Promise<void> {
+    const ticket = ++this.checks;
+    const { text, selectedId } = this.state;
+    const check = await this.guard(() => this.client.runtime.checkFlow(text, selectedId));
+    if (check && ticket === this.checks) this.set({ check });
+  }
+
+  private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      this.set({ error: (error as Error | null)?.message ?? String(error) });
+      return undefined;
+    }
+  }
+
+  private set(patch: Partial<FlowEditorState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
