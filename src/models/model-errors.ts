@@ -1,0 +1,171 @@
+// How a provider's failures read to the user. One place for every provider, so that a 401 from
+// Gemini and one from Ollama say the same kind of thing, and the API key never leaks into them.
+
+import { ModelError } from '../core/errors.ts';
+
+/** The codes a provider failure carries (on ModelError and ModelUnreachableError). */
+export const MODEL_ERROR_CODES = {
+  auth: 'MODEL_AUTH',
+  badRequest: 'MODEL_BAD_REQUEST',
+  rateLimited: 'MODEL_RATE_LIMITED',
+  unavailable: 'MODEL_UNAVAILABLE',
+  unreachable: 'MODEL_UNREACHABLE',
+  badResponse: 'MODEL_BAD_RESPONSE',
+  truncated: 'MODEL_STREAM_TRUNCATED',
+  timeout: 'MODEL_TIMEOUT',
+} as const;
+
+/**
+ * The provider could not be reached at all: offline, DNS, connection refused, or (in a browser,
+ * where it looks the same) a server that does not allow this origin. Nothing was answered, so
+ * the run can be resumed as it was once the connection is back.
+ */
+export class ModelUnreachableError extends Error {
+  override name = 'ModelUnreachableError' as const;
+  readonly code = MODEL_ERROR_CODES.unreachable;
+  constructor(
+    readonly provider: string,
+    readonly url: string,
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Could not reach ${provider} at ${originOf(url)} (${attempts} ${plural(attempts, 'attempt')}). ` +
+        'The run stopped; resume it once the connection is back. If the server is running, check ' +
+        'its address in Settings → Providers and that it allows this app’s origin (CORS).',
+      options,
+    );
+  }
+}
+
+/** What the request was, for messages that name what to fix. */
+export interface FailureContext {
+  provider: string;
+  /** The model asked for (absent for listing models). */
+  model?: string;
+  /** Whether the request carried an API key (a 401 without one asks for a key). */
+  hasKey: boolean;
+  /** Strings to blank out of anything shown (the API key). */
+  secrets: readonly string[];
+}
+
+/** The ModelError for an HTTP failure that is not retried (or no longer). */
+export function httpStatusError(
+  status: number,
+  body: string,
+  context: FailureContext,
+  attempts = 1,
+): ModelError {
+  const said = providerMessageOf(body, context.secrets);
+  const detail = said ? `: ${said}` : '';
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+  const { provider } = context;
+  if (status === 401 || status === 403 || isInvalidKey(body)) {
+    const what = context.hasKey
+      ? `${provider} rejected the API key (HTTP ${status})${detail}. Check the key in Settings → Providers`
+      : `${provider} asks for an API key (HTTP ${status})${detail}. Add one in Settings → Providers`;
+    return new ModelError(what, MODEL_ERROR_CODES.auth);
+  }
+  if (status === 429) {
+    return new ModelError(
+      `${provider} is limiting requests (HTTP 429) and still was${tries}${detail}. ` +
+        'Wait a little and resume the run, or check the quota of your plan.',
+      MODEL_ERROR_CODES.rateLimited,
+    );
+  }
+  if (status >= 500 || status === 408) {
+    return new ModelError(
+      `${provider} is unavailable (HTTP ${status})${tries}${detail}. Try again later.`,
+      MODEL_ERROR_CODES.unavailable,
+    );
+  }
+  if (status === 404) {
+    const subject = context.model
+      ? `${provider} does not know the model "${context.model}"`
+      : `${provider} found nothing at this address`;
+    return new ModelError(
+      `${subject} (HTTP 404)${detail}. Check the model name and the base URL in Settings → Providers.`,
+      MODEL_ERROR_CODES.badRequest,
+    );
+  }
+  return new ModelError(
+    `${provider} rejected the request (HTTP ${status})${detail}`,
+    MODEL_ERROR_CODES.badRequest,
+  );
+}
+
+/** Whether a failed response is worth trying again (rate limits and server trouble). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 408 || status >= 500;
+}
+
+/**
+ * The provider's own words from an error body: Google's `{error: {message}}`, OpenAI's and
+ * llama.cpp's (the same), Ollama's `{error: "…"}`, vLLM's `{message}`, a streamed `[{error}]`;
+ * else a short plain-text body. Secrets are blanked out, since some providers echo the key.
+ */
+export function providerMessageOf(body: string, secrets: readonly string[] = []): string {
+  let message = '';
+  try {
+    message = messageIn(JSON.parse(body));
+  } catch {
+    const text = body.trim();
+    // An HTML error page (a proxy's, say) says nothing useful in one line.
+    if (text && text.length <= 300 && !text.startsWith('<')) message = text;
+  }
+  return redact(message.trim(), secrets);
+}
+
+function messageIn(json: unknown): string {
+  if (Array.isArray(json)) return json.length > 0 ? messageIn(json[0]) : '';
+  if (typeof json !== 'object' || json === null) return typeof json === 'string' ? json : '';
+  const { error, message, detail } = json as Record<string, unknown>;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null) return messageIn(error);
+  if (typeof message === 'string') return message;
+  if (typeof detail === 'string') return detail;
+  return '';
+}
+
+/** Google answers a wrong key with HTTP 400 and the reason API_KEY_INVALID, not with a 401. */
+function isInvalidKey(body: string): boolean {
+  return body.includes('API_KEY_INVALID');
+}
+
+/** The text with every secret replaced, so that no message, event or log shows a key. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret) out = out.split(secret).join('***');
+  return out;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+/**
+ * An error the provider reported inside a 200 stream (`data: {"error": …}`): classified by its
+ * HTTP-like code when it has one, else as the provider being unavailable. Never retried, since
+ * part of the answer may already have been shown.
+ */
+export function streamedError(json: unknown, context: FailureContext): ModelError {
+  const error = (json as { error?: { code?: unknown } } | null)?.error;
+  const code = typeof error === 'object' && error !== null ? error.code : undefined;
+  const body = JSON.stringify(json);
+  if (typeof code === 'number' && code >= 400 && code < 600) {
+    return httpStatusError(code, body, context);
+  }
+  const said = providerMessageOf(body, context.secrets);
+  return new ModelError(
+    `${context.provider} failed mid-answer${said ? `: ${said}` : ''}. Try again.`,
+    MODEL_ERROR_CODES.unavailable,
+  );
+}
