@@ -1,0 +1,133 @@
+// Flows in the app, as a user meets them: an example flow run with its graph lit up live, a
+// rewind to before a node from the Checkpoints view, resumed after a reload; and the Flows view,
+// where a broken flow is refused with its problems in place and a fixed one joins the agents.
+
+import { expect, it } from 'vitest';
+import { chooseAgent, openApp, region, say, waitReady } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+
+const browser = freshBrowserPerTest();
+
+const graph = (name: RegExp) => browser.page.getByRole('img', { name });
+
+/** The nodes of the Checkpoints table, in order, with their status. */
+async function checkpointNodes(): Promise<string[]> {
+  const rows = region(browser.page, 'Checkpoints').locator('tbody tr');
+  return (await rows.evaluateAll((trs) =>
+    trs.map((tr) => `${tr.querySelector('strong')?.textContent}:${tr.className}`),
+  )) as string[];
+}
+
+it('runs an example flow live, rewinds to before a node, and resumes it after a reload', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await chooseAgent(page, /^support \(example flow\)/);
+  await page.getByLabel('Message').fill('Is invoice INV-1042 paid?');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  // The graph follows the run: it is running, then waits at billing for the approval.
+  await graph(/^Flow graph of support, running /).waitFor();
+  await graph(/^Flow graph of support, waiting for you at billing$/).waitFor();
+  await region(page, 'Pending approvals').getByRole('button', { name: 'Approve' }).click();
+  await page.getByText(/INV-1042 .* paid/).waitFor();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+  await graph(/^Flow graph of support$/).waitFor();
+
+  await page.getByRole('button', { name: 'Checkpoints' }).click();
+  expect(await checkpointNodes()).toEqual([
+    'start:done',
+    'classify:done',
+    'route:done',
+    'billing:done',
+    'check:done',
+    'end:done',
+  ]);
+  await region(page, 'Checkpoints')
+    .getByRole('button', { name: /^Rewind to before check/ })
+    .click();
+  await expect
+    .poll(checkpointNodes)
+    .toEqual(['start:done', 'classify:done', 'route:done', 'billing:done', 'check:interrupted']);
+  expect(await page.locator('.chat .message').filter({ hasText: '"resolved"' }).count()).toBe(0);
+
+  await page.reload();
+  await waitReady(page);
+  await graph(/^Flow graph of support, stopped at check$/).waitFor();
+  await page.getByRole('button', { name: /^Resume/ }).click();
+  await graph(/^Flow graph of support$/).waitFor();
+  await page.getByRole('button', { name: 'Checkpoints' }).click();
+  await expect
+    .poll(checkpointNodes)
+    .toEqual([
+      'start:done',
+      'classify:done',
+      'route:done',
+      'billing:done',
+      'check:done',
+      'end:done',
+    ]);
+  await page.getByRole('button', { name: 'Chat' }).click();
+  await page.locator('.chat .message').filter({ hasText: '"resolved"' }).waitFor();
+  expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+  expect(browser.errors).toEqual([]);
+});
+
+it('refuses a broken flow with its problems in place, and lists a fixed one as an agent', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('img', { name: 'Flow graph of support' }).waitFor();
+  await flows.getByRole('button', { name: 'Duplicate support' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /support-copy/ })
+    .waitFor();
+  const editor = flows.getByLabel('Flow JSON');
+  const good = await editor.inputValue();
+
+  // JSON that does not parse: the place is named, and Save is refused.
+  await editor.fill(good.replace('"nodes": [', '"nodes": [,'));
+  await flows
+    .getByRole('alert')
+    .filter({ hasText: /line \d+, column \d+/ })
+    .waitFor();
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /^Not saved/ })
+    .waitFor();
+
+  // JSON that parses into a broken flow: each problem names its node.
+  await editor.fill(good.replace('"to": "end"', '"to": "the_end"'));
+  const problems = flows.getByRole('alert').filter({ hasText: /the_end/ });
+  await problems.waitFor();
+  expect(await problems.innerText()).toMatch(/tech: .*the_end/);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /^Not saved/ })
+    .waitFor();
+  expect(await page.getByLabel('Agent').locator('option').allTextContents()).not.toContain(
+    'support-mine (flow)',
+  );
+
+  await editor.fill(good.replace('"name": "support-copy"', '"name": "support-mine"'));
+  await expect.poll(() => flows.getByRole('alert').count()).toBe(0);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “support-mine”/ })
+    .waitFor();
+  await expect
+    .poll(() => page.getByLabel('Agent').locator('option').allTextContents())
+    .toContain('support-mine (flow)');
+
+  // It runs like the example it came from.
+  await flows.getByRole('button', { name: 'Back to the chat' }).click();
+  await chooseAgent(page, /^support-mine \(flow\)/);
+  await say(page, 'My login is broken');
+  await graph(/^Flow graph of support-mine$/).waitFor();
+  expect(await page.locator('.chat .message .author').allInnerTexts()).toContain('tech');
+  expect(browser.errors).toEqual([]);
+});
