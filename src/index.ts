@@ -47,6 +47,13 @@ export { ToolContext, type ToolState } from './tools/tool-context.ts';
 // models
 export * from './models/llm.ts';
 export * from './models/scripted-model.ts';
+export { GEMINI_BASE_URL, GeminiModel, type GeminiModelOptions } from './models/gemini-model.ts';
+export {
+  OpenAiCompatibleModel,
+  type OpenAiCompatibleModelOptions,
+} from './models/openai-compatible-model.ts';
+export { MODEL_ERROR_CODES, ModelUnreachableError } from './models/model-errors.ts';
+export type { HttpModelOptions } from './models/model-http.ts';
 
 // runner
 export * from './runner/runner.ts';

@@ -29,12 +29,7 @@ export class ModelUnreachableError extends Error {
     readonly attempts: number,
     options?: { cause?: unknown },
   ) {
-    super(
-      `Could not reach ${provider} at ${originOf(url)} (${attempts} ${plural(attempts, 'attempt')}). ` +
-        'The run stopped; resume it once the connection is back. If the server is running, check ' +
-        'its address in Settings → Providers and that it allows this app’s origin (CORS).',
-      options,
-    );
+    super(unreachableMessage(provider, url, attempts, options?.cause), options);
   }
 }
 
@@ -56,7 +51,8 @@ export function httpStatusError(
   context: FailureContext,
   attempts = 1,
 ): ModelError {
-  const said = providerMessageOf(body, context.secrets);
+  // Without its final period, since our own sentence goes on after it.
+  const said = providerMessageOf(body, context.secrets).replace(/[.\s]+$/, '');
   const detail = said ? `: ${said}` : '';
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const { provider } = context;
@@ -139,16 +135,42 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-function originOf(url: string): string {
+function unreachableMessage(
+  provider: string,
+  url: string,
+  attempts: number,
+  cause: unknown,
+): string {
+  let origin = url;
+  let host = url;
   try {
-    return new URL(url).origin;
+    ({ origin, host } = new URL(url));
   } catch {
-    return url;
+    // Why ignore: the caller checked the URL; the raw text still says where we tried.
   }
+  // A provider named after its host ('… server at localhost:8080') need not say it twice.
+  const where = provider.includes(host) ? '' : ` at ${origin}`;
+  const tries = `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
+  return (
+    `Could not reach ${provider}${where} (${networkReason(cause)}${tries}). ` +
+    'The run stopped; resume it once the connection is back. If the server is running, check ' +
+    'its address in Settings → Providers and that it allows this app’s origin (CORS).'
+  );
 }
 
-function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
+/** Node says why a connection failed (the cause's code); browsers say nothing, on purpose. */
+function networkReason(error: unknown): string {
+  const code = ((error as Error | undefined)?.cause as { code?: unknown } | undefined)?.code;
+  const reasons: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'unknown host',
+    EAI_AGAIN: 'no DNS answer',
+    ECONNRESET: 'connection reset',
+    ETIMEDOUT: 'timed out',
+    ENETUNREACH: 'network unreachable',
+  };
+  const reason = typeof code === 'string' ? reasons[code] : undefined;
+  return reason ? `${reason}, ` : '';
 }
 
 /**

@@ -102,6 +102,14 @@ export class ModelHttpResponse {
   ) {}
 
   /**
+   * Whether a whole JSON answer came where a stream was asked for: some servers ignore `stream`
+   * in some modes (with tools, say), and their answer is still an answer.
+   */
+  get isJson(): boolean {
+    return (this.response.headers.get('content-type') ?? '').includes('application/json');
+  }
+
+  /**
    * The body's bytes as they arrive. Stopping early (break, return, a throw) closes the
    * connection, so an abandoned stream does not keep a socket open.
    */
