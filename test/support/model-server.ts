@@ -1,0 +1,215 @@
+// A local model server for tests: it speaks Gemini's REST API and OpenAI's chat completions from
+// recorded wire transcripts (test/fixtures/models/), so providers are tested over real HTTP.
+//
+// The scenario is the requested model's name, up to an optional '@tag': 'fixture-text',
+// 'fixture-429-then-ok@a'. Counters (for "fail first, then succeed") are kept per full name, so
+// a test that needs a fresh one adds its own tag. Any other name is an unknown model (404).
+
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query, e.g. '/v1beta/models/fixture-text:streamGenerateContent?alt=sse'. */
+  path: string;
+  /** Lower-case names, as Node gives them. */
+  headers: Record<string, string>;
+  /** The JSON body, parsed (undefined for none). */
+  body: any;
+}
+
+export interface ModelServer {
+  /** e.g. 'http://127.0.0.1:40123': OpenAI's base URL is `${url}/v1`, Gemini's `${url}/v1beta`. */
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+type Protocol = 'openai' | 'gemini';
+
+/** What to answer: a fixture (JSON, or an SSE transcript and how the stream ends) or an error. */
+type Reply =
+  | { fixture: string; end?: 'close' | 'stall' | 'disconnect'; whole?: boolean }
+  | { status: number; fixture: string; retryAfter?: string }
+  | { hang: true };
+
+interface Call {
+  protocol: Protocol;
+  stream: boolean;
+  /** How many requests named this model before this one. */
+  attempt: number;
+  body: any;
+}
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/models');
+
+/** Whether the conversation already holds a tool result (the model is to answer it). */
+function hasToolResult({ protocol, body }: Call): boolean {
+  return protocol === 'openai'
+    ? body.messages.some((m: { role: string }) => m.role === 'tool')
+    : body.contents.some((c: { parts: object[] }) => c.parts.some((p) => 'functionResponse' in p));
+}
+
+const SCENARIOS: Record<string, (call: Call) => Reply> = {
+  'fixture-text': () => ({ fixture: 'text' }),
+  'fixture-tool-call': (call) => ({ fixture: hasToolResult(call) ? 'follow-up' : 'tool-call' }),
+  'fixture-two-tool-calls': (call) => ({
+    fixture: hasToolResult(call) ? 'follow-up-two' : 'two-tool-calls',
+  }),
+  'fixture-json': () => ({ fixture: 'json' }),
+  // A server that answers a streaming request with one JSON body (some do, in some modes)
+  'fixture-ignores-stream': () => ({ fixture: 'text', whole: true }),
+  'fixture-safety': () => ({ fixture: 'safety' }),
+  'fixture-blocked': () => ({ fixture: 'blocked' }),
+  'fixture-bad-arguments': () => ({ fixture: 'bad-arguments' }),
+  'fixture-stream-error': () => ({ fixture: 'stream-error' }),
+  'fixture-malformed': () => ({ fixture: 'malformed' }),
+  'fixture-truncated': () => ({ fixture: 'truncated' }),
+  'fixture-disconnect': () => ({ fixture: 'truncated', end: 'disconnect' }),
+  'fixture-stall': () => ({ fixture: 'stall', end: 'stall' }),
+  'fixture-hang': () => ({ hang: true }),
+  'fixture-400-key': () => ({ status: 400, fixture: 'error-400-key' }),
+  'fixture-401': () => ({ status: 401, fixture: 'error-401' }),
+  'fixture-403': () => ({ status: 403, fixture: 'error-403' }),
+  'fixture-429': () => ({ status: 429, fixture: 'error-429', retryAfter: '0' }),
+  'fixture-429-then-ok': ({ attempt }) =>
+    attempt === 0 ? { status: 429, fixture: 'error-429', retryAfter: '1' } : { fixture: 'text' },
+  'fixture-500-then-ok': ({ attempt }) =>
+    attempt === 0 ? { status: 500, fixture: 'error-500' } : { fixture: 'text' },
+  'fixture-503': () => ({ status: 503, fixture: 'error-503' }),
+};
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'authorization, content-type, x-goog-api-key',
+  'access-control-max-age': '600',
+};
+
+export async function startModelServer(): Promise<ModelServer> {
+  const requests: RecordedRequest[] = [];
+  const attempts = new Map<string, number>();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const path = req.url ?? '/';
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
+    );
+    const body = raw ? JSON.parse(raw) : undefined;
+    requests.push({ method: req.method ?? 'GET', path, headers, body });
+    if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
+
+    const { pathname } = new URL(path, 'http://localhost');
+    if (req.method === 'GET' && pathname === '/v1/models') return sendJson(res, 'openai/models');
+    if (req.method === 'GET' && pathname === '/v1beta/models')
+      return sendJson(res, 'gemini/models');
+
+    let protocol: Protocol;
+    let model: string;
+    let stream: boolean;
+    const gemini = /^\/v1beta\/models\/([^:]+):(generateContent|streamGenerateContent)$/.exec(
+      pathname,
+    );
+    if (req.method === 'POST' && pathname === '/v1/chat/completions') {
+      [protocol, model, stream] = ['openai', body.model, body.stream === true];
+    } else if (req.method === 'POST' && gemini) {
+      [protocol, model, stream] = [
+        'gemini',
+        decodeURIComponent(gemini[1]!),
+        gemini[2] !== 'generateContent',
+      ];
+    } else {
+      return void res.writeHead(404, { ...CORS, 'content-type': 'text/plain' }).end('Not found');
+    }
+
+    const attempt = attempts.get(model) ?? 0;
+    attempts.set(model, attempt + 1);
+    const scenario = SCENARIOS[model.split('@')[0]!];
+    const reply: Reply = scenario
+      ? scenario({ protocol, stream, attempt, body })
+      : { status: 404, fixture: 'error-404' };
+    const vars = { model, key: headers['x-goog-api-key'] ?? '' };
+
+    if ('hang' in reply) return; // never answers: the client's idle timeout must end it
+    if ('status' in reply) {
+      const extra: Record<string, string> =
+        reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {};
+      return sendJson(res, `${protocol}/${reply.fixture}`, reply.status, vars, extra);
+    }
+    if (!stream || reply.whole) return sendJson(res, `${protocol}/${reply.fixture}`, 200, vars);
+    await sendStream(res, `${protocol}/${reply.fixture}`, reply.end ?? 'close');
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // A broken fixture or test: say so in the response, which the test will show.
+      if (!res.headersSent) res.writeHead(500, CORS);
+      res.end(`model-server: ${String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections(); // stalled and hanging streams included
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+function fixture(name: string, vars: Record<string, string> = {}): string {
+  const text = readFileSync(join(FIXTURES, name), 'utf8');
+  return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => vars[key] ?? '');
+}
+
+function sendJson(
+  res: ServerResponse,
+  name: string,
+  status = 200,
+  vars: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { ...CORS, 'content-type': 'application/json; charset=UTF-8', ...headers });
+  res.end(fixture(`${name}.json`, vars));
+}
+
+/**
+ * Writes a transcript one event at a time (each in its own write, a tick apart, so the client
+ * sees a real stream), then ends it: normally, by stalling with the connection open, or by
+ * dropping the connection.
+ */
+async function sendStream(
+  res: ServerResponse,
+  name: string,
+  end: 'close' | 'stall' | 'disconnect',
+): Promise<void> {
+  res.writeHead(200, {
+    ...CORS,
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+  });
+  const events = fixture(`${name}.sse`).match(/[\s\S]*?(?:\r\n\r\n|\n\n)/g) ?? [];
+  for (const event of events) {
+    res.write(event);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  if (end === 'close') res.end();
+  else if (end === 'disconnect') res.socket?.destroy();
+  // 'stall': nothing more; close() drops the connection
+}
