@@ -9,7 +9,7 @@ import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { FlowAgent, type FlowGraph } from './flow-agent.ts';
 import { nodeInput } from './flow-events.ts';
-import type { Flow, FlowEdge, FlowNode } from './flow.ts';
+import type { Flow, FlowEdge, FlowNode, HistoryMode } from './flow.ts';
 import { reachability } from './frontier.ts';
 import { historySelector } from './history.ts';
 import { ApprovalRequiredTool, ModelNodeAgent, ToolNodeAgent } from './node-agents.ts';
@@ -140,7 +140,7 @@ function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
 
 /** The options every model-calling node shares: its model, templated instruction and history. */
 function modelNode(
-  node: FlowNode & { model?: string; history?: import('./flow.ts').HistoryMode },
+  node: FlowNode & { model?: string; history?: HistoryMode },
   build: NodeBuild,
   instruction: string,
 ) {
