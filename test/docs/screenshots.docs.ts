@@ -50,6 +50,22 @@ it('takes the screenshots', async () => {
     await page.getByRole('button', { name: /^Resume/ }).click();
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     await page.screenshot(shot('approval'));
+    await page.getByRole('button', { name: 'Approve' }).click();
+
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
+    await chooseAgent(page, /^research-brief \(example flow\)/);
+    await page.getByLabel('Message').fill('Sourdough baking');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await page.screenshot(shot('flow-run'));
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText(/brief is saved/).waitFor();
+    await page.getByRole('button', { name: 'Checkpoints' }).click();
+    await page.screenshot(shot('checkpoints'));
+
+    await page.getByRole('button', { name: 'Flows', exact: true }).click();
+    await region(page, 'Flows').getByRole('img', { name: /Flow graph of/ }).first().waitFor();
+    await page.screenshot(shot('flows'));
   } finally {
     await browser.close();
   }
