@@ -16,8 +16,6 @@ import {
   SessionNotFoundError,
   isUserArtifact,
   type BaseAgent,
-  parseSessionFile,
-  toSessionFile,
   type Content,
   type Event,
   type Part,
@@ -25,6 +23,7 @@ import {
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
 import { AppAgents } from './app-agents.ts';
 import { AppFlows, rewindToCheckpoint } from './app-flows.ts';
+import { exportSessionFile, importSessionFile, type SessionFileDeps } from './app-session-files.ts';
 import {
   DEFAULT_SETTINGS,
   type AgentInfo,
@@ -35,15 +34,7 @@ import {
   type SessionSummary,
   type Settings,
 } from './protocol.ts';
-import {
-  APP_NAME,
-  DEFAULT_TITLE,
-  USER_ID,
-  newMeta,
-  sessionFileName,
-  summaryOf,
-  userText,
-} from './app-sessions.ts';
+import { APP_NAME, DEFAULT_TITLE, USER_ID, newMeta, summaryOf, userText } from './app-sessions.ts';
 import type { SessionLocks } from './session-locks.ts';
 
 export interface AppRuntimeOptions {
@@ -299,37 +290,14 @@ export class AppRuntime {
   }
 
   async exportSession(sessionId: string): Promise<{ filename: string; json: string }> {
-    const [session, meta] = await Promise.all([
-      this.sessions.getSession(this.key(sessionId)),
-      this.meta(sessionId),
-    ]);
-    if (!session) throw new SessionNotFoundError(sessionId);
-    return {
-      filename: sessionFileName(meta.title),
-      json: toSessionFile(session, { title: meta.title, agentId: meta.agentId }),
-    };
+    return exportSessionFile(this.fileDeps(), await this.meta(sessionId));
   }
 
   /** Imports a session file (Trellis's or ADK's JSON); a bad file changes nothing. */
   async importSession(json: string): Promise<SessionSummary> {
-    const parsed = parseSessionFile(json);
-    const agentId =
-      parsed.agentId && (await this.agentList.knows(parsed.agentId))
-        ? parsed.agentId
-        : DEFAULT_AGENT_ID;
-    const session = await this.sessions.importSession({
-      appName: APP_NAME,
-      userId: USER_ID,
-      events: parsed.events,
-    });
-    const meta = newMeta(
-      session.id,
-      parsed.title ?? `Imported ${parsed.sourceId ?? 'session'}`,
-      agentId,
-    );
-    await this.store.putSessionMeta(meta);
+    const summary = await importSessionFile(this.fileDeps(), json);
     this.options.broadcast({ type: 'sessions-changed' });
-    return summaryOf(session, meta);
+    return summary;
   }
 
   async settings(): Promise<Settings> {
@@ -398,6 +366,10 @@ export class AppRuntime {
       title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
     });
     this.options.broadcast({ type: 'sessions-changed' });
+  }
+
+  private fileDeps(): SessionFileDeps {
+    return { sessions: this.sessions, store: this.store, agents: this.agentList };
   }
 
   private key(sessionId: string) {
