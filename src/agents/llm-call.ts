@@ -74,7 +74,9 @@ export async function* callModel(
     }
   } catch (error) {
     const name = (error as Error | null)?.name;
-    if (name === 'AbortError' || name === 'ModelError') throw error;
+    // Providers' own errors already say what failed and what to do.
+    if (name === 'AbortError' || name === 'ModelError' || name === 'ModelUnreachableError')
+      throw error;
     throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
       cause: error,
     });

@@ -150,6 +150,7 @@ const NAMES = [
   'InvalidRequestError',
   'DuplicateEventError',
   'ModelError',
+  'ModelUnreachableError',
   'ToolError',
   'LlmCallsLimitExceededError',
   'StorageFullError',

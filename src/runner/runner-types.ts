@@ -49,6 +49,8 @@ export interface InterruptedInvocation {
   updatedAt: number;
   /** For a paused one: the call ids it waits for. */
   pendingCallIds?: string[];
+  /** Why it stopped, when a failure stopped it (a model that could not be reached, say). */
+  error?: { name: string; message: string };
 }
 
 export interface RunAsyncRequest {

@@ -215,8 +215,8 @@ export class Runner {
 
   /**
    * Runs `agent` in `ctx`, storing each complete event before yielding it, and keeps the record
-   * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled, or
-   * the consumer stopped reading) or failed. A run cut off by a crash stays `running` with a
+   * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled,
+   * the consumer stopped reading, or the model could not be reached) or failed. A run cut off by a crash stays `running` with a
    * heartbeat that goes stale.
    */
   protected async *runAgent(ctx: InvocationContext, agent: BaseAgent): AsyncGenerator<Event, void> {
@@ -249,7 +249,9 @@ export class Runner {
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
-      finish = () => run.finish('failed', { error: { name, message } });
+      // A model that could not be reached answered nothing: the run can go on once it can.
+      const outcome = name === 'ModelUnreachableError' ? 'interrupted' : 'failed';
+      finish = () => run.finish(outcome, { error: { name, message } });
       throw error;
     } finally {
       this.running.delete(ctx.invocationId);
@@ -297,6 +299,7 @@ export class Runner {
         startedAt: run.startedAt,
         updatedAt: Math.max(run.updatedAt, run.heartbeatAt),
         ...(run.pendingCallIds ? { pendingCallIds: run.pendingCallIds } : {}),
+        ...(run.error ? { error: run.error } : {}),
       });
     }
     return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
