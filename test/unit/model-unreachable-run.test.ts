@@ -9,6 +9,7 @@ import {
   ModelUnreachableError,
   ScriptedModel,
   textOf,
+  type Event,
 } from '../../src/index.ts';
 import { collect, rejectionOf, userMessage } from '../support/helpers.ts';
 
@@ -29,7 +30,7 @@ describe('a model that cannot be reached', () => {
       appName: runner.appName,
       userId,
     });
-    const events: Awaited<ReturnType<typeof collect>> = [];
+    const events: Event[] = [];
     const error = await rejectionOf(
       (async () => {
         for await (const event of runner.runAsync({
