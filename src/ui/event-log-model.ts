@@ -19,20 +19,32 @@ export function logLines(log: readonly Event[], activeIds: ReadonlySet<string>):
     if (!firstText.has(event.invocationId) && event.content)
       firstText.set(event.invocationId, textOf(event.content));
   }
+  const byId = new Map(log.map((event) => [event.id, event]));
   return log.map((event) => {
-    const target = event.actions.rewindBeforeInvocationId;
+    const before = event.actions.rewindBeforeInvocationId;
+    const after = event.actions.rewindAfterEventId;
+    const marker = before !== undefined || after !== undefined;
     return {
       id: event.id,
       time: new Date(event.timestamp).toLocaleTimeString(),
       author: event.author,
       summary:
-        target !== undefined
-          ? `Rewound to before “${firstText.get(target) || target}”`
-          : describe(event),
-      marker: target !== undefined,
+        before !== undefined
+          ? `Rewound to before “${firstText.get(before) || before}”`
+          : after !== undefined
+            ? `Rewound to just after ${describeTarget(byId.get(after), after)}`
+            : describe(event),
+      marker,
       active: activeIds.has(event.id),
     };
   });
+}
+
+/** The event a rewind went back to: a flow's checkpoint reads as the node it was about to run. */
+function describeTarget(event: Event | undefined, id: string): string {
+  const node = event?.actions.agentState?.['current_node'];
+  if (typeof node === 'string') return `the checkpoint before ${node}`;
+  return event ? `${event.author}: ${describe(event)}` : id;
 }
 
 function describe(event: Event): string {
