@@ -43,6 +43,7 @@ export {
   type FunctionToolOptions,
 } from './tools/function-tool.ts';
 export { ToolContext, type ToolState } from './tools/tool-context.ts';
+export { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from './tools/builtin-tools.ts';
 
 // models
 export * from './models/llm.ts';
