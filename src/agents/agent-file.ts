@@ -1,0 +1,130 @@
+// The agent file: a saved agent with its sub-agents and the providers they use, as JSON to share
+// or keep. It never holds an API key: providers travel as kind, name, base URL and default model,
+// and the importer matches them to its own providers (or asks for one to be added).
+
+import { InvalidRequestError } from '../core/errors.ts';
+import { PROVIDER_KINDS, providerProblems, type ProviderSpec } from '../models/provider-spec.ts';
+import { agentSpecProblems, specTree, specTreeProblems, type AgentSpec } from './agent-spec.ts';
+
+export const AGENT_FILE_FORMAT = 'trellis-agent';
+export const AGENT_FILE_VERSION = 1;
+
+/** A provider as an agent file names it: everything but the key. */
+export type ProviderRef = Omit<ProviderSpec, 'apiKey'>;
+
+export interface AgentFile {
+  format: typeof AGENT_FILE_FORMAT;
+  version: number;
+  /** The id of the agent the file is about (its sub-agents come along). */
+  agent: string;
+  /** The agent first, then every agent below it. */
+  agents: AgentSpec[];
+  providers: ProviderRef[];
+}
+
+/** The file of `root` and its tree. Providers are copied field by field, so a key cannot slip in. */
+export function toAgentFile(
+  root: AgentSpec,
+  lookup: (id: string) => AgentSpec | undefined,
+  provider: (id: string) => ProviderSpec | undefined,
+): string {
+  const agents = specTree(root, lookup);
+  const providers: ProviderRef[] = [];
+  for (const id of new Set(agents.map((spec) => spec.providerId))) {
+    const found = provider(id);
+    if (!found) continue;
+    const { kind, name, baseUrl, defaultModel } = found;
+    providers.push({ id, kind, name, baseUrl, defaultModel });
+  }
+  const file: AgentFile = {
+    format: AGENT_FILE_FORMAT,
+    version: AGENT_FILE_VERSION,
+    agent: root.id,
+    agents: agents.map(specFields),
+    providers,
+  };
+  return JSON.stringify(file, null, 2);
+}
+
+/** Only the fields of a spec, in a stable order (a record may carry more, like `updatedAt`). */
+export function specFields(spec: AgentSpec): AgentSpec {
+  const { id, name, description, providerId, model, instruction, tools, subAgentIds, resumable } =
+    spec;
+  return { id, name, description, providerId, model, instruction, tools, subAgentIds, resumable };
+}
+
+/**
+ * Reads an agent file, checking all of it: the format, every agent (as the builder would), that
+ * every sub-agent and provider it names is in the file, and that the tree can be built. Anything
+ * wrong is an InvalidRequestError that says what and where.
+ */
+export function parseAgentFile(
+  text: string,
+  { toolNames }: { toolNames: readonly string[] },
+): AgentFile {
+  const refuse = (why: string): never => {
+    throw new InvalidRequestError(`This is not an agent file Trellis can import: ${why}`);
+  };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    refuse(`it is not JSON (${(error as Error).message})`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) refuse('not a JSON object');
+  const file = json as Record<string, unknown>;
+  if (file.format !== AGENT_FILE_FORMAT)
+    refuse(`"format" must be "${AGENT_FILE_FORMAT}" (is this a session or a flow file?)`);
+  if (file.version !== AGENT_FILE_VERSION)
+    refuse(`version ${String(file.version)} is not one this Trellis reads (${AGENT_FILE_VERSION})`);
+  if (!Array.isArray(file.agents) || file.agents.length === 0)
+    refuse('"agents" is not a list of agents');
+  if (!Array.isArray(file.providers)) refuse('"providers" is not a list');
+
+  const agents = file.agents as unknown[];
+  agents.forEach((agent, i) => {
+    const problems = agentSpecProblems(agent, { toolNames });
+    const label =
+      typeof (agent as AgentSpec)?.name === 'string' ? ` (${(agent as AgentSpec).name})` : '';
+    if (problems.length > 0) refuse(`agents[${i}]${label}: ${problems.join('; ')}`);
+  });
+  const specs = (agents as AgentSpec[]).map(specFields);
+  const byId = new Map(specs.map((spec) => [spec.id, spec]));
+  if (byId.size !== specs.length) refuse('two agents have the same id');
+
+  const providers = (file.providers as unknown[]).map((value, i): ProviderRef => {
+    const ref = value as Partial<ProviderRef> | null;
+    if (typeof ref !== 'object' || ref === null || typeof ref.id !== 'string')
+      return refuse(`providers[${i}] has no id`);
+    const candidate = {
+      kind: ref.kind as ProviderRef['kind'],
+      name: String(ref.name ?? ''),
+      baseUrl: String(ref.baseUrl ?? ''),
+      defaultModel: typeof ref.defaultModel === 'string' ? ref.defaultModel : '',
+    };
+    const problems = providerProblems(candidate);
+    if (!PROVIDER_KINDS.includes(candidate.kind) || problems.length > 0)
+      refuse(`providers[${i}]: ${problems.join('; ')}`);
+    return { id: ref.id, ...candidate }; // a key in the file, if any, is dropped
+  });
+
+  for (const spec of specs) {
+    for (const childId of spec.subAgentIds) {
+      if (!byId.has(childId))
+        refuse(`${spec.name} has a sub-agent ${childId} that is not in the file`);
+    }
+    if (!providers.some((provider) => provider.id === spec.providerId))
+      refuse(`${spec.name} uses a provider (${spec.providerId}) that is not in the file`);
+  }
+  const rootId = typeof file.agent === 'string' ? file.agent : specs[0]!.id;
+  const root = byId.get(rootId) ?? refuse(`"agent" names ${rootId}, which is not in the file`);
+  const problems = specTreeProblems(root, (id) => byId.get(id));
+  if (problems.length > 0) refuse(problems[0]!);
+  return {
+    format: AGENT_FILE_FORMAT,
+    version: AGENT_FILE_VERSION,
+    agent: root.id,
+    agents: specTree(root, (id) => byId.get(id)),
+    providers,
+  };
+}

@@ -1,0 +1,173 @@
+// An agent as the app's agent builder saves it: plain data that names its provider, model, built-in
+// tools and sub-agents (other saved specs) by id. `buildSpecAgent` turns a spec and its sub-agents
+// into an LlmAgent tree; `agentSpecProblems` and `specTreeProblems` say what stands in the way.
+//
+// What must stay true: a spec that has problems is never saved, and a tree is never built from a
+// cycle (a → b → a) or with one agent twice in it (agent names must be unique in a tree).
+
+import { InvalidRequestError } from '../core/errors.ts';
+import type { BaseLlm } from '../models/llm.ts';
+import type { BaseTool } from '../tools/base-tool.ts';
+import { LlmAgent } from './llm-agent.ts';
+
+export interface AgentSpec {
+  id: string;
+  /** An identifier (letters, digits, _ and -): the author of its events, the transfer target. */
+  name: string;
+  description: string;
+  providerId: string;
+  /** The model name; empty for the provider's default model. */
+  model: string;
+  instruction: string;
+  /** Names of built-in tools. */
+  tools: string[];
+  /** Ids of other saved specs, in order. */
+  subAgentIds: string[];
+  /** Runs can be resumed after a reload, a crash or Stop (default true). */
+  resumable: boolean;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+const LIMITS = { name: 64, description: 1000, model: 200, instruction: 50_000 } as const;
+
+/**
+ * What is wrong with `value` as a spec (any JSON: it may come from an imported file), each problem
+ * a sentence naming the field; [] when it is a valid spec.
+ */
+export function agentSpecProblems(
+  value: unknown,
+  { toolNames }: { toolNames: readonly string[] },
+): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return ['An agent must be a JSON object'];
+  const spec = value as Record<string, unknown>;
+  const problems: string[] = [];
+  const text = (field: keyof typeof LIMITS | 'id' | 'providerId', required: boolean) => {
+    const v = spec[field];
+    if (typeof v !== 'string') return void problems.push(`${field} must be text`);
+    if (required && !v.trim()) return void problems.push(`${field} is empty`);
+    const limit = (LIMITS as Record<string, number>)[field];
+    if (limit !== undefined && v.length > limit)
+      problems.push(`${field} is longer than ${limit} characters`);
+  };
+  text('id', true);
+  text('name', true);
+  if (typeof spec.name === 'string' && spec.name.trim()) {
+    if (!NAME.test(spec.name))
+      problems.push(
+        `name "${spec.name}" must be an identifier: letters, digits, _ and -, not starting with a digit`,
+      );
+    else if (spec.name === 'user') problems.push('name cannot be "user"');
+  }
+  text('description', false);
+  text('providerId', true);
+  text('model', false);
+  text('instruction', false);
+  const list = (field: 'tools' | 'subAgentIds') => {
+    const v = spec[field];
+    if (!Array.isArray(v) || v.some((item) => typeof item !== 'string')) {
+      problems.push(`${field} must be a list of names`);
+      return [];
+    }
+    const seen = new Set<string>();
+    for (const item of v as string[]) {
+      if (seen.has(item)) problems.push(`${field} lists ${item} twice`);
+      seen.add(item);
+    }
+    return v as string[];
+  };
+  for (const tool of list('tools')) {
+    if (!toolNames.includes(tool))
+      problems.push(`tools: there is no built-in tool ${tool} (there are ${toolNames.join(', ')})`);
+  }
+  if (list('subAgentIds').includes(spec.id as string))
+    problems.push('subAgentIds: an agent cannot be its own sub-agent');
+  if (typeof spec.resumable !== 'boolean') problems.push('resumable must be true or false');
+  return problems;
+}
+
+/**
+ * What stands in the way of building the tree rooted at `root`: sub-agents that do not exist, a
+ * cycle, one agent twice in the tree, two agents with one name. [] when it can be built.
+ */
+export function specTreeProblems(
+  root: AgentSpec,
+  lookup: (id: string) => AgentSpec | undefined,
+): string[] {
+  const problems: string[] = [];
+  const placed = new Map<string, string>(); // spec id → the name of its parent in the tree
+  const names = new Map<string, string>(); // agent name → spec id
+  const visit = (spec: AgentSpec, path: readonly AgentSpec[]) => {
+    const sameName = names.get(spec.name);
+    if (sameName !== undefined && sameName !== spec.id)
+      problems.push(`Two agents in ${root.name}'s tree are called ${spec.name}: rename one`);
+    names.set(spec.name, spec.id);
+    for (const childId of spec.subAgentIds) {
+      const child = lookup(childId);
+      if (!child) {
+        problems.push(`${spec.name} has a sub-agent that no longer exists (${childId})`);
+        continue;
+      }
+      const cycleAt = path.findIndex((ancestor) => ancestor.id === child.id);
+      if (cycleAt >= 0 || child.id === spec.id) {
+        const loop = [...(cycleAt >= 0 ? path.slice(cycleAt) : []), spec, child];
+        problems.push(
+          `Sub-agents go round in a circle (${loop.map((s) => s.name).join(' → ')}): an agent cannot be below itself`,
+        );
+        continue;
+      }
+      const parent = placed.get(child.id);
+      if (parent !== undefined) {
+        problems.push(
+          `${child.name} is a sub-agent of both ${parent} and ${spec.name}: an agent can have only one parent in a tree`,
+        );
+        continue;
+      }
+      placed.set(child.id, spec.name);
+      visit(child, [...path, spec]);
+    }
+  };
+  visit(root, []);
+  return [...new Set(problems)];
+}
+
+export interface BuildSpecOptions {
+  lookup: (id: string) => AgentSpec | undefined;
+  /** The model of a spec (its provider's, with the key). */
+  model: (spec: AgentSpec) => BaseLlm;
+  tools: (names: readonly string[]) => BaseTool[];
+}
+
+/** The LlmAgent of `root`, its sub-agents built from their specs; refuses cycles and the like. */
+export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmAgent {
+  const problems = specTreeProblems(root, options.lookup);
+  if (problems.length > 0) throw new InvalidRequestError(`Agent ${root.name}: ${problems[0]}`);
+  const build = (spec: AgentSpec): LlmAgent =>
+    new LlmAgent({
+      name: spec.name,
+      description: spec.description,
+      model: options.model(spec),
+      instruction: spec.instruction,
+      tools: options.tools(spec.tools),
+      subAgents: spec.subAgentIds.map((id) => build(options.lookup(id)!)),
+    });
+  return build(root);
+}
+
+/** Every spec of the tree rooted at `root`, root first (each once, even in a broken tree). */
+export function specTree(
+  root: AgentSpec,
+  lookup: (id: string) => AgentSpec | undefined,
+): AgentSpec[] {
+  const out = new Map<string, AgentSpec>();
+  const visit = (spec: AgentSpec) => {
+    if (out.has(spec.id)) return;
+    out.set(spec.id, spec);
+    for (const id of spec.subAgentIds) {
+      const child = lookup(id);
+      if (child) visit(child);
+    }
+  };
+  visit(root);
+  return [...out.values()];
+}
