@@ -1,17 +1,19 @@
 // What the app keeps beside the library's data, in the same database: each session's title and
-// agent, the user's flows, and the user's settings.
+// agent, the user's flows, model providers and agents, and the user's settings.
 
 import {
   DatabaseRef,
   Stores,
+  type AgentSpecRecord,
   type FlowRecord,
+  type ProviderRecord,
   type IndexedDbServiceOptions,
   type SessionMetaRecord,
 } from './database.ts';
 import { writeTransaction } from './transaction.ts';
 
 export type SessionMeta = SessionMetaRecord;
-export type { FlowRecord };
+export type { AgentSpecRecord, FlowRecord, ProviderRecord };
 
 export class IndexedDbAppStore {
   private readonly database: DatabaseRef;
@@ -66,6 +68,52 @@ export class IndexedDbAppStore {
   async deleteFlow(id: string): Promise<void> {
     const db = await this.database.open();
     await writeTransaction(db, [Stores.flows], (tx) => tx.objectStore(Stores.flows).delete(id));
+  }
+
+  /** The model providers, keys included: for the worker only. */
+  async listProviders(): Promise<ProviderRecord[]> {
+    return (await this.database.open()).getAll(Stores.providers);
+  }
+
+  async getProvider(id: string): Promise<ProviderRecord | undefined> {
+    return (await this.database.open()).get(Stores.providers, id);
+  }
+
+  async putProvider(record: ProviderRecord): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.providers], (tx) =>
+      tx.objectStore(Stores.providers).put(record),
+    );
+  }
+
+  async deleteProvider(id: string): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.providers], (tx) =>
+      tx.objectStore(Stores.providers).delete(id),
+    );
+  }
+
+  /** The agents made in the agent builder, in no particular order. */
+  async listAgentSpecs(): Promise<AgentSpecRecord[]> {
+    return (await this.database.open()).getAll(Stores.agents);
+  }
+
+  async getAgentSpec(id: string): Promise<AgentSpecRecord | undefined> {
+    return (await this.database.open()).get(Stores.agents, id);
+  }
+
+  /** Saves several specs in one transaction (an import writes all of its agents, or none). */
+  async putAgentSpecs(records: readonly AgentSpecRecord[]): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.agents], (tx) => {
+      const store = tx.objectStore(Stores.agents);
+      return Promise.all(records.map((record) => store.put(record)));
+    });
+  }
+
+  async deleteAgentSpec(id: string): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.agents], (tx) => tx.objectStore(Stores.agents).delete(id));
   }
 
   async getSetting<T>(name: string): Promise<T | undefined> {

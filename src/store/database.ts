@@ -7,7 +7,9 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { StorageFullError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
+import type { AgentSpec } from '../agents/agent-spec.ts';
 import type { Flow } from '../flows/flow.ts';
+import type { ProviderSpec } from '../models/provider-spec.ts';
 import type { SessionRecord } from './session-log.ts';
 import type { RunRecord } from './session-service.ts';
 
@@ -15,7 +17,7 @@ import type { RunRecord } from './session-service.ts';
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -33,6 +35,8 @@ export const Stores = {
   sessionMeta: 'sessionMeta',
   settings: 'settings',
   flows: 'flows',
+  providers: 'providers',
+  agents: 'agents',
 } as const;
 
 export interface EventRecord {
@@ -113,6 +117,8 @@ export interface TrellisSchema extends DBSchema {
   };
   settings: { key: string; value: { name: string; value: unknown } };
   flows: { key: string; value: FlowRecord };
+  providers: { key: string; value: ProviderRecord };
+  agents: { key: string; value: AgentSpecRecord };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
@@ -133,6 +139,19 @@ export interface FlowRecord {
   id: string;
   /** The flow file as the user wrote it, parsed (it was valid when saved). */
   flow: Flow;
+  updatedAt: number;
+}
+
+/**
+ * A model provider of Settings → Providers. Its `apiKey` is the one place a key is stored: only
+ * the worker reads it, and the page sees it masked.
+ */
+export interface ProviderRecord extends ProviderSpec {
+  updatedAt: number;
+}
+
+/** An agent made in the app's agent builder. */
+export interface AgentSpecRecord extends AgentSpec {
   updatedAt: number;
 }
 
@@ -176,6 +195,11 @@ function migrate(db: TrellisDb, oldVersion: number): void {
   if (oldVersion < 4) {
     // The user's flows (graph workflows), edited in the app's Flows view.
     db.createObjectStore(Stores.flows, { keyPath: 'id' });
+  }
+  if (oldVersion < 5) {
+    // Real models: the providers (with their keys, kept here only) and the agents built on them.
+    db.createObjectStore(Stores.providers, { keyPath: 'id' });
+    db.createObjectStore(Stores.agents, { keyPath: 'id' });
   }
 }
 

@@ -67,6 +67,13 @@ const SCHEMA_V4 = {
   flows: { keyPath: 'id', indexes: {} },
 };
 
+/** Version 5 adds model providers (with their keys) and the agents of the agent builder. */
+const SCHEMA_V5 = {
+  ...SCHEMA_V4,
+  providers: { keyPath: 'id', indexes: {} },
+  agents: { keyPath: 'id', indexes: {} },
+};
+
 type Schema = Record<
   string,
   {
@@ -115,7 +122,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -147,7 +154,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -174,7 +181,49 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V4 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
+  });
+
+  it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
+    const dbName = freshDbName();
+    const v4 = await createDatabase(dbName, 4, SCHEMA_V4);
+    const flow = { id: 'f1', flow: { name: 'f', nodes: [], edges: [] }, updatedAt: 2 };
+    await v4.put('flows', flow);
+    await v4.put('settings', { name: 'settings', value: { autoResume: true } });
+    v4.close();
+
+    const store = new IndexedDbAppStore({ dbName });
+    toClose.push(store);
+    expect(await store.listFlows()).toEqual([flow]);
+    expect(await store.getSetting('settings')).toEqual({ autoResume: true });
+    expect(await store.listProviders()).toEqual([]);
+    const provider = {
+      id: 'p1',
+      kind: 'openai-compatible' as const,
+      name: 'Ollama',
+      baseUrl: 'http://localhost:11434/v1',
+      defaultModel: 'qwen3:8b',
+      updatedAt: 3,
+    };
+    await store.putProvider(provider);
+    expect(await store.getProvider('p1')).toEqual(provider);
+    const agent = {
+      id: 'a1',
+      name: 'helper',
+      description: '',
+      providerId: 'p1',
+      model: '',
+      instruction: 'Help.',
+      tools: ['calculator'],
+      subAgentIds: [],
+      resumable: true,
+      updatedAt: 4,
+    };
+    await store.putAgentSpecs([agent]);
+    expect(await store.listAgentSpecs()).toEqual([agent]);
+    await store.close();
+    toClose.pop();
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
   });
 
   it('stores artifact bytes as Blobs', async () => {
