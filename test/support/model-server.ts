@@ -59,6 +59,18 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
     fixture: hasToolResult(call) ? 'follow-up-two' : 'two-tool-calls',
   }),
   'fixture-json': () => ({ fixture: 'json' }),
+  // Streaming only: a call to the built-in `calculator` tool, then the answer once it has the result.
+  'fixture-calculator': (call) => ({
+    fixture: hasToolResult(call) ? 'calculator-answer' : 'calculator',
+  }),
+  // The same, but the first answer after the tool result stalls after its first words (a run to
+  // cut off by a reload or Stop); any later request answers in full (the resumed run).
+  'fixture-calculator-stall': (call) =>
+    !hasToolResult(call)
+      ? { fixture: 'calculator' }
+      : call.attempt === 1
+        ? { fixture: 'calculator-stall', end: 'stall' }
+        : { fixture: 'calculator-answer' },
   // A server that answers a streaming request with one JSON body (some do, in some modes)
   'fixture-ignores-stream': () => ({ fixture: 'text', whole: true }),
   'fixture-safety': () => ({ fixture: 'safety' }),
@@ -88,7 +100,8 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
-export async function startModelServer(): Promise<ModelServer> {
+/** `port`: listen on this one (to start a server again where a stopped one was). */
+export async function startModelServer({ port = 0 }: { port?: number } = {}): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
   const attempts = new Map<string, number>();
 
@@ -150,10 +163,13 @@ export async function startModelServer(): Promise<ModelServer> {
       res.end(`model-server: ${String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
