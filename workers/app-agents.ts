@@ -1,12 +1,14 @@
-// The agents a session can talk to (the demo agents, the example flows, the user's flows) and
-// one runner per agent id. A flow's runner is built from the flow as stored when it was built;
-// once the flow changes (an edit saved in this tab or another), the next run builds a new one.
+// The agents a session can talk to (the demo agents, the example flows, the user's flows, the
+// agents of the agent builder) and one runner per agent id. A flow's or a built agent's runner is
+// built from its definition as stored when it was built; once that changes (an edit saved in
+// this tab or another, a provider's new key), the next run builds a new one.
 
 import { DEMO_AGENTS } from '../src/demos/index.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
 import { InvalidRequestError, type BaseAgent, type Runner } from '../src/index.ts';
 import { agentChoice } from './app-sessions.ts';
 import { isFlowAgent, type AgentSource, type AppFlows } from './app-flows.ts';
+import { isSpecAgent, type AppAgentSpecs } from './app-agent-specs.ts';
 import type { AgentInfo } from './protocol.ts';
 
 export class AppAgents {
@@ -15,10 +17,11 @@ export class AppAgents {
   constructor(
     private readonly flows: AppFlows,
     private readonly timing: DemoTiming | undefined,
-    private readonly newRunner: (agent: BaseAgent) => Runner,
+    private readonly newRunner: (agent: BaseAgent, resumable: boolean) => Runner,
+    private readonly specs: AppAgentSpecs,
   ) {}
 
-  /** The demo agents, then the example flows, then the user's flows. */
+  /** The demo agents, then the example flows, then the user's flows, then the user's agents. */
   async list(): Promise<AgentInfo[]> {
     const demos = DEMO_AGENTS.map(({ id, name, description }) => ({
       id,
@@ -26,13 +29,19 @@ export class AppAgents {
       description,
       kind: 'demo' as const,
     }));
-    return [...demos, ...(await this.flows.agentInfos())];
+    const [flows, specs] = await Promise.all([this.flows.agentInfos(), this.specs.agentInfos()]);
+    return [...demos, ...flows, ...specs];
   }
 
   async knows(agentId: string): Promise<boolean> {
-    return isFlowAgent(agentId)
-      ? this.flows.exists(agentId)
-      : DEMO_AGENTS.some((agent) => agent.id === agentId);
+    if (isFlowAgent(agentId)) return this.flows.exists(agentId);
+    if (isSpecAgent(agentId)) return this.specs.exists(agentId);
+    return DEMO_AGENTS.some((agent) => agent.id === agentId);
+  }
+
+  /** Whether the agent's runs are offered for resuming (a built agent may say no). */
+  async resumable(agentId: string): Promise<boolean> {
+    return isSpecAgent(agentId) ? this.specs.resumable(agentId) : true;
   }
 
   /** InvalidRequestError unless the agent exists. */
@@ -45,13 +54,14 @@ export class AppAgents {
     const source = await this.source(agentId);
     const cached = this.runners.get(agentId);
     if (cached?.version === source.version) return cached.runner;
-    const runner = this.newRunner(source.create());
+    const runner = this.newRunner(source.create(), source.resumable ?? true);
     this.runners.set(agentId, { version: source.version, runner });
     return runner;
   }
 
-  private async source(agentId: string): Promise<AgentSource> {
+  private async source(agentId: string): Promise<AgentSource & { resumable?: boolean }> {
     if (isFlowAgent(agentId)) return this.flows.source(agentId);
+    if (isSpecAgent(agentId)) return this.specs.source(agentId);
     const choice = agentChoice(agentId);
     return { version: 'demo', create: () => choice.create(this.timing) };
   }

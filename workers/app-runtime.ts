@@ -3,7 +3,8 @@
 // - every run, rewind, edit, resume and answer holds the session's lock (one tab at a time);
 // - after every change it broadcasts what changed, so that other tabs update live;
 // - a run can be stopped; it is then interrupted, and can be resumed.
-// Flows (the Flows view, flow agents, checkpoints) are in app-flows.ts.
+// Flows (the Flows view, flow agents, checkpoints) are in app-flows.ts; model providers and the
+// agent builder's agents in app-providers.ts and app-agent-specs.ts.
 
 import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
@@ -18,11 +19,14 @@ import {
   type BaseAgent,
   type Content,
   type Event,
+  type HttpModelOptions,
   type Part,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
+import { AppAgentSpecs } from './app-agent-specs.ts';
 import { AppAgents } from './app-agents.ts';
 import { AppFlows, rewindToCheckpoint } from './app-flows.ts';
+import { AppProviders } from './app-providers.ts';
 import { exportSessionFile, importSessionFile, type SessionFileDeps } from './app-session-files.ts';
 import {
   DEFAULT_SETTINGS,
@@ -43,6 +47,8 @@ export interface AppRuntimeOptions {
   broadcast: (message: RuntimeBroadcast) => void;
   /** Pace of the demo agents (tests make them instant). */
   timing?: DemoTiming;
+  /** Retries and timeouts of real models (tests make retries quick). */
+  modelHttp?: HttpModelOptions;
 }
 
 /** Called with each event of a run as it comes (partial ones included). */
@@ -58,6 +64,9 @@ export class AppRuntime {
 
   /** The Flows view's flows; `runtime.ts` exposes its methods. */
   readonly flows: AppFlows;
+  /** Settings → Providers and the agent builder; `runtime.ts` exposes their methods. */
+  readonly providers: AppProviders;
+  readonly agentSpecs: AppAgentSpecs;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
@@ -65,17 +74,19 @@ export class AppRuntime {
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore(dbName);
     this.flows = new AppFlows(this.store, options);
-    const newRunner = (agent: BaseAgent) =>
+    this.providers = new AppProviders(this.store, options);
+    this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options);
+    const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({
         appName: APP_NAME,
         agent,
         sessionService: this.sessions,
         artifactService: this.artifacts,
-        resumabilityConfig: { isResumable: true },
+        resumabilityConfig: { isResumable: resumable },
         // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
         runLiveness: async (run) => (await options.locks.held()).has(run.sessionId),
       });
-    this.agentList = new AppAgents(this.flows, options.timing, newRunner);
+    this.agentList = new AppAgents(this.flows, options.timing, newRunner, this.agentSpecs);
   }
 
   /** The demo agents, then the example flows, then the user's flows. */
@@ -270,10 +281,13 @@ export class AppRuntime {
       this.store.listSessionMeta(APP_NAME, USER_ID),
     ]);
     const titles = new Map(metas.map((meta) => [meta.sessionId, meta.title]));
-    return runs.map((run) => ({
-      ...run,
-      sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE,
-    }));
+    const agents = new Map(metas.map((meta) => [meta.sessionId, meta.agentId]));
+    const offered = await Promise.all(
+      runs.map((run) => this.agentList.resumable(agents.get(run.sessionId) ?? DEFAULT_AGENT_ID)),
+    );
+    return runs
+      .filter((_, i) => offered[i])
+      .map((run) => ({ ...run, sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE }));
   }
 
   /** Which of these sessions another tab (or this one) is running right now. */

@@ -1,7 +1,9 @@
 // The data that crosses between the page and the runtime worker (and between tabs). Plain,
 // structured-clonable shapes only: no classes, no functions.
 
+import type { AgentSpec } from '../src/agents/agent-spec.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
+import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
@@ -11,13 +13,19 @@ export type RuntimeBroadcast =
   | { type: 'sessions-changed' }
   | { type: 'session-changed'; sessionId: string }
   | { type: 'busy-changed'; sessionId: string; busy: boolean }
-  | { type: 'flows-changed' };
+  | { type: 'flows-changed' }
+  /** Says only that something changed: never a provider's fields, let alone its key. */
+  | { type: 'providers-changed' }
+  | { type: 'agents-changed' };
 
-/** A built-in demo agent, a built-in example flow (read-only), or one of the user's flows. */
-export type AgentKind = 'demo' | 'example' | 'flow';
+/**
+ * A built-in demo agent, a built-in example flow (read-only), one of the user's flows, or an
+ * agent the user made in the agent builder.
+ */
+export type AgentKind = 'demo' | 'example' | 'flow' | 'agent';
 
 export interface AgentInfo {
-  /** `state-keeper`…, `example:<name>`, `flow:<id>`. */
+  /** `state-keeper`…, `example:<name>`, `flow:<id>`, `agent:<id>`. */
   id: string;
   name: string;
   description: string;
@@ -57,6 +65,64 @@ export interface FlowCheck {
 /** A save: `saved` when it was valid, else the problems and nothing written. */
 export interface SaveFlowResult extends FlowCheck {
   saved?: FlowInfo;
+}
+
+/**
+ * A model provider as the page sees it: everything but the key, of which only a masked form
+ * ("••••1234") ever leaves the worker.
+ */
+export interface ProviderInfo {
+  id: string;
+  kind: ProviderKind;
+  name: string;
+  baseUrl: string;
+  defaultModel: string;
+  /** The masked key, when the provider has one. */
+  keyHint?: string;
+  updatedAt: number;
+}
+
+/**
+ * A provider as the Settings form sends it: a new one without `id`. `apiKey` is a new key (the
+ * page may send one, never read one back); absent or empty keeps the stored key, and
+ * `removeKey` drops it.
+ */
+export interface ProviderInput {
+  id?: string;
+  kind: ProviderKind;
+  name: string;
+  baseUrl: string;
+  defaultModel: string;
+  apiKey?: string;
+  removeKey?: boolean;
+}
+
+/** What "Test connection" (or fetching the model list) found. */
+export type ConnectionTest = { ok: true; models: string[] } | { ok: false; message: string };
+
+/** An agent of the agent builder, as its view lists it. */
+export interface AgentSpecInfo extends AgentSpec {
+  /** Its id in the Agent select: `agent:<id>`. */
+  agentId: string;
+  /** The name of its provider (absent if the provider was deleted). */
+  providerName?: string;
+  updatedAt: number;
+}
+
+/** A spec as the builder's form sends it: a new one without `id`. */
+export type AgentSpecInput = Omit<AgentSpec, 'id'> & { id?: string };
+
+/** A save: `saved` when it was valid, else the problems and nothing written. */
+export interface SaveAgentResult {
+  saved?: AgentSpecInfo;
+  problems: string[];
+}
+
+/** An imported agent file: the agents saved (the one the file is about first). */
+export interface AgentImportResult {
+  imported: AgentSpecInfo[];
+  /** Providers the file named that this browser did not have, added without a key. */
+  addedProviders: string[];
 }
 
 export interface SessionSummary {

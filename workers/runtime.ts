@@ -4,7 +4,13 @@
 
 import { expose } from 'comlink';
 import { AppRuntime, type EventListener } from './app-runtime.ts';
-import { BROADCAST_CHANNEL, type RuntimeBroadcast, type Settings } from './protocol.ts';
+import {
+  BROADCAST_CHANNEL,
+  type AgentSpecInput,
+  type ProviderInput,
+  type RuntimeBroadcast,
+  type Settings,
+} from './protocol.ts';
 import { webLocks } from './session-locks.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
@@ -51,6 +57,18 @@ const api = {
   saveFlow: (json: string, id?: string) => runtime.flows.save(json, id),
   duplicateFlow: (id: string) => runtime.flows.duplicate(id),
   deleteFlow: (id: string) => runtime.flows.remove(id),
+  // Settings → Providers: keys go in, and only their masked form comes out.
+  listProviders: () => runtime.providers.list(),
+  saveProvider: (input: ProviderInput) => runtime.providers.save(input),
+  deleteProvider: (id: string) => runtime.providers.remove(id),
+  testProvider: (input: ProviderInput) => runtime.providers.test(input),
+  providerModels: (id: string) => runtime.providers.models(id),
+  // The agent builder.
+  listAgentSpecs: () => runtime.agentSpecs.list(),
+  saveAgentSpec: (input: AgentSpecInput) => runtime.agentSpecs.save(input),
+  deleteAgentSpec: (id: string) => runtime.agentSpecs.remove(id),
+  exportAgentSpec: (id: string) => runtime.agentSpecs.exportFile(id),
+  importAgentSpec: (json: string) => runtime.agentSpecs.importFile(json),
   settings: () => runtime.settings(),
   updateSettings: (patch: Partial<Settings>) => runtime.updateSettings(patch),
   /** Answers once the worker has started: the page measures its start-up with it. */

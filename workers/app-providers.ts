@@ -1,0 +1,134 @@
+// Settings → Providers, in the worker: the model providers with their keys, stored in IndexedDB
+// only. Rules:
+// - a key goes in (save) and never comes out: what the page gets is `ProviderInfo`, built field by
+//   field with the key masked; broadcasts say only that providers changed;
+// - every message that could quote the key (a provider's error, say) is redacted first;
+// - a provider that agents use cannot be deleted (they would stop working without a word).
+
+import { InvalidRequestError, type BaseLlm, type HttpModelOptions } from '../src/index.ts';
+import { redact } from '../src/models/model-errors.ts';
+import { createProviderModel, providerClient } from '../src/models/provider-models.ts';
+import { maskKey, providerProblems, type ProviderSpec } from '../src/models/provider-spec.ts';
+import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
+import type { ConnectionTest, ProviderInfo, ProviderInput, RuntimeBroadcast } from './protocol.ts';
+
+export interface AppProvidersOptions {
+  broadcast: (message: RuntimeBroadcast) => void;
+  /** Retries and timeouts of the models agents run on (tests make retries quick). */
+  modelHttp?: HttpModelOptions | undefined;
+}
+
+/** Listing models answers a person waiting on a button: one retry, and a shorter watchdog. */
+const LISTING: HttpModelOptions = { maxRetries: 1, retryBaseMs: 300, idleTimeoutMs: 15_000 };
+
+export class AppProviders {
+  constructor(
+    private readonly store: IndexedDbAppStore,
+    private readonly options: AppProvidersOptions,
+  ) {}
+
+  /** Every provider by name, keys masked. */
+  async list(): Promise<ProviderInfo[]> {
+    const records = await this.store.listProviders();
+    return records.map(infoOf).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Saves a new provider (no `id`) or changes one; refuses one with problems, naming them. */
+  async save(input: ProviderInput): Promise<ProviderInfo> {
+    const spec = await this.specOf(input);
+    const problems = providerProblems(spec);
+    const others = (await this.store.listProviders()).filter((other) => other.id !== spec.id);
+    if (others.some((other) => other.name.trim() === spec.name.trim()))
+      problems.push(`Another provider is called "${spec.name.trim()}": give this one its own name`);
+    if (problems.length > 0) throw new InvalidRequestError(problems.join('. '));
+    const record: ProviderRecord = {
+      ...spec,
+      name: spec.name.trim(),
+      baseUrl: spec.baseUrl.trim(),
+      defaultModel: spec.defaultModel.trim(),
+      updatedAt: Date.now(),
+    };
+    await this.store.putProvider(record);
+    this.options.broadcast({ type: 'providers-changed' });
+    return infoOf(record);
+  }
+
+  async remove(id: string): Promise<void> {
+    const users = (await this.store.listAgentSpecs()).filter((spec) => spec.providerId === id);
+    if (users.length > 0) {
+      const names = users.map((spec) => spec.name).join(', ');
+      throw new InvalidRequestError(
+        `This provider is used by ${users.length === 1 ? 'the agent' : 'the agents'} ${names}: give ${users.length === 1 ? 'it' : 'them'} another provider first`,
+      );
+    }
+    await this.store.deleteProvider(id);
+    this.options.broadcast({ type: 'providers-changed' });
+  }
+
+  /**
+   * "Test connection" on the form as it stands (saved or not): the provider's models, or its
+   * error in its own words. The stored key is used unless the form has a new one.
+   */
+  async test(input: ProviderInput): Promise<ConnectionTest> {
+    const spec = await this.specOf(input);
+    const problems = providerProblems(spec);
+    if (problems.length > 0) return { ok: false, message: problems.join('. ') };
+    return listModels(spec);
+  }
+
+  /** The models of a saved provider, for the agent builder's model field. */
+  async models(providerId: string): Promise<ConnectionTest> {
+    return listModels(await this.record(providerId));
+  }
+
+  /** The stored provider, key included: for building models in this worker only. */
+  async record(id: string): Promise<ProviderRecord> {
+    const record = await this.store.getProvider(id);
+    if (!record) {
+      throw new InvalidRequestError(
+        'This agent’s provider was deleted: choose another one in the agent builder',
+      );
+    }
+    return record;
+  }
+
+  /** The model of an agent: `modelName` (or the provider's default) on the stored provider. */
+  model(record: ProviderRecord, modelName: string): BaseLlm {
+    return createProviderModel(record, modelName, this.options.modelHttp ?? {});
+  }
+
+  /** The spec the form describes: the stored key kept unless a new one is given or removed. */
+  private async specOf(input: ProviderInput): Promise<ProviderSpec> {
+    const stored = input.id === undefined ? undefined : await this.store.getProvider(input.id);
+    if (input.id !== undefined && !stored)
+      throw new InvalidRequestError('This provider was deleted (in another tab?): add it again');
+    const newKey = input.apiKey?.trim();
+    const apiKey = input.removeKey ? undefined : newKey || stored?.apiKey;
+    return {
+      id: input.id ?? crypto.randomUUID().slice(0, 8),
+      kind: input.kind,
+      name: String(input.name ?? ''),
+      baseUrl: String(input.baseUrl ?? '').trim(),
+      defaultModel: String(input.defaultModel ?? ''),
+      ...(apiKey ? { apiKey } : {}),
+    };
+  }
+}
+
+/** What the page may know of a provider. Field by field: a key must never ride along. */
+export function infoOf(record: ProviderRecord): ProviderInfo {
+  const { id, kind, name, baseUrl, defaultModel, updatedAt } = record;
+  const keyHint = maskKey(record.apiKey);
+  return { id, kind, name, baseUrl, defaultModel, updatedAt, ...(keyHint ? { keyHint } : {}) };
+}
+
+async function listModels(spec: ProviderSpec): Promise<ConnectionTest> {
+  const secrets = spec.apiKey ? [spec.apiKey] : [];
+  try {
+    const models = await providerClient(spec, undefined, LISTING).listModels();
+    return { ok: true, models: [...new Set(models)].sort((a, b) => a.localeCompare(b)) };
+  } catch (error) {
+    // Expected: the provider's clear error is the answer. Redacted again, to be sure.
+    return { ok: false, message: redact((error as Error).message ?? String(error), secrets) };
+  }
+}
