@@ -155,12 +155,9 @@ export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmA
 }
 
 /** Every spec of the tree rooted at `root`, root first (each once, even in a broken tree). */
-export function specTree(
-  root: AgentSpec,
-  lookup: (id: string) => AgentSpec | undefined,
-): AgentSpec[] {
-  const out = new Map<string, AgentSpec>();
-  const visit = (spec: AgentSpec) => {
+export function specTree<T extends AgentSpec>(root: T, lookup: (id: string) => T | undefined): T[] {
+  const out = new Map<string, T>();
+  const visit = (spec: T) => {
     if (out.has(spec.id)) return;
     out.set(spec.id, spec);
     for (const id of spec.subAgentIds) {
