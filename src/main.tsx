@@ -1,6 +1,8 @@
 import { render } from 'preact';
+import { AgentBuilder } from './ui/agent-builder.ts';
 import { App } from './ui/App.tsx';
 import { FlowEditor } from './ui/flow-editor.ts';
+import { ProvidersEditor } from './ui/providers-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
 import { Workbench } from './ui/workbench.ts';
 import './ui/styles.css';
@@ -8,5 +10,10 @@ import './ui/styles.css';
 const client = connectRuntime();
 const workbench = new Workbench(client);
 const flows = new FlowEditor(client);
-render(<App workbench={workbench} flows={flows} />, document.getElementById('app')!);
+const providers = new ProvidersEditor(client);
+const builder = new AgentBuilder(client);
+render(
+  <App workbench={workbench} flows={flows} providers={providers} builder={builder} />,
+  document.getElementById('app')!,
+);
 void workbench.init();

@@ -16,7 +16,7 @@ import {
 } from '../src/agents/agent-spec.ts';
 import { InvalidRequestError } from '../src/index.ts';
 import type { AgentSpecRecord, IndexedDbAppStore } from '../src/store/app-store.ts';
-import { BUILTIN_TOOL_NAMES, builtinTools } from '../src/tools/builtin-tools.ts';
+import { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from '../src/tools/builtin-tools.ts';
 import type { AgentSource } from './app-flows.ts';
 import type { AppProviders } from './app-providers.ts';
 import type {
@@ -24,6 +24,7 @@ import type {
   AgentInfo,
   AgentSpecInfo,
   AgentSpecInput,
+  BuiltinToolInfo,
   RuntimeBroadcast,
   SaveAgentResult,
 } from './protocol.ts';
@@ -50,6 +51,11 @@ export class AppAgentSpecs {
     return records
       .map((record) => infoOf(record, names.get(record.providerId)))
       .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The built-in tools the builder offers. */
+  tools(): BuiltinToolInfo[] {
+    return BUILTIN_TOOLS.map(({ name, description }) => ({ name, description }));
   }
 
   /** The saved agents as agents of the Agent select. */

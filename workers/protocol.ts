@@ -109,6 +109,12 @@ export interface AgentSpecInfo extends AgentSpec {
   updatedAt: number;
 }
 
+/** A built-in tool an agent of the builder can use. */
+export interface BuiltinToolInfo {
+  name: string;
+  description: string;
+}
+
 /** A spec as the builder's form sends it: a new one without `id`. */
 export type AgentSpecInput = Omit<AgentSpec, 'id'> & { id?: string };
 

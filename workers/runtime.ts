@@ -64,6 +64,7 @@ const api = {
   testProvider: (input: ProviderInput) => runtime.providers.test(input),
   providerModels: (id: string) => runtime.providers.models(id),
   // The agent builder.
+  listBuiltinTools: () => runtime.agentSpecs.tools(),
   listAgentSpecs: () => runtime.agentSpecs.list(),
   saveAgentSpec: (input: AgentSpecInput) => runtime.agentSpecs.save(input),
   deleteAgentSpec: (id: string) => runtime.agentSpecs.remove(id),

@@ -11,13 +11,15 @@ const GROUPS: { kind: AgentKind; label: string }[] = [
   { kind: 'demo', label: 'Demo agents' },
   { kind: 'example', label: 'Example flows' },
   { kind: 'flow', label: 'Your flows' },
+  { kind: 'agent', label: 'Your agents' },
 ];
 
 export function AgentSelect({ agents, value, disabled, onChange }: Props) {
   const description = agents.find((agent) => agent.id === value)?.description;
-  // A session whose flow was deleted keeps its agent id: say so rather than show another agent.
+  // A session whose flow or agent was deleted keeps its agent id: say so rather than show another.
   const missing =
     value !== undefined && agents.length > 0 && !agents.some((agent) => agent.id === value);
+  const what = value?.startsWith('agent:') ? 'agent' : 'flow';
   return (
     <div class="agent-select">
       <label>
@@ -27,7 +29,7 @@ export function AgentSelect({ agents, value, disabled, onChange }: Props) {
           disabled={disabled}
           onChange={(event) => onChange(event.currentTarget.value)}
         >
-          {missing && <option value={value}>(deleted flow)</option>}
+          {missing && <option value={value}>(deleted {what})</option>}
           {GROUPS.map(({ kind, label }) => {
             const members = agents.filter((agent) => agent.kind === kind);
             return members.length === 0 ? null : (
@@ -43,7 +45,7 @@ export function AgentSelect({ agents, value, disabled, onChange }: Props) {
         </select>
       </label>
       {description && <p class="hint">{description}</p>}
-      {missing && <p class="hint">This session's flow was deleted: choose another agent.</p>}
+      {missing && <p class="hint">This session's {what} was deleted: choose another agent.</p>}
     </div>
   );
 }

@@ -1,16 +1,21 @@
 import { useMemo, useState } from 'preact/hooks';
+import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
+import { AgentsView } from './AgentsView.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
 import { checkpointRows, flowProgress } from './checkpoints-model.ts';
 import { CheckpointsPanel } from './CheckpointsPanel.tsx';
 import { Composer } from './Composer.tsx';
+import { download } from './download.ts';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { FlowsView } from './FlowsView.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import type { ProvidersEditor } from './providers-editor.ts';
+import { ProvidersView } from './ProvidersView.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { SessionList } from './SessionList.tsx';
 import { sessionView } from './session-view.ts';
@@ -27,13 +32,28 @@ const PLACEHOLDERS: Record<string, string> = {
   'example:research-brief': 'A topic for a brief, e.g. solar panels',
 };
 
-export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEditor }) {
+/** What the main area shows: the session, or one of the views opened from the header. */
+type View = 'chat' | 'flows' | 'agents' | 'providers';
+
+interface Props {
+  workbench: Workbench;
+  flows: FlowEditor;
+  providers: ProvidersEditor;
+  builder: AgentBuilder;
+}
+
+export function App({ workbench, flows, providers, builder }: Props) {
   const state = useWorkbench(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
-  const [flowsOpen, setFlowsOpen] = useState(false);
+  const [view, setView] = useState<View>('chat');
+  const toggle = (next: View) => setView((open) => (open === next ? 'chat' : next));
+  const use = (agentId: string) => {
+    actions.setAgent(agentId);
+    setView('chat');
+  };
   const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const { current, running, busyElsewhere } = state;
-  const view = current && sessionView(current);
+  const session = current && sessionView(current);
   const locked = running || busyElsewhere;
   const agentId = current?.summary.agentId;
   const flow = state.agents.find((agent) => agent.id === agentId)?.flow;
@@ -47,7 +67,7 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
   const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
 
   return (
-    <div class={flowsOpen ? 'app flows-open' : 'app'}>
+    <div class={view === 'chat' ? 'app' : 'app flows-open'}>
       <header class="top">
         <p class="brand">
           <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
@@ -58,24 +78,34 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
           disabled={!state.ready || locked}
           onChange={actions.setAgent}
         />
-        <button
-          type="button"
-          aria-pressed={flowsOpen}
-          onClick={() => setFlowsOpen((open) => !open)}
-        >
+        <button type="button" aria-pressed={view === 'flows'} onClick={() => toggle('flows')}>
           Flows
+        </button>
+        <button type="button" aria-pressed={view === 'agents'} onClick={() => toggle('agents')}>
+          Agents
         </button>
         <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
         <details class="settings">
           <summary>Settings</summary>
-          <label>
-            <input
-              type="checkbox"
-              checked={state.settings.autoResume}
-              onChange={(event) => actions.setAutoResume(event.currentTarget.checked)}
-            />{' '}
-            Resume interrupted runs automatically after a reload
-          </label>
+          <div class="settings-menu">
+            <label>
+              <input
+                type="checkbox"
+                checked={state.settings.autoResume}
+                onChange={(event) => actions.setAutoResume(event.currentTarget.checked)}
+              />{' '}
+              Resume interrupted runs automatically after a reload
+            </label>
+            <button
+              type="button"
+              onClick={(event) => {
+                event.currentTarget.closest('details')?.removeAttribute('open');
+                setView('providers');
+              }}
+            >
+              Providers
+            </button>
+          </div>
         </details>
       </header>
 
@@ -116,15 +146,17 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
             </button>
           </p>
         )}
-        {flowsOpen ? (
-          <FlowsView
-            editor={flows}
-            onUse={(id) => {
-              actions.setAgent(id);
-              setFlowsOpen(false);
-            }}
-            onClose={() => setFlowsOpen(false)}
+        {view === 'flows' ? (
+          <FlowsView editor={flows} onUse={use} onClose={() => setView('chat')} />
+        ) : view === 'agents' ? (
+          <AgentsView
+            builder={builder}
+            onProviders={() => setView('providers')}
+            onUse={use}
+            onClose={() => setView('chat')}
           />
+        ) : view === 'providers' ? (
+          <ProvidersView editor={providers} onClose={() => setView('chat')} />
         ) : (
           <>
             <div class="session-bar">
@@ -148,9 +180,9 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
                 </div>
               )}
             </div>
-            {view && (
+            {session && (
               <Approvals
-                approvals={view.approvals.filter(
+                approvals={session.approvals.filter(
                   (approval) => !state.answered.includes(approval.requestId),
                 )}
                 disabled={locked}
@@ -166,7 +198,7 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
               />
             ) : (
               <Chat
-                items={view?.chat ?? EMPTY}
+                items={session?.chat ?? EMPTY}
                 sent={state.sent}
                 runEventIds={state.runEventIds}
                 streaming={state.streaming}
@@ -186,10 +218,14 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
 
       <aside class="side">
         {flow && (
-          <FlowPanel flow={flow} progress={progress} waiting={(view?.approvals.length ?? 0) > 0} />
+          <FlowPanel
+            flow={flow}
+            progress={progress}
+            waiting={(session?.approvals.length ?? 0) > 0}
+          />
         )}
         <HistoryPanel
-          rows={view?.history ?? EMPTY}
+          rows={session?.history ?? EMPTY}
           selectedId={state.selectedTurnId}
           disabled={locked}
           onSelect={actions.selectTurn}
@@ -197,9 +233,9 @@ export function App({ workbench, flows }: { workbench: Workbench; flows: FlowEdi
           onEdit={actions.edit}
           onFork={actions.fork}
         />
-        <StatePanel groups={view?.state ?? EMPTY} />
+        <StatePanel groups={session?.state ?? EMPTY} />
         <ArtifactsPanel artifacts={current?.artifacts ?? EMPTY} onLoad={actions.loadArtifact} />
-        <EventLog events={current?.events ?? EMPTY} active={view?.active ?? EMPTY} />
+        <EventLog events={current?.events ?? EMPTY} active={session?.active ?? EMPTY} />
       </aside>
     </div>
   );
@@ -232,13 +268,4 @@ function actionsOf(workbench: Workbench) {
     loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
     dismiss: () => workbench.dismiss(),
   };
-}
-
-function download(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

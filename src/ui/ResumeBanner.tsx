@@ -6,7 +6,7 @@ interface Props {
   onResume: (run: InterruptedRun) => void;
 }
 
-/** Runs a reload, a crash or Stop cut off, each with its Resume button. */
+/** Runs a reload, a crash, Stop or a lost connection cut off, each with its Resume button. */
 export function ResumeBanner({ runs, disabled, onResume }: Props) {
   const interrupted = runs.filter((run) => run.status === 'interrupted');
   if (interrupted.length === 0) return null;
@@ -14,7 +14,8 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
     <section class="banner resume" aria-label="Interrupted runs">
       <p>
         {interrupted.length === 1 ? 'A run was' : `${interrupted.length} runs were`} cut off (a
-        reload, a crash or Stop). Nothing that was saved is lost; resume to finish.
+        reload, a crash, Stop or a model that could not be reached). Nothing that was saved is lost;
+        resume to finish.
       </p>
       <ul>
         {interrupted.map((run) => (
@@ -24,10 +25,16 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
             </button>{' '}
             <span class="hint">
               {run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()}
+              {run.error && `: ${firstSentence(run.error.message)}`}
             </span>
           </li>
         ))}
       </ul>
     </section>
   );
+}
+
+/** "Could not reach Ollama at http://localhost:11434 (4 attempts)." of a longer message. */
+function firstSentence(message: string): string {
+  return /^.*?[.!?](?=\s|$)/.exec(message)?.[0] ?? message;
 }

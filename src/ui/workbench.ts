@@ -275,16 +275,24 @@ export class Workbench {
 
   /**
    * Runs something that streams events of the current session: partial events feed the live
-   * text, stored ones join the log (and update the state) as they come.
+   * text, stored ones join the log (and update the state) as they come. A failure the run logged
+   * as an error event is shown there, in the chat, not a second time in the error banner.
    */
   private async running(
     sessionId: string,
     start: (onEvent: (event: Event) => void) => Promise<void>,
   ): Promise<void> {
     this.set({ running: true, runEventIds: new Set(), error: undefined, notice: undefined });
-    await this.guard(() => start(this.client.callback((event) => this.onEvent(sessionId, event))));
+    const before = this.state.current?.events.length ?? 0;
+    const failure = await start(
+      this.client.callback((event) => this.onEvent(sessionId, event)),
+    ).then(
+      () => undefined,
+      (error: unknown) => error ?? new Error('The run failed'),
+    );
     this.set({ running: false, streaming: undefined });
     if (this.state.current?.summary.id === sessionId) await this.reload();
+    if (failure !== undefined && !this.logged(failure, before)) this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
     await Promise.all([this.refreshSessions(), this.refreshInterrupted()]);
   }
@@ -312,7 +320,10 @@ export class Workbench {
   private onBroadcast(message: RuntimeBroadcast): void {
     const currentId = this.state.current?.summary.id;
     if (message.type === 'sessions-changed') void this.refreshSessions();
-    if (message.type === 'flows-changed') void this.refreshAgents();
+    if (message.type === 'flows-changed' || message.type === 'agents-changed')
+      void this.refreshAgents();
+    // An agent's description names its provider.
+    if (message.type === 'providers-changed') void this.refreshAgents();
     if (message.type === 'busy-changed') {
       if (message.sessionId === currentId && !this.state.running)
         this.set({ busyElsewhere: message.busy });
@@ -365,12 +376,24 @@ export class Workbench {
     try {
       return await action();
     } catch (error) {
-      if ((error as Error | null)?.name === 'AbortError') return undefined;
-      const message = (error as Error | null)?.message ?? String(error);
-      if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
-      this.set({ error: message });
+      this.fail(error);
       return undefined;
     }
+  }
+
+  /** Shows a failure as the error (a cancelled action is not a failure). */
+  private fail(error: unknown): void {
+    if ((error as Error | null)?.name === 'AbortError') return;
+    const message = (error as Error | null)?.message ?? String(error);
+    if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
+    this.set({ error: message });
+  }
+
+  /** Whether the log, from position `from` on, has this failure as an error event. */
+  private logged(error: unknown, from: number): boolean {
+    const message = (error as Error | null)?.message;
+    const events = this.state.current?.events.slice(from) ?? [];
+    return events.some((event) => event.errorCode && event.errorMessage === message);
   }
 
   private set(patch: Partial<WorkbenchState>): void {

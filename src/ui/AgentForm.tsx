@@ -1,0 +1,166 @@
+import type { AgentBuilder, AgentBuilderState } from './agent-builder.ts';
+import { modelPlaceholder, subAgentChoices, toggled } from './agent-builder-model.ts';
+
+interface Props {
+  builder: AgentBuilder;
+  state: AgentBuilderState;
+  /** Opens Settings → Providers. */
+  onProviders: () => void;
+  /** Talks to the agent in the open session (sets its agent). */
+  onUse: (agentId: string) => void;
+}
+
+/** The form of one agent: provider and model, instruction, built-in tools, sub-agents. */
+export function AgentForm({ builder, state, onProviders, onUse }: Props) {
+  const { draft, specs, providers, tools, models, modelsError, problems, saving, status, error } =
+    state;
+  const saved = specs.find((spec) => spec.id === draft.id);
+  const choices = subAgentChoices(specs, draft.id);
+  const change = builder.change.bind(builder);
+  return (
+    <form
+      class="flow-editor agent-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void builder.save();
+      }}
+    >
+      {providers.length === 0 && (
+        <p class="banner notice">
+          An agent runs on a model provider: add one first.{' '}
+          <button type="button" onClick={onProviders}>
+            Open Providers
+          </button>
+        </p>
+      )}
+      <label class="field">
+        Name
+        <input
+          value={draft.name}
+          spellcheck={false}
+          onInput={(e) => change({ name: e.currentTarget.value })}
+        />
+      </label>
+      <label class="field">
+        Description
+        <input
+          value={draft.description}
+          onInput={(e) => change({ description: e.currentTarget.value })}
+        />
+      </label>
+      <div class="field-row">
+        <label class="field">
+          Provider
+          <select
+            value={draft.providerId}
+            onChange={(e) => change({ providerId: e.currentTarget.value })}
+          >
+            {!providers.some((p) => p.id === draft.providerId) && (
+              <option value={draft.providerId}>(choose a provider)</option>
+            )}
+            {providers.map((provider) => (
+              <option key={provider.id} value={provider.id}>
+                {provider.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          Model
+          <input
+            value={draft.model}
+            list="agent-models"
+            spellcheck={false}
+            placeholder={modelPlaceholder(providers, draft.providerId)}
+            onInput={(e) => change({ model: e.currentTarget.value })}
+          />
+          <datalist id="agent-models">
+            {models.map((model) => (
+              <option key={model} value={model} />
+            ))}
+          </datalist>
+        </label>
+      </div>
+      {modelsError && <p class="hint">Could not list the models: {modelsError}</p>}
+      <label class="field">
+        Instruction
+        <textarea
+          rows={5}
+          value={draft.instruction}
+          onInput={(e) => change({ instruction: e.currentTarget.value })}
+        />
+      </label>
+      <fieldset class="choices">
+        <legend>Tools</legend>
+        {tools.map((tool) => (
+          <label key={tool.name} class="check" title={tool.description}>
+            <input
+              type="checkbox"
+              checked={draft.tools.includes(tool.name)}
+              onChange={(e) =>
+                change({ tools: toggled(draft.tools, tool.name, e.currentTarget.checked) })
+              }
+            />{' '}
+            {tool.name}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset class="choices">
+        <legend>Sub-agents</legend>
+        {choices.length === 0 && <p class="hint">Save other agents to use them here.</p>}
+        {choices.map((spec) => (
+          <label key={spec.id} class="check" title={spec.description}>
+            <input
+              type="checkbox"
+              checked={draft.subAgentIds.includes(spec.id)}
+              onChange={(e) =>
+                change({
+                  subAgentIds: toggled(draft.subAgentIds, spec.id, e.currentTarget.checked),
+                })
+              }
+            />{' '}
+            {spec.name}
+          </label>
+        ))}
+      </fieldset>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={draft.resumable}
+          onChange={(e) => change({ resumable: e.currentTarget.checked })}
+        />{' '}
+        Resumable: offer to resume its runs after a reload, a crash, Stop or a lost connection
+      </label>
+      <div class="flow-buttons">
+        <button type="submit" class="primary" disabled={saving || !builder.dirty}>
+          Save
+        </button>
+        {saved && !builder.dirty && (
+          <button type="button" onClick={() => onUse(saved.agentId)}>
+            Use in this session
+          </button>
+        )}
+        {status && (
+          <span class="flow-status" role="status">
+            {status}
+          </span>
+        )}
+      </div>
+      {problems.length > 0 && (
+        <div class="problems" role="alert">
+          <p>The agent cannot be saved yet:</p>
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {error && (
+        <p class="banner error" role="alert">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

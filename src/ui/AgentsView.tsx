@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { AgentBuilder } from './agent-builder.ts';
+import { AgentForm } from './AgentForm.tsx';
+import { download } from './download.ts';
+
+interface Props {
+  builder: AgentBuilder;
+  onProviders: () => void;
+  onUse: (agentId: string) => void;
+  onClose: () => void;
+}
+
+/** The agent builder: your agents (export, delete), import, and the form of one. */
+export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
+  const state = useAgentBuilder(builder);
+  const { specs, draft } = state;
+
+  useEffect(() => {
+    void builder.start();
+    return () => builder.stop();
+  }, [builder]);
+
+  return (
+    <section class="flows-view" aria-label="Agents">
+      <header class="flows-head">
+        <h2>Agents</h2>
+        <p class="hint">
+          An agent is a model of one of your providers with an instruction, built-in tools and other
+          agents it can hand the conversation to.
+        </p>
+        <label class="import">
+          Import agent…
+          <input
+            type="file"
+            accept="application/json,.json"
+            onChange={(event) => {
+              const input = event.currentTarget;
+              const file = input.files?.[0];
+              input.value = '';
+              if (file) void file.text().then((json) => builder.importFile(json));
+            }}
+          />
+        </label>
+        <button type="button" onClick={onClose}>
+          Back to the chat
+        </button>
+      </header>
+      <div class="flows-body">
+        <nav class="flows-list" aria-label="Agent list">
+          <ul>
+            {specs.map((spec) => (
+              <li key={spec.id} class={spec.id === draft.id ? 'current' : ''}>
+                <button
+                  type="button"
+                  class="flow-open"
+                  aria-pressed={spec.id === draft.id}
+                  onClick={() => builder.select(spec.id)}
+                >
+                  {spec.name}
+                </button>
+                <div class="flow-actions">
+                  <button
+                    type="button"
+                    aria-label={`Export ${spec.name}`}
+                    onClick={() =>
+                      void builder
+                        .exportFile(spec.id)
+                        .then((file) => file && download(file.filename, file.json))
+                    }
+                  >
+                    Export
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Delete ${spec.name}`}
+                    onClick={() => {
+                      if (confirm(`Delete the agent “${spec.name}”? Its sessions are kept.`))
+                        void builder.remove(spec.id);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => builder.newAgent()}>
+            New agent
+          </button>
+        </nav>
+        <AgentForm builder={builder} state={state} onProviders={onProviders} onUse={onUse} />
+      </div>
+    </section>
+  );
+}
+
+function useAgentBuilder(builder: AgentBuilder) {
+  const [state, setState] = useState(builder.snapshot);
+  useEffect(() => {
+    setState(builder.snapshot);
+    return builder.subscribe(() => setState(builder.snapshot));
+  }, [builder]);
+  return state;
+}

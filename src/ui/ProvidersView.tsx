@@ -1,0 +1,90 @@
+import { useEffect, useState } from 'preact/hooks';
+import { PROVIDER_PRESETS } from '../models/provider-spec.ts';
+import { ProviderForm } from './ProviderForm.tsx';
+import type { ProvidersEditor } from './providers-editor.ts';
+import { KIND_LABELS } from './providers-model.ts';
+
+interface Props {
+  editor: ProvidersEditor;
+  onClose: () => void;
+}
+
+/** Settings → Providers: the model providers (keys masked), presets to add one, and its form. */
+export function ProvidersView({ editor, onClose }: Props) {
+  const state = useProviders(editor);
+  const { providers, draft } = state;
+
+  useEffect(() => {
+    void editor.start();
+    return () => editor.stop();
+  }, [editor]);
+
+  return (
+    <section class="flows-view" aria-label="Providers">
+      <header class="flows-head">
+        <h2>Providers</h2>
+        <p class="hint">
+          Real models: the Gemini API, or any server that speaks OpenAI’s chat completions. Keys are
+          kept in this browser only. A local server must allow this page’s origin (CORS: see
+          docs/models.md).
+        </p>
+        <button type="button" onClick={onClose}>
+          Back to the chat
+        </button>
+      </header>
+      <div class="flows-body">
+        <nav class="flows-list" aria-label="Provider list">
+          <ul>
+            {providers.map((provider) => (
+              <li key={provider.id} class={provider.id === draft?.id ? 'current' : ''}>
+                <button
+                  type="button"
+                  class="flow-open"
+                  aria-pressed={provider.id === draft?.id}
+                  onClick={() => editor.open(provider.id)}
+                >
+                  {provider.name}
+                  <span class="badge">{KIND_LABELS[provider.kind]}</span>
+                </button>
+                <div class="flow-actions">
+                  <span class="hint">
+                    {provider.keyHint ? `key ${provider.keyHint}` : 'no key'}
+                  </span>
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Delete ${provider.name}`}
+                    onClick={() => {
+                      if (confirm(`Delete the provider “${provider.name}” and its key?`))
+                        void editor.remove(provider.id);
+                    }}
+                  >
+                    Delete
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <p class="hint">Add a provider:</p>
+          <div class="presets">
+            {[...PROVIDER_PRESETS.map((preset) => preset.label), 'Other server'].map((label) => (
+              <button key={label} type="button" onClick={() => editor.add(label)}>
+                Add {label}
+              </button>
+            ))}
+          </div>
+        </nav>
+        <ProviderForm editor={editor} state={state} />
+      </div>
+    </section>
+  );
+}
+
+function useProviders(editor: ProvidersEditor) {
+  const [state, setState] = useState(editor.snapshot);
+  useEffect(() => {
+    setState(editor.snapshot);
+    return editor.subscribe(() => setState(editor.snapshot));
+  }, [editor]);
+  return state;
+}

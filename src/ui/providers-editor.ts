@@ -1,0 +1,163 @@
+// Settings → Providers, the view model: the providers, the form of one, Test connection, Save and
+// Delete. The worker stores everything; the page holds a typed key only until it is sent, and
+// never gets one back (providers come masked).
+//
+// Invariants:
+// - only the answer to the latest test is shown (an older one arriving late is dropped);
+// - the typed key is cleared once saved;
+// - the list follows other tabs through the `providers-changed` broadcast.
+
+import type { ConnectionTest, ProviderInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
+import {
+  draftFromPreset,
+  draftFromProvider,
+  inputOf,
+  type ProviderDraft,
+} from './providers-model.ts';
+import type { RuntimeClient } from './workbench.ts';
+
+export interface ProvidersState {
+  providers: ProviderInfo[];
+  /** The form; undefined when no provider is open. */
+  draft: ProviderDraft | undefined;
+  testing: boolean;
+  test: ConnectionTest | undefined;
+  /** The models of the last successful test, to pick the default model from. */
+  models: string[];
+  saving: boolean;
+  status: string | undefined;
+  error: string | undefined;
+}
+
+const INITIAL: ProvidersState = {
+  providers: [],
+  draft: undefined,
+  testing: false,
+  test: undefined,
+  models: [],
+  saving: false,
+  status: undefined,
+  error: undefined,
+};
+
+export class ProvidersEditor {
+  private state: ProvidersState = INITIAL;
+  private readonly listeners = new Set<() => void>();
+  private tests = 0;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {}
+
+  get snapshot(): ProvidersState {
+    return this.state;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Loads the list and opens the first provider, if none is open. */
+  async start(): Promise<void> {
+    this.unsubscribe ??= this.client.onBroadcast((message: RuntimeBroadcast) => {
+      if (message.type === 'providers-changed') void this.refresh();
+    });
+    await this.refresh();
+    const first = this.state.providers[0];
+    if (!this.state.draft && first) this.open(first.id);
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  async refresh(): Promise<void> {
+    await this.guard(async () =>
+      this.set({ providers: await this.client.runtime.listProviders() }),
+    );
+  }
+
+  open(id: string): void {
+    const provider = this.state.providers.find((item) => item.id === id);
+    if (provider) this.load(draftFromProvider(provider));
+  }
+
+  /** A new provider from a preset ('Gemini', 'Ollama', …, or anything else for a custom one). */
+  add(preset: string): void {
+    this.load(
+      draftFromPreset(
+        preset,
+        this.state.providers.map((p) => p.name),
+      ),
+    );
+  }
+
+  change(patch: Partial<ProviderDraft>): void {
+    const draft = this.state.draft;
+    if (draft) this.set({ draft: { ...draft, ...patch }, status: undefined });
+  }
+
+  /** Lists the provider's models with the form as it stands (saved or not). */
+  async testConnection(): Promise<void> {
+    const draft = this.state.draft;
+    if (!draft) return;
+    const ticket = ++this.tests;
+    this.set({ testing: true, test: undefined, error: undefined });
+    const test = await this.guard<ConnectionTest>(() =>
+      this.client.runtime.testProvider(inputOf(draft)),
+    );
+    if (ticket !== this.tests) return;
+    this.set({ testing: false, ...(test ? { test } : {}) });
+    if (test?.ok) this.set({ models: test.models });
+  }
+
+  async save(): Promise<void> {
+    const draft = this.state.draft;
+    if (!draft || this.state.saving) return;
+    this.set({ saving: true, status: undefined, error: undefined });
+    const saved = await this.guard(() => this.client.runtime.saveProvider(inputOf(draft)));
+    this.set({ saving: false });
+    if (!saved) return;
+    await this.refresh();
+    this.set({
+      draft: { ...draftFromProvider(saved), ...(draft.hint ? { hint: draft.hint } : {}) },
+      status: `Saved “${saved.name}”.`,
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.guard(async () => {
+      await this.client.runtime.deleteProvider(id);
+      await this.refresh();
+      if (this.state.draft?.id === id) this.set({ draft: undefined, test: undefined, models: [] });
+      this.set({ status: 'Deleted.' });
+    });
+  }
+
+  private load(draft: ProviderDraft): void {
+    this.tests++; // a test in flight was about another form
+    this.set({
+      draft,
+      test: undefined,
+      testing: false,
+      models: [],
+      status: undefined,
+      error: undefined,
+    });
+  }
+
+  private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      this.set({ error: (error as Error | null)?.message ?? String(error), testing: false });
+      return undefined;
+    }
+  }
+
+  private set(patch: Partial<ProvidersState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
