@@ -1,0 +1,163 @@
+// Real models in the app, against the fixture model server (another origin, with CORS): a
+// provider set up in Settings → Providers, an agent made in the agent builder that calls the
+// built-in calculator, its answer streamed, a reload mid-answer resumed, a rewind and a new
+// turn; a server that goes away interrupts the run, and Resume finishes it once it is back.
+// The key typed in never shows in the page or in an exported file.
+
+import { readFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { messages, openApp, region, say, waitReady } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+const browser = freshBrowserPerTest();
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(() => server.close());
+
+const KEY = 'sk-e2e-secret-5f4e3d2c1b0a-9876';
+const QUESTION = 'What is 6 * 7?';
+const ANSWER = 'The calculator says 6 × 7 = 42.';
+
+/** Settings → Providers → a new OpenAI-compatible provider at `url`, tested and saved. */
+async function addProvider(page: Page, url: string): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  await providers.getByRole('button', { name: 'Add Other server' }).click();
+  await providers.getByLabel('Name').fill('Fixture');
+  await providers.getByLabel('Base URL').fill(`${url}/v1`);
+  await providers.getByLabel('API key').fill(KEY);
+  await providers.getByRole('button', { name: 'Test connection' }).click();
+  await providers
+    .getByRole('status', { name: 'Connection' })
+    .filter({ hasText: /^Connected: 4 models \(fixture-text, fixture-tool-call, / })
+    .waitFor();
+  await providers.getByLabel('Default model').fill('fixture-text');
+  await providers.getByRole('button', { name: 'Save' }).click();
+  await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
+  expect(await providers.getByLabel('API key').inputValue()).toBe('');
+  expect(await providers.getByLabel('API key').getAttribute('placeholder')).toBe(
+    '••••9876 stored; type a new key to replace it',
+  );
+}
+
+/** Agents → a new agent on that provider with the calculator, saved and used in this session. */
+async function addAgent(page: Page, name: string, model: string): Promise<void> {
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const agents = region(page, 'Agents');
+  await agents.getByLabel('Name').fill(name);
+  await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
+  await agents.getByLabel('Model').fill(model);
+  await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
+  await agents.getByRole('group', { name: 'Tools' }).getByLabel('calculator').check();
+  await agents.getByRole('button', { name: 'Save' }).click();
+  await agents
+    .getByRole('status')
+    .filter({ hasText: `Saved “${name}”` })
+    .waitFor();
+  await agents.getByRole('button', { name: 'Use in this session' }).click();
+  const select = page.getByLabel('Agent');
+  await expect.poll(() => select.inputValue()).toMatch(/^agent:/);
+  expect(await select.locator('optgroup[label="Your agents"] option').allTextContents()).toEqual([
+    name,
+  ]);
+}
+
+const keyInPage = async (page: Page) => (await page.content()).includes(KEY);
+
+it('sets up a provider and an agent, streams its tool call and answer, resumes after a reload, rewinds', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addProvider(page, server.url);
+  await addAgent(page, 'calc', 'fixture-calculator-stall@e2e');
+
+  // The tool runs, then the answer streams in and stalls: it shows live, then a reload cuts it.
+  await page.getByLabel('Message').fill(QUESTION);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const chat = region(page, 'Conversation');
+  await chat.locator('.tool-call', { hasText: 'calculator(expression=6 * 7)' }).waitFor();
+  await chat.locator('.tool-call .status.done').waitFor();
+  await chat.locator('.streaming', { hasText: 'The calculator says' }).waitFor();
+  await page.reload();
+  await waitReady(page);
+  await page.getByRole('button', { name: /^Resume/ }).click();
+  await chat.getByText(ANSWER).waitFor();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+  expect(await messages(page)).toEqual([QUESTION, ANSWER]);
+  expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+
+  // Rewind to before the turn, and ask again: the whole run, tool call included, once more.
+  await region(page, 'History').getByRole('button', { name: QUESTION }).click();
+  await page.getByRole('button', { name: /^Rewind/ }).click();
+  await expect.poll(() => messages(page)).toEqual([]);
+  await say(page, QUESTION);
+  await expect.poll(() => messages(page)).toEqual([QUESTION, ANSWER]);
+  expect(await chat.locator('.tool-call .status.done').count()).toBe(1);
+
+  // The key is nowhere: not in the page, not in the session file, not in the agent file.
+  expect(await keyInPage(page)).toBe(false);
+  const sessions = page.getByRole('navigation', { name: 'Sessions' });
+  const [sessionFile] = await Promise.all([
+    page.waitForEvent('download'),
+    sessions.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  const sessionJson = readFileSync((await sessionFile.path())!, 'utf8');
+  expect(sessionJson).toContain('calculator');
+  expect(sessionJson).not.toContain(KEY);
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const [agentFile] = await Promise.all([
+    page.waitForEvent('download'),
+    region(page, 'Agents').getByRole('button', { name: 'Export calc' }).click(),
+  ]);
+  const agentJson = readFileSync((await agentFile.path())!, 'utf8');
+  expect(JSON.parse(agentJson)).toMatchObject({
+    format: 'trellis-agent',
+    agents: [{ name: 'calc' }],
+  });
+  expect(agentJson).not.toContain(KEY);
+  expect(await keyInPage(page)).toBe(false);
+  expect(browser.errors).toEqual([]);
+});
+
+it('interrupts a run when the model server cannot be reached, and resumes it once it is back', async () => {
+  const { page } = browser;
+  const down = await startModelServer();
+  const port = Number(new URL(down.url).port);
+  await openApp(page);
+  await addProvider(page, down.url);
+  await addAgent(page, 'calc', 'fixture-calculator');
+  await down.close();
+
+  await say(page, QUESTION);
+  const chat = region(page, 'Conversation');
+  await chat
+    .locator('.chat-error')
+    .filter({
+      hasText: /^calc failed: Could not reach Fixture .*resume it once the connection is back/,
+    })
+    .waitFor();
+  const resume = page.getByRole('button', { name: /^Resume/ });
+  await resume.waitFor();
+  expect(await region(page, 'Interrupted runs').innerText()).toMatch(
+    /calc, .*: Could not reach Fixture/,
+  );
+  // Shown once, in the chat: not again as an error banner.
+  expect(await page.locator('.main > .banner.error').count()).toBe(0);
+
+  const up = await startModelServer({ port });
+  try {
+    await resume.click();
+    await chat.getByText(ANSWER).waitFor();
+    await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+    expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+  } finally {
+    await up.close();
+  }
+  // The browser logs the refused connections itself; nothing else may go wrong.
+  expect(browser.errors.filter((error) => !/ERR_CONNECTION_REFUSED/.test(error))).toEqual([]);
+});
