@@ -44,10 +44,10 @@ export function ProvidersView({ editor, onClose }: Props) {
                   onClick={() => editor.open(provider.id)}
                 >
                   {provider.name}
-                  <span class="badge">{KIND_LABELS[provider.kind]}</span>
                 </button>
                 <div class="flow-actions">
                   <span class="hint">
+                    {KIND_LABELS[provider.kind]},{' '}
                     {provider.keyHint ? `key ${provider.keyHint}` : 'no key'}
                   </span>
                   <button
