@@ -3,6 +3,7 @@
 import { it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
 import { launch } from '../e2e/browser.ts';
+import { startModelServer } from '../support/model-server.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
 
@@ -64,8 +65,41 @@ it('takes the screenshots', async () => {
     await page.screenshot(shot('checkpoints'));
 
     await page.getByRole('button', { name: 'Flows', exact: true }).click();
-    await region(page, 'Flows').getByRole('img', { name: /Flow graph of/ }).first().waitFor();
+    await region(page, 'Flows')
+      .getByRole('img', { name: /Flow graph of/ })
+      .first()
+      .waitFor();
     await page.screenshot(shot('flows'));
+
+    // Real models: the fixture model server stands in for a local Ollama.
+    const server = await startModelServer();
+    try {
+      await page.getByText('Settings', { exact: true }).click();
+      await page.getByRole('button', { name: 'Providers', exact: true }).click();
+      const providers = region(page, 'Providers');
+      await providers.getByRole('button', { name: 'Add Ollama' }).click();
+      await providers.getByLabel('Base URL').fill(`${server.url}/v1`);
+      await providers.getByRole('button', { name: 'Test connection' }).click();
+      await providers.getByRole('status', { name: 'Connection' }).waitFor();
+      await providers.getByRole('button', { name: 'Save' }).click();
+      await providers.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.screenshot(shot('providers'));
+
+      await page.getByRole('button', { name: 'Agents', exact: true }).click();
+      const agents = region(page, 'Agents');
+      await agents.getByLabel('Name').fill('calc');
+      await agents.getByLabel('Description').fill('Does sums, exactly.');
+      await agents.getByLabel('Model').fill('fixture-calculator');
+      await agents.getByLabel('Instruction').fill('Use the calculator for every sum.');
+      const tools = agents.getByRole('group', { name: 'Tools' });
+      await tools.getByLabel('calculator').check();
+      await tools.getByLabel('current_time').check();
+      await agents.getByRole('button', { name: 'Save' }).click();
+      await agents.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+      await page.screenshot(shot('agents'));
+    } finally {
+      await server.close();
+    }
   } finally {
     await browser.close();
   }
