@@ -99,3 +99,8 @@ function summarize(response: Record<string, unknown>): string {
   const json = JSON.stringify(response);
   return json.length > 160 ? `${json.slice(0, 159)}…` : json;
 }
+
+/** Whether `events` hold an error event saying `message`: the chat shows that failure already. */
+export function showsError(events: readonly Event[], message: string | undefined): boolean {
+  return events.some((event) => event.errorCode !== undefined && event.errorMessage === message);
+}

@@ -4,6 +4,7 @@
 import type { Remote } from 'comlink';
 import { applyDelta } from '../core/state.ts';
 import { isTrellisError } from '../core/errors.ts';
+import { showsError } from './chat-model.ts';
 import type { Event } from '../core/event.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
 import type {
@@ -292,7 +293,9 @@ export class Workbench {
     );
     this.set({ running: false, streaming: undefined });
     if (this.state.current?.summary.id === sessionId) await this.reload();
-    if (failure !== undefined && !this.logged(failure, before)) this.fail(failure);
+    const logged = this.state.current?.events.slice(before) ?? [];
+    if (failure !== undefined && !showsError(logged, (failure as Error).message))
+      this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
     await Promise.all([this.refreshSessions(), this.refreshInterrupted()]);
   }
@@ -320,10 +323,8 @@ export class Workbench {
   private onBroadcast(message: RuntimeBroadcast): void {
     const currentId = this.state.current?.summary.id;
     if (message.type === 'sessions-changed') void this.refreshSessions();
-    if (message.type === 'flows-changed' || message.type === 'agents-changed')
-      void this.refreshAgents();
-    // An agent's description names its provider.
-    if (message.type === 'providers-changed') void this.refreshAgents();
+    // The Agent select lists flows and built agents (whose descriptions name their providers).
+    if (/^(flows|agents|providers)-changed$/.test(message.type)) void this.refreshAgents();
     if (message.type === 'busy-changed') {
       if (message.sessionId === currentId && !this.state.running)
         this.set({ busyElsewhere: message.busy });
@@ -387,13 +388,6 @@ export class Workbench {
     const message = (error as Error | null)?.message ?? String(error);
     if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
     this.set({ error: message });
-  }
-
-  /** Whether the log, from position `from` on, has this failure as an error event. */
-  private logged(error: unknown, from: number): boolean {
-    const message = (error as Error | null)?.message;
-    const events = this.state.current?.events.slice(from) ?? [];
-    return events.some((event) => event.errorCode && event.errorMessage === message);
   }
 
   private set(patch: Partial<WorkbenchState>): void {
