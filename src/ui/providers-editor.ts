@@ -12,6 +12,7 @@ import {
   draftFromPreset,
   draftFromProvider,
   inputOf,
+  withKind,
   type ProviderDraft,
 } from './providers-model.ts';
 import type { RuntimeClient } from './workbench.ts';
@@ -95,7 +96,13 @@ export class ProvidersEditor {
 
   change(patch: Partial<ProviderDraft>): void {
     const draft = this.state.draft;
-    if (draft) this.set({ draft: { ...draft, ...patch }, status: undefined });
+    if (!draft) return;
+    const kind = patch.kind && patch.kind !== draft.kind ? patch.kind : undefined;
+    const next = { ...draft, ...patch };
+    this.set({
+      draft: kind ? withKind({ ...next, kind: draft.kind }, kind) : next,
+      status: undefined,
+    });
   }
 
   /** Lists the provider's models with the form as it stands (saved or not). */

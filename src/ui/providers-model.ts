@@ -62,6 +62,18 @@ export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
   };
 }
 
+/**
+ * The draft with another kind: a base URL that was the other kind's preset follows the kind (a
+ * Gemini URL makes no sense for an OpenAI-compatible server, and the reverse); one the user typed
+ * stays.
+ */
+export function withKind(draft: ProviderDraft, kind: ProviderKind): ProviderDraft {
+  const presets = PROVIDER_PRESETS.filter((preset) => preset.baseUrl === draft.baseUrl.trim());
+  const fromPreset = draft.baseUrl.trim() === '' || presets.some((p) => p.kind !== kind);
+  const next = PROVIDER_PRESETS.find((preset) => preset.kind === kind);
+  return { ...draft, kind, ...(fromPreset && next ? { baseUrl: next.baseUrl } : {}) };
+}
+
 /** What the form sends: a key only when one was typed (the worker keeps the stored one). */
 export function inputOf(draft: ProviderDraft): ProviderInput {
   const { id, kind, name, baseUrl, defaultModel, apiKey, removeKey } = draft;

@@ -13,6 +13,7 @@ import {
   draftFromPreset,
   inputOf,
   keyPlaceholder,
+  withKind,
 } from '../../src/ui/providers-model.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { AgentSpecInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
@@ -74,6 +75,18 @@ describe('provider forms', () => {
       apiKey: '',
     });
     expect(draftFromPreset('Other server')).toMatchObject({ name: 'Other server' });
+  });
+
+  it('moves a preset base URL along when the kind changes, and keeps one the user typed', () => {
+    const ollama = draftFromPreset('Ollama');
+    expect(withKind(ollama, 'gemini').baseUrl).toBe(
+      'https://generativelanguage.googleapis.com/v1beta',
+    );
+    expect(withKind(draftFromPreset('Gemini'), 'openai-compatible').baseUrl).toBe(
+      'http://localhost:11434/v1',
+    );
+    const typed = { ...ollama, baseUrl: 'http://my-box:9000/v1' };
+    expect(withKind(typed, 'gemini')).toMatchObject({ kind: 'gemini', baseUrl: typed.baseUrl });
   });
 
   it('sends a key only when one was typed, and the removal when asked', () => {
