@@ -76,6 +76,17 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         text,
       });
     }
+    // A model that stopped for its own reason (the token limit, a safety filter) after part of
+    // an answer: say why below what it did say.
+    if (event.errorCode) {
+      items.push({
+        kind: 'error',
+        id: `${event.id}:error`,
+        eventId: event.id,
+        author: event.author,
+        text: event.errorMessage ?? event.errorCode,
+      });
+    }
   }
   return items;
 }

@@ -1,0 +1,54 @@
+// What the chat shows of a run's failures: an error event's message, and the reason a model
+// stopped after part of an answer, below what it did say.
+
+import { describe, expect, it } from 'vitest';
+import { createEventActions, type Event } from '../../src/index.ts';
+import { chatItems, showsError } from '../../src/ui/chat-model.ts';
+
+function event(overrides: Partial<Event>): Event {
+  return {
+    id: 'e1',
+    invocationId: 'i1',
+    author: 'calc',
+    timestamp: 1,
+    actions: createEventActions(),
+    ...overrides,
+  };
+}
+
+const unreachable = event({
+  errorCode: 'MODEL_UNREACHABLE',
+  errorMessage: 'Could not reach Ollama at http://localhost:11434 (4 attempts). The run stopped.',
+});
+const cutOff = event({
+  id: 'e2',
+  content: { role: 'model', parts: [{ text: 'The answer is' }] },
+  errorCode: 'MAX_TOKENS',
+  errorMessage: 'The answer was cut off at the token limit.',
+});
+
+describe('chat items of failures', () => {
+  it('shows an error event’s message', () => {
+    expect(chatItems([unreachable])).toEqual([
+      {
+        kind: 'error',
+        id: 'e1',
+        eventId: 'e1',
+        author: 'calc',
+        text: unreachable.errorMessage,
+      },
+    ]);
+  });
+
+  it('shows why a model stopped after part of an answer, below that part', () => {
+    expect(chatItems([cutOff]).map((item) => [item.kind, 'text' in item && item.text])).toEqual([
+      ['message', 'The answer is'],
+      ['error', 'The answer was cut off at the token limit.'],
+    ]);
+  });
+
+  it('knows when the chat already shows a failure', () => {
+    expect(showsError([cutOff, unreachable], unreachable.errorMessage)).toBe(true);
+    expect(showsError([cutOff], 'Agent deleted: …')).toBe(false);
+  });
+});
