@@ -216,8 +216,8 @@ export class Runner {
   /**
    * Runs `agent` in `ctx`, storing each complete event before yielding it, and keeps the record
    * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled,
-   * the consumer stopped reading, or the model could not be reached) or failed. A run cut off by a crash stays `running` with a
-   * heartbeat that goes stale.
+   * the consumer stopped reading, or the model could not be reached) or failed. A run cut off by
+   * a crash stays `running` with a heartbeat that goes stale.
    */
   protected async *runAgent(ctx: InvocationContext, agent: BaseAgent): AsyncGenerator<Event, void> {
     const signal = ctx.runConfig.signal;
