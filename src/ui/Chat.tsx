@@ -22,7 +22,7 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
             return (
               <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
                 {!item.fromUser && <span class="author">{item.author}</span>}
-                <p>{item.text}</p>
+                {item.json ? <pre class="json">{item.text}</pre> : <p>{item.text}</p>}
               </li>
             );
           case 'tool':

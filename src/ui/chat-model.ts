@@ -13,6 +13,8 @@ export type ChatItem =
       author: string;
       fromUser: boolean;
       text: string;
+      /** The text is a JSON object (a flow node's structured output): shown as code. */
+      json?: boolean;
     }
   | {
       kind: 'tool';
@@ -67,13 +69,15 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
       }
     }
     if (text) {
+      const json = event.author === 'user' ? undefined : jsonReply(text);
       items.push({
         kind: 'message',
         id: event.id,
         eventId: event.id,
         author: event.author,
         fromUser: event.author === 'user',
-        text,
+        text: json ?? text,
+        ...(json !== undefined ? { json: true } : {}),
       });
     }
     // A model that stopped for its own reason (the token limit, a safety filter) after part of
@@ -114,4 +118,15 @@ function summarize(response: Record<string, unknown>): string {
 /** Whether `events` hold an error event saying `message`: the chat shows that failure already. */
 export function showsError(events: readonly Event[], message: string | undefined): boolean {
   return events.some((event) => event.errorCode !== undefined && event.errorMessage === message);
+}
+
+/** A reply that is only a JSON object (fenced or not), pretty-printed; else `undefined`. */
+function jsonReply(text: string): string | undefined {
+  const body = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(text)?.[1] ?? text;
+  if (!/^\s*\{[\s\S]*\}\s*$/.test(body)) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return undefined;
+  }
 }

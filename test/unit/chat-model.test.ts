@@ -52,3 +52,29 @@ describe('chat items of failures', () => {
     expect(showsError([cutOff], 'Agent deleted: …')).toBe(false);
   });
 });
+
+describe('chat items of structured output', () => {
+  it.each([
+    ['a fenced JSON block', '```json\n{"category":"billing"}\n```'],
+    ['bare JSON', '{"category": "billing"}'],
+  ])('shows %s from an agent as pretty-printed JSON', (_, text) => {
+    const [item] = chatItems([event({ content: { role: 'model', parts: [{ text }] } })]);
+    expect(item).toMatchObject({
+      kind: 'message',
+      json: true,
+      text: '{\n  "category": "billing"\n}',
+    });
+  });
+
+  it('leaves prose, broken JSON and the user’s own words as they are', () => {
+    for (const [author, text] of [
+      ['calc', 'The answer is {42}.'],
+      ['calc', '{"category": '],
+      ['user', '{"category": "billing"}'],
+    ]) {
+      const [item] = chatItems([event({ author, content: { role: 'model', parts: [{ text }] } })]);
+      expect(item).toMatchObject({ kind: 'message', text });
+      expect(item).not.toHaveProperty('json');
+    }
+  });
+});
