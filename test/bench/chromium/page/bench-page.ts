@@ -39,11 +39,28 @@ export interface RewindSample {
   uiMs: number;
 }
 
-const measuredRuns = async <T>(runs: number, warmup: number, once: () => Promise<T>) => {
+const measuredRuns = async <T>(runs: number, warmup: number, once: (run: number) => Promise<T>) => {
   const samples: T[] = [];
   for (let run = 0; run < warmup + runs; run++) {
-    const sample = await once();
+    const sample = await once(run);
     if (run >= warmup) samples.push(sample);
+  }
+  return samples;
+};
+
+/**
+ * One sample per item, taken in an order that turns run by run (so that no item always comes
+ * first), returned in the items' order: samples of one run are pairs.
+ */
+const eachInTurn = async <I, T>(
+  items: readonly I[],
+  run: number,
+  once: (item: I) => Promise<T>,
+) => {
+  const samples: T[] = new Array(items.length);
+  for (let k = 0; k < items.length; k++) {
+    const i = (k + run) % items.length;
+    samples[i] = await once(items[i]!);
   }
   return samples;
 };
@@ -58,15 +75,13 @@ const bench = {
   },
 
   append(count: number, runs: number, warmup: number) {
-    let run = 0;
-    return measuredRuns(runs, warmup, () => worker.appendRun(count, run++));
+    return measuredRuns(runs, warmup, (run) => worker.appendRun(count, run));
   },
 
-  /** One sample per session per run; the sessions take turns within each run (pairs). */
+  /** One sample per session per run (see eachInTurn). */
   open(seeded: SeededSession[], runs: number, warmup: number): Promise<OpenSample[][]> {
-    return measuredRuns(runs, warmup, async () => {
-      const samples: OpenSample[] = [];
-      for (const { sessionId, length } of seeded) {
+    return measuredRuns(runs, warmup, (run) =>
+      eachInTurn(seeded, run, async ({ sessionId, length }): Promise<OpenSample> => {
         const start = performance.now();
         const { workerMs, snapshot } = await worker.openCold(sessionId);
         const received = performance.now();
@@ -74,7 +89,7 @@ const bench = {
         const end = performance.now();
         const raw = await worker.rawGetAll(sessionId);
         const recent = await worker.openRecent(sessionId, 50);
-        samples.push({
+        return {
           length,
           totalMs: end - start,
           workerMs,
@@ -83,10 +98,9 @@ const bench = {
           rawMs: raw.ms,
           recentMs: recent.ms,
           turns: view.tree.turns.length,
-        });
-      }
-      return samples;
-    });
+        };
+      }),
+    );
   },
 
   async rewind(seeded: SeededSession[], runs: number, warmup: number): Promise<RewindSample[][]> {
@@ -98,9 +112,9 @@ const bench = {
       sessionView(snapshot);
       logs.set(sessionId, snapshot.events);
     }
-    return measuredRuns(runs, warmup, async () => {
-      const samples: RewindSample[] = [];
-      for (const { sessionId, length, firstTurnId, lastTurnId } of seeded) {
+    return measuredRuns(runs, warmup, (run) =>
+      eachInTurn(seeded, run, async (session): Promise<RewindSample> => {
+        const { sessionId, length, firstTurnId, lastTurnId } = session;
         const lastTurnMs = await worker.rewindRunner(sessionId, lastTurnId);
         const firstTurnMs = await worker.rewindRunner(sessionId, firstTurnId);
         // What Workbench.rewind does: the rewind, then reload() (the new events only), then the
@@ -113,10 +127,9 @@ const bench = {
         sessionView({ ...fresh, events });
         const uiMs = performance.now() - start;
         logs.set(sessionId, events);
-        samples.push({ length, lastTurnMs, firstTurnMs, uiMs });
-      }
-      return samples;
-    });
+        return { length, lastTurnMs, firstTurnMs, uiMs };
+      }),
+    );
   },
 };
 

@@ -1,31 +1,22 @@
 // The bench's worker: the app's runtime code (AppRuntime, the IndexedDB services, a Runner as
-// the app builds it) beside raw `idb` baselines, in the same worker and the same IndexedDB, as
+// the app builds it) beside raw `idb` baselines, in the same worker and the same origin, as
 // the app's own worker runs them. The page drives it through Comlink and times what the page
 // sees; timings taken here are the worker's share.
 
 import { expose } from 'comlink';
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { createStateKeeper } from '../../../../src/demos/state-keeper.ts';
 import {
   IndexedDbArtifactService,
   IndexedDbSessionService,
   Runner,
-  type Event,
   type Session,
 } from '../../../../src/index.ts';
 import { IndexedDbAppStore } from '../../../../src/store/app-store.ts';
 import { Stores, sessionRange } from '../../../../src/store/database.ts';
-import {
-  appendToRecord,
-  checkpointBefore,
-  mayStartInvocation,
-  toStoredEvent,
-} from '../../../../src/store/session-log.ts';
-import { WRITE_STORES } from '../../../../src/store/session-writes.ts';
-import { writeTransaction } from '../../../../src/store/transaction.ts';
 import { AppRuntime } from '../../../../workers/app-runtime.ts';
 import { APP_NAME, USER_ID, newMeta } from '../../../../workers/app-sessions.ts';
 import { webLocks } from '../../../../workers/session-locks.ts';
+import { APPEND_STEPS, appendSteps, type AppendStep } from './append-steps.ts';
 import { checkBulkWrite, generateLog, writeLogInBulk } from './seed.ts';
 import { turnEvents } from './turns.ts';
 
@@ -37,12 +28,6 @@ export interface SeededSession {
   /** Making the log in memory; writing it to IndexedDB. */
   generateMs: number;
   writeMs: number;
-}
-
-/** The raw baseline: events in a store of their own, one put per transaction. */
-interface RawSchema extends DBSchema {
-  events: { key: [string, number]; value: { sessionId: string; seq: number; event: Event } };
-  records: { key: string; value: { id: string; eventCount: number } };
 }
 
 const sessions = new IndexedDbSessionService();
@@ -62,17 +47,7 @@ const newRuntime = () =>
 const live = newRuntime();
 const key = (sessionId: string) => ({ appName: APP_NAME, userId: USER_ID, sessionId });
 
-let raw: Promise<IDBPDatabase<RawSchema>> | undefined;
-const rawDb = () =>
-  (raw ??= openDB<RawSchema>('raw-baseline', 1, {
-    upgrade(db) {
-      db.createObjectStore('events', { keyPath: ['sessionId', 'seq'] });
-      db.createObjectStore('records', { keyPath: 'id' });
-    },
-  }));
-
 let appendSession: Promise<Session> | undefined;
-let rawSeq = 0;
 
 const time = async <T>(work: () => Promise<T>): Promise<[number, T]> => {
   const start = performance.now();
@@ -107,86 +82,20 @@ const api = {
   },
 
   /**
-   * One pair of append runs of `count` events each: through IndexedDbSessionService.appendEvent
-   * (as the runner appends: one awaited call per event), raw one-put-per-transaction, and raw
-   * shaped like appendEvent's transaction (read the record, then write the event and the
-   * record), and the "after" prototype below. Same event shapes; the order rotates by run.
+   * One run of every append step (append-steps.ts), `count` events each, in an order that
+   * rotates by run; the same event shapes for all. Each step appends as the runner does: one
+   * awaited call per event.
    */
-  async appendRun(count: number, run: number) {
+  async appendRun(count: number, run: number): Promise<Record<AppendStep, number>> {
     appendSession ??= sessions.createSession({ appName: APP_NAME, userId: USER_ID });
-    const session = await appendSession;
-    const db = await rawDb();
-    const app = (events: Event[]) =>
-      time(async () => {
-        for (const event of events) await sessions.appendEvent({ session, event });
-      });
-    const rawPut = (events: Event[]) =>
-      time(async () => {
-        for (const event of events)
-          await db.put('events', { sessionId: 'raw', seq: rawSeq++, event });
-      });
-    const rawLikeApp = (events: Event[]) =>
-      time(async () => {
-        for (const event of events) {
-          const tx = db.transaction(['records', 'events'], 'readwrite');
-          const record = (await tx.objectStore('records').get('shaped')) ?? {
-            id: 'shaped',
-            eventCount: 0,
-          };
-          await Promise.all([
-            tx.objectStore('events').add({ sessionId: 'shaped', seq: record.eventCount, event }),
-            tx.objectStore('records').put({ ...record, eventCount: record.eventCount + 1 }),
-            tx.done,
-          ]);
-        }
-      });
-    // The "after" prototype: appendInTx's writes (event, record, checkpoint at a turn's first
-    // event) in one transaction over the same stores, with the session record kept in memory
-    // instead of read first. A real fix must still catch a stale record (another writer took
-    // the seq: `add` fails) and a resumed invocation's existing checkpoint.
-    const noReads = async (events: Event[]) => {
-      const appDb = await sessions.openDatabase();
-      const k = key(session.id);
-      let record = (await appDb.get(Stores.sessions, [k.appName, k.userId, k.sessionId]))!;
-      return time(async () => {
-        for (const event of events) {
-          const stored = toStoredEvent(event);
-          const outcome = appendToRecord(record, stored);
-          const before = record;
-          await writeTransaction(appDb, WRITE_STORES, async (tx) => {
-            const writes: Promise<unknown>[] = [
-              tx.objectStore(Stores.events).add({ ...k, seq: outcome.seq, event: stored }),
-              tx.objectStore(Stores.sessions).put(outcome.record),
-            ];
-            if (mayStartInvocation(before, stored.invocationId)) {
-              const { invocationId, firstSeq, state, artifacts } = checkpointBefore(
-                before,
-                stored.invocationId,
-              );
-              writes.push(
-                tx
-                  .objectStore(Stores.checkpoints)
-                  .put({ ...k, invocationId, firstSeq, state, artifacts }),
-              );
-            }
-            await Promise.all(writes);
-          });
-          record = outcome.record;
-        }
-      });
-    };
-    const order = [app, rawPut, rawLikeApp, noReads];
-    const ms = new Map<unknown, number>();
-    for (let i = 0; i < order.length; i++) {
-      const variant = order[(i + run) % order.length]!;
-      ms.set(variant, (await variant(eventsFor(count)))[0]);
+    const steps = await appendSteps(sessions, await appendSession);
+    const ms: Partial<Record<AppendStep, number>> = {};
+    for (let i = 0; i < APPEND_STEPS.length; i++) {
+      const step = APPEND_STEPS[(i + run) % APPEND_STEPS.length]!;
+      const events = eventsFor(count);
+      [ms[step]] = await time(() => steps[step](events));
     }
-    return {
-      appMs: ms.get(app)!,
-      rawMs: ms.get(rawPut)!,
-      rawLikeAppMs: ms.get(rawLikeApp)!,
-      noReadsMs: ms.get(noReads)!,
-    };
+    return ms as Record<AppendStep, number>;
   },
 
   /** What a page load does to show a session: a fresh runtime (cold cache), openSession. */
