@@ -1,0 +1,108 @@
+// The tables of bench/results.json: printed by each benchmark, and kept in BENCHMARKS.md between
+// its two markers (the rest of that file is written by hand).
+
+import { readFile, writeFile } from 'node:fs/promises';
+import { formatNumber, formatTable } from './measure.ts';
+import type { BenchResult, EnvironmentResults, ResultsFile } from './results-file.ts';
+
+const BENCHMARKS_URL = new URL('../../BENCHMARKS.md', import.meta.url);
+const START = '<!-- bench:results:start (written by npm run bench; edit around, not inside) -->';
+const END = '<!-- bench:results:end -->';
+
+const HEADER = [
+  'benchmark',
+  'run',
+  'median',
+  'min',
+  'max',
+  'runs',
+  'ratio (median, min–max)',
+  'target',
+  'note',
+];
+
+function row(result: BenchResult): string[] {
+  const value = (n: number | null) => (n === null ? '—' : `${formatNumber(n)} ${result.unit}`);
+  const ratio = result.ratio
+    ? `${formatNumber(result.ratio.median)}× ${result.ratio.vs} (${formatNumber(result.ratio.min)}–${formatNumber(result.ratio.max)})`
+    : '';
+  const target = result.target
+    ? `${result.target.met ? 'met' : 'NOT met'}: ${result.target.text}`
+    : '';
+  return [
+    result.name,
+    paramsLabel(result.params),
+    value(result.median),
+    value(result.min),
+    value(result.max),
+    String(result.runs),
+    ratio,
+    target,
+    result.note ?? '',
+  ];
+}
+
+export function paramsLabel(params: BenchResult['params']): string {
+  return Object.entries(params)
+    .map(([key, value]) =>
+      typeof value === 'number' ? `${value.toLocaleString('en-US')} ${key}` : value,
+    )
+    .join(', ');
+}
+
+/** A plain-text table of `results`, for the console. */
+export function textTable(results: readonly BenchResult[]): string {
+  return formatTable([HEADER, ...results.map(row)]);
+}
+
+function markdownTable(results: readonly BenchResult[]): string {
+  const escape = (cell: string) => cell.replaceAll('|', '\\|');
+  return [
+    `| ${HEADER.join(' | ')} |`,
+    `|${HEADER.map(() => '---').join('|')}|`,
+    ...results.map((result) => `| ${row(result).map(escape).join(' | ')} |`),
+  ].join('\n');
+}
+
+function environmentSection(name: string, env: EnvironmentResults): string {
+  const { machine } = env;
+  const groups = [...new Set(env.results.map((r) => r.group))];
+  return [
+    `### ${name}`,
+    '',
+    `Taken ${env.date} on ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, ` +
+      `${machine.os}, ${machine.runtime}.`,
+    ...groups.flatMap((group) => [
+      '',
+      `#### ${group}`,
+      '',
+      markdownTable(env.results.filter((r) => r.group === group)),
+    ]),
+  ].join('\n');
+}
+
+export function markdownResults(file: ResultsFile): string {
+  return Object.entries(file.groups)
+    .filter((entry): entry is [string, EnvironmentResults] => entry[1] !== undefined)
+    .map(([name, env]) => environmentSection(name, env))
+    .join('\n\n');
+}
+
+/** Rewrites the generated part of BENCHMARKS.md; says so and leaves the file if it has no markers. */
+export async function updateBenchmarksMd(file: ResultsFile): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(BENCHMARKS_URL, 'utf8');
+  } catch {
+    console.warn('BENCHMARKS.md not found: the tables are only in bench/results.json');
+    return;
+  }
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) {
+    console.warn('BENCHMARKS.md has no results markers: left as it is');
+    return;
+  }
+  const generated = `${START}\n\n${markdownResults(file)}\n\n${END}`;
+  await writeFile(BENCHMARKS_URL, text.slice(0, start) + generated + text.slice(end + END.length));
+}
