@@ -1,0 +1,184 @@
+// The Chromium figures as rows of bench/results.json (test/bench/results-file.ts): one group per
+// question of issue 8, ratios taken run by run, the issue's targets marked met or not.
+
+import { pairedRatio, summarize } from '../measure.ts';
+import { figure, type BenchResult } from '../results-file.ts';
+import type { LoadSamples, LongTaskFigures, ResumeSamples } from './app-figures.ts';
+import type { BundleSize } from './bundle-sizes.ts';
+import { APPEND_STEPS, type AppendStep } from './page/append-steps.ts';
+import type { OpenSample, RewindSample } from './page/bench-page.ts';
+
+export const GROUPS = {
+  append: 'append events',
+  open: 'open a session',
+  rewind: 'rewind',
+  load: 'page load',
+  resume: 'resume after a reload',
+  longTasks: 'long tasks',
+  size: 'bundle size',
+} as const;
+
+/**
+ * The writing workflow's demo model waits 600 ms before it answers and 25 ms before each chunk
+ * (src/demos/writing-workflow.ts): a resumed run cannot show text sooner than that.
+ */
+export const DEMO_PAUSE_MS = 625;
+
+type Extra = Pick<BenchResult, 'ratio' | 'target' | 'note'>;
+
+/** Sample `key` of item `index` in every run. */
+const column = <T, K extends keyof T>(runs: T[][], index: number, key: K) =>
+  runs.map((run) => run[index]![key] as number);
+const one = (value: number) => summarize([value]);
+
+export function appendRows(runs: Record<AppendStep, number>[], events: number): BenchResult[] {
+  const ms = (step: AppendStep) => runs.map((run) => run[step]);
+  const raw = APPEND_STEPS[0];
+  const params = { events, measured: 'one awaited transaction per event' };
+  return APPEND_STEPS.map((step) => {
+    const rate = summarize(ms(step).map((total) => (events / total) * 1000));
+    const extra: Extra = {};
+    if (step !== raw) {
+      const ratio = pairedRatio(ms(step), ms(raw));
+      extra.ratio = { vs: raw, ...ratio };
+      if (step === 'appendEvent (app)' || step.startsWith('after'))
+        extra.target = {
+          text: 'throughput ≥ 0.8× raw put (time ratio ≤ 1.25)',
+          met: ratio.median <= 1.25,
+        };
+    }
+    return figure(GROUPS.append, step, params, 'events/s', rate, extra);
+  });
+}
+
+export function openRows(runs: OpenSample[][], lengths: readonly number[]): BenchResult[] {
+  const rows = lengths.flatMap((events, i) => {
+    const row = (name: string, key: keyof OpenSample, extra: Extra = {}) =>
+      figure(GROUPS.open, name, { events }, 'ms', summarize(column(runs, i, key)), extra);
+    const vsRaw = pairedRatio(column(runs, i, 'totalMs'), column(runs, i, 'rawMs'));
+    return [
+      row('app today: openSession + sessionView', 'totalMs', {
+        ratio: { vs: 'raw getAll', ...vsRaw },
+      }),
+      row('· worker openSession (cold cache)', 'workerMs'),
+      row('· structured clone to the page', 'transferMs'),
+      row('· sessionView (branch tree, history, chat)', 'viewMs'),
+      row('raw getAll', 'rawMs'),
+      row('after (prototype): getSession, numRecentEvents 50', 'recentMs'),
+    ];
+  });
+  const last = lengths.length - 1;
+  const measured = `${lengths[last]!.toLocaleString('en-US')} ÷ ${lengths[0]!.toLocaleString('en-US')} events`;
+  for (const [name, key] of [
+    ['app today', 'totalMs'],
+    ['after (prototype): numRecentEvents 50', 'recentMs'],
+  ] as const) {
+    const growth = pairedRatio(column(runs, last, key), column(runs, 0, key));
+    rows.push(
+      figure(GROUPS.open, name, { measured }, '×', growth, {
+        target: { text: 'the longest ≤ 2× the shortest', met: growth.median <= 2 },
+      }),
+    );
+  }
+  return rows;
+}
+
+export function rewindRows(runs: RewindSample[][], lengths: readonly number[]): BenchResult[] {
+  const rows = lengths.flatMap((events, i) => {
+    const row = (name: string, key: keyof RewindSample, extra: Extra = {}) =>
+      figure(GROUPS.rewind, name, { events }, 'ms', summarize(column(runs, i, key)), extra);
+    const lastTurn = summarize(column(runs, i, 'lastTurnMs'));
+    return [
+      row('runner.rewindAsync, before the last turn', 'lastTurnMs', {
+        target: { text: '< 50 ms', met: lastTurn.median < 50 },
+      }),
+      row('runner.rewindAsync, before the first turn', 'firstTurnMs'),
+      row('the app’s rewind as the page sees it (rewind, reload, view)', 'uiMs'),
+    ];
+  });
+  const last = lengths.length - 1;
+  const growth = pairedRatio(column(runs, last, 'lastTurnMs'), column(runs, 0, 'lastTurnMs'));
+  const measured = `${lengths[last]!.toLocaleString('en-US')} ÷ ${lengths[0]!.toLocaleString('en-US')} events`;
+  rows.push(
+    figure(GROUPS.rewind, 'runner.rewindAsync, before the last turn', { measured }, '×', growth, {
+      target: { text: 'the longest ≤ 2× the shortest', met: growth.median <= 2 },
+    }),
+  );
+  return rows;
+}
+
+export function loadRows(loads: LoadSamples): BenchResult[] {
+  const row = (name: string, samples: number[]) =>
+    figure(GROUPS.load, name, { measured: 'one empty session' }, 'ms', summarize(samples));
+  return [
+    row('navigation → ready, first visit (fresh profile)', loads.firstVisitMs),
+    row('navigation → ready, reload', loads.reloadMs),
+    row('navigation → DOMContentLoaded, reload', loads.reloadDomContentLoadedMs),
+  ];
+}
+
+export function resumeRows(resume: ResumeSamples): BenchResult[] {
+  const params = { agent: 'writing workflow', measured: 'from ready' };
+  const row = (name: string, samples: number[], extra: Extra = {}) => {
+    const summary = summarize(samples);
+    return figure(GROUPS.resume, name, params, 'ms', summary, extra);
+  };
+  const target = (samples: number[]) => ({
+    text: '≤ 300 ms after ready',
+    met: summarize(samples).median <= 300,
+  });
+  const lessPause = resume.firstStreamMs.map((ms) => ms - DEMO_PAUSE_MS);
+  return [
+    row('the resumed run starts (holds its session)', resume.runStartMs),
+    row('its first streamed text on screen', resume.firstStreamMs),
+    row('its first stored event', resume.firstEventMs, {
+      target: target(resume.firstEventMs),
+      note: `includes the demo model's ${DEMO_PAUSE_MS} ms pause and its whole streamed answer`,
+    }),
+    row(`its first streamed text, less the demo's ${DEMO_PAUSE_MS} ms pause`, lessPause, {
+      target: target(lessPause),
+    }),
+  ];
+}
+
+export function longTaskRows(tasks: LongTaskFigures, loadAverage: number[]): BenchResult[] {
+  const params = { turns: tasks.turns, agent: 'state keeper' };
+  const row = (name: string, value: number, extra: Extra = {}) =>
+    figure(GROUPS.longTasks, name, params, 'ms', one(value), extra);
+  const worst = Math.max(0, ...tasks.durations);
+  const load = loadAverage.map((l) => l.toFixed(1)).join(' → ');
+  return [
+    row('worst long task (0: none over 50 ms)', worst, {
+      target: { text: 'none over 50 ms', met: worst <= 50 },
+      note:
+        `${tasks.durations.length} long tasks, the longest in the first and last quarter of ` +
+        `the turns ${Math.round(tasks.longestFirstQuarterMs)} and ` +
+        `${Math.round(tasks.longestLastQuarterMs)} ms; one run; load average ${load}`,
+    }),
+    row(
+      'its main-thread CPU time (traced)',
+      Math.max(0, ...tasks.trace.tasks.map((t) => t.cpuMs)),
+      {
+        note: 'the thread’s own time: for the rest of a long task it waited for a CPU',
+      },
+    ),
+    row('longest main-thread task, long or not (traced, wall)', tasks.trace.longest.wallMs, {
+      note: `CPU ${tasks.trace.longest.cpuMs} ms`,
+    }),
+    figure(GROUPS.longTasks, 'message → its events shown', params, 'ms', summarize(tasks.turnMs)),
+  ];
+}
+
+export function sizeRows(sizes: BundleSize[]): BenchResult[] {
+  const unhashed = (file: string) => file.replace(/^assets\//, '').replace(/-[\w-]{8}\./, '-*.');
+  return sizes.map((size) =>
+    figure(
+      GROUPS.size,
+      size.name,
+      { files: size.files.map(unhashed).join(', ') },
+      'bytes gzip',
+      one(size.gzipBytes),
+      { note: `${size.bytes} bytes before gzip` },
+    ),
+  );
+}
