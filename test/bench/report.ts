@@ -3,7 +3,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { formatNumber, formatTable } from './measure.ts';
-import type { BenchResult, EnvironmentResults, ResultsFile } from './results-file.ts';
+import type { BenchResult, Environment, EnvironmentResults, ResultsFile } from './results-file.ts';
 
 const BENCHMARKS_URL = new URL('../../BENCHMARKS.md', import.meta.url);
 const START = '<!-- bench:results:start (written by npm run bench; edit around, not inside) -->';
@@ -81,11 +81,15 @@ function environmentSection(name: string, env: EnvironmentResults): string {
   ].join('\n');
 }
 
+/** Environments in a fixed order (Node, then the browser), whichever script wrote last. */
+const ENVIRONMENTS: readonly Environment[] = ['node', 'chromium'];
+const TITLES: Record<Environment, string> = { node: 'Node', chromium: 'Chromium' };
+
 export function markdownResults(file: ResultsFile): string {
-  return Object.entries(file.groups)
-    .filter((entry): entry is [string, EnvironmentResults] => entry[1] !== undefined)
-    .map(([name, env]) => environmentSection(name, env))
-    .join('\n\n');
+  return ENVIRONMENTS.flatMap((name) => {
+    const env = file.groups[name];
+    return env ? [environmentSection(TITLES[name], env)] : [];
+  }).join('\n\n');
 }
 
 /** Rewrites the generated part of BENCHMARKS.md; says so and leaves the file if it has no markers. */
