@@ -2,6 +2,8 @@
 // its two markers (the rest of that file is written by hand).
 
 import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { formatNumber, formatTable } from './measure.ts';
 import type { BenchResult, Environment, EnvironmentResults, ResultsFile } from './results-file.ts';
 
@@ -108,5 +110,9 @@ export async function updateBenchmarksMd(file: ResultsFile): Promise<void> {
     return;
   }
   const generated = `${START}\n\n${markdownResults(file)}\n\n${END}`;
-  await writeFile(BENCHMARKS_URL, text.slice(0, start) + generated + text.slice(end + END.length));
+  const path = fileURLToPath(BENCHMARKS_URL);
+  // Formatted as `npx prettier --write` would, so the file stays as the repository keeps it.
+  const options = { ...(await prettier.resolveConfig(path)), filepath: path };
+  const updated = text.slice(0, start) + generated + text.slice(end + END.length);
+  await writeFile(BENCHMARKS_URL, await prettier.format(updated, options));
 }
