@@ -29,10 +29,7 @@ const TURNS_PER_RUN = 200;
 
 /** Fewer runs, or none, where a run would not fit the budget of `npm run bench` (~10 minutes). */
 const LIMITS = new Map<Contender, Map<number, { runs: number; why: string }>>([
-  [
-    adkInMemory,
-    new Map([[1_000, { runs: 3, why: '3 runs: a 1,000-turn session takes about 55 s' }]]),
-  ],
+  [adkInMemory, new Map([[1_000, { runs: 3, why: '3 runs: a 1,000-turn session takes 40–55 s' }]])],
   [
     langGraphMemorySaver,
     new Map([
@@ -41,8 +38,8 @@ const LIMITS = new Map<Contender, Map<number, { runs: number; why: string }>>([
         {
           runs: 0,
           why:
-            'skipped: one 1,000-turn session would take about 8 minutes here — every checkpoint ' +
-            'serialises the whole message list, so a session grows quadratically (300 turns took 42 s)',
+            'skipped: one 1,000-turn session would take minutes (3–8 estimated here): every ' +
+            'checkpoint serialises the whole message list, so a session grows with the square of its turns',
         },
       ],
     ]),
