@@ -71,8 +71,12 @@ export async function mergeResults(
   results: readonly BenchResult[],
 ): Promise<ResultsFile> {
   const file = await readResults();
-  const kept = (file.groups[environment]?.results ?? []).filter((r) => r.group !== group);
-  file.groups[environment] = { ...about, results: [...kept, ...results] };
+  const old = file.groups[environment]?.results ?? [];
+  // In the place of the group's old results, so the tables keep their order from run to run.
+  const at = old.findIndex((r) => r.group === group);
+  const before = at < 0 ? old : old.slice(0, at).filter((r) => r.group !== group);
+  const after = at < 0 ? [] : old.slice(at).filter((r) => r.group !== group);
+  file.groups[environment] = { ...about, results: [...before, ...results, ...after] };
   await mkdir(new URL('.', RESULTS_URL), { recursive: true });
   await writeFile(RESULTS_URL, `${JSON.stringify(file, null, 2)}\n`);
   return file;
