@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
+import { useSnapshot } from './use-snapshot.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentForm } from './AgentForm.tsx';
 import { download } from './download.ts';
@@ -12,7 +13,7 @@ interface Props {
 
 /** The agent builder: your agents (export, delete), import, and the form of one. */
 export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
-  const state = useAgentBuilder(builder);
+  const state = useSnapshot(builder);
   const { specs, draft } = state;
 
   useEffect(() => {
@@ -93,13 +94,4 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
       </div>
     </section>
   );
-}
-
-function useAgentBuilder(builder: AgentBuilder) {
-  const [state, setState] = useState(builder.snapshot);
-  useEffect(() => {
-    setState(builder.snapshot);
-    return builder.subscribe(() => setState(builder.snapshot));
-  }, [builder]);
-  return state;
 }

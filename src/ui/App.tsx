@@ -22,7 +22,7 @@ import { sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
-import { useWorkbench } from './use-workbench.ts';
+import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -43,7 +43,7 @@ interface Props {
 }
 
 export function App({ workbench, flows, providers, builder }: Props) {
-  const state = useWorkbench(workbench);
+  const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<View>('chat');
   const toggle = (next: View) => setView((open) => (open === next ? 'chat' : next));

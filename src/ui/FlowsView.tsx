@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { drawable, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
 import { FlowGraph } from './FlowGraph.tsx';
@@ -12,7 +13,7 @@ interface Props {
 
 /** The Flows view: the flows, a JSON editor with its problems in place, and the graph. */
 export function FlowsView({ editor, onUse, onClose }: Props) {
-  const state = useFlowEditor(editor);
+  const state = useSnapshot(editor);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const { flows, selectedId, text, savedText, check, saving, status, error } = state;
   const selected = flows.find((flow) => flow.id === selectedId);
@@ -164,13 +165,4 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
       </div>
     </section>
   );
-}
-
-function useFlowEditor(editor: FlowEditor) {
-  const [state, setState] = useState(editor.snapshot);
-  useEffect(() => {
-    setState(editor.snapshot);
-    return editor.subscribe(() => setState(editor.snapshot));
-  }, [editor]);
-  return state;
 }

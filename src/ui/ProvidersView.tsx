@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
+import { useSnapshot } from './use-snapshot.ts';
 import { PROVIDER_PRESETS } from '../models/provider-spec.ts';
 import { ProviderForm } from './ProviderForm.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
@@ -11,7 +12,7 @@ interface Props {
 
 /** Settings → Providers: the model providers (keys masked), presets to add one, and its form. */
 export function ProvidersView({ editor, onClose }: Props) {
-  const state = useProviders(editor);
+  const state = useSnapshot(editor);
   const { providers, draft } = state;
 
   useEffect(() => {
@@ -78,13 +79,4 @@ export function ProvidersView({ editor, onClose }: Props) {
       </div>
     </section>
   );
-}
-
-function useProviders(editor: ProvidersEditor) {
-  const [state, setState] = useState(editor.snapshot);
-  useEffect(() => {
-    setState(editor.snapshot);
-    return editor.subscribe(() => setState(editor.snapshot));
-  }, [editor]);
-  return state;
 }

@@ -6,6 +6,7 @@
 // - a refused save shows the worker's problems and keeps the form as typed;
 // - the lists follow other tabs through the `agents-changed` and `providers-changed` broadcasts.
 
+import { ViewState } from './view-state.ts';
 import type {
   AgentSpecInfo,
   BuiltinToolInfo,
@@ -46,26 +47,17 @@ const INITIAL: AgentBuilderState = {
   error: undefined,
 };
 
-export class AgentBuilder {
-  private state: AgentBuilderState = INITIAL;
-  private readonly listeners = new Set<() => void>();
+export class AgentBuilder extends ViewState<AgentBuilderState> {
   private modelRequests = 0;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {}
-
-  get snapshot(): AgentBuilderState {
-    return this.state;
+  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {
+    super(INITIAL);
   }
 
   get dirty(): boolean {
     const { draft, savedDraft } = this.state;
     return !savedDraft || !sameDraft(draft, savedDraft);
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Loads the lists; opens the first agent, or a new one, unless one is open. */
@@ -195,10 +187,5 @@ export class AgentBuilder {
       this.set({ error: (error as Error | null)?.message ?? String(error) });
       return undefined;
     }
-  }
-
-  private set(patch: Partial<AgentBuilderState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }

@@ -6,6 +6,7 @@
 // - the worker saves nothing invalid; a refused save shows the problems it found;
 // - the list follows other tabs (and this tab's own saves) through the `flows-changed` broadcast.
 
+import { ViewState } from './view-state.ts';
 import type { FlowCheck, FlowInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
 import { NEW_FLOW, flowText } from './flow-editor-model.ts';
 import type { RuntimeClient } from './workbench.ts';
@@ -35,9 +36,7 @@ const INITIAL: FlowEditorState = {
   error: undefined,
 };
 
-export class FlowEditor {
-  private state: FlowEditorState = INITIAL;
-  private readonly listeners = new Set<() => void>();
+export class FlowEditor extends ViewState<FlowEditorState> {
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private checks = 0;
   private unsubscribe: (() => void) | undefined;
@@ -45,10 +44,8 @@ export class FlowEditor {
   constructor(
     private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>,
     private readonly checkDelayMs = 250,
-  ) {}
-
-  get snapshot(): FlowEditorState {
-    return this.state;
+  ) {
+    super(INITIAL);
   }
 
   get selected(): FlowInfo | undefined {
@@ -57,11 +54,6 @@ export class FlowEditor {
 
   get readOnly(): boolean {
     return this.selected?.readOnly ?? false;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   /** Loads the list and opens a flow (the first one, unless one is open already). */
@@ -176,10 +168,5 @@ export class FlowEditor {
       this.set({ error: (error as Error | null)?.message ?? String(error) });
       return undefined;
     }
-  }
-
-  private set(patch: Partial<FlowEditorState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }

@@ -7,6 +7,7 @@
 // - the typed key is cleared once saved;
 // - the list follows other tabs through the `providers-changed` broadcast.
 
+import { ViewState } from './view-state.ts';
 import type { ConnectionTest, ProviderInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
 import {
   draftFromPreset,
@@ -41,21 +42,12 @@ const INITIAL: ProvidersState = {
   error: undefined,
 };
 
-export class ProvidersEditor {
-  private state: ProvidersState = INITIAL;
-  private readonly listeners = new Set<() => void>();
+export class ProvidersEditor extends ViewState<ProvidersState> {
   private tests = 0;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {}
-
-  get snapshot(): ProvidersState {
-    return this.state;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {
+    super(INITIAL);
   }
 
   /** Loads the list and opens the first provider, if none is open. */
@@ -161,10 +153,5 @@ export class ProvidersEditor {
       this.set({ error: (error as Error | null)?.message ?? String(error), testing: false });
       return undefined;
     }
-  }
-
-  private set(patch: Partial<ProvidersState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }

@@ -1,6 +1,7 @@
 // The workbench's view model: what the page shows, and every action a user can take. It talks to
 // the runtime worker only (through the client module) and never writes IndexedDB itself.
 
+import { ViewState } from './view-state.ts';
 import type { Remote } from 'comlink';
 import { applyDelta } from '../core/state.ts';
 import { isTrellisError } from '../core/errors.ts';
@@ -71,20 +72,11 @@ const INITIAL: WorkbenchState = {
   notice: undefined,
 };
 
-export class Workbench {
-  private state: WorkbenchState = INITIAL;
-  private readonly listeners = new Set<() => void>();
+export class Workbench extends ViewState<WorkbenchState> {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly client: RuntimeClient) {}
-
-  get snapshot(): WorkbenchState {
-    return this.state;
-  }
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  constructor(private readonly client: RuntimeClient) {
+    super(INITIAL);
   }
 
   async init(): Promise<void> {
@@ -388,10 +380,5 @@ export class Workbench {
     const message = (error as Error | null)?.message ?? String(error);
     if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
     this.set({ error: message });
-  }
-
-  private set(patch: Partial<WorkbenchState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
   }
 }
