@@ -134,13 +134,14 @@ export class FlowAgent extends BaseAgent {
     }
     const result = yield* this.runBody(ctx, node, run, counters);
     if (!result) return; // paused: resumes from its own events
+    const successors = successorTokens(token, result.targets, result.output, root);
     const done = await counters.completions.turn();
     try {
-      yield this.completionEvent(ctx, node, result, counters, root, token);
+      yield this.completionEvent(ctx, node, result, counters, successors);
     } finally {
       done();
     }
-    next.push(...successorTokens(token, result.targets, result.output, root));
+    next.push(...successors);
   }
 
   private completionEvent(
@@ -148,12 +149,11 @@ export class FlowAgent extends BaseAgent {
     node: FlowNode,
     result: NodeResult,
     counters: RunCounters,
-    root: string,
-    token: FlowToken,
+    successors: readonly FlowToken[],
   ): Event {
     const completion: NodeCompletionState = {
       completed_node: node.id,
-      next: successorTokens(token, result.targets, result.output, root).map(withoutInput),
+      next: successors.map(withoutInput),
       loop_counts: { ...counters.loopCounts },
       step: counters.steps,
       ...(result.output !== undefined ? { output: result.output } : {}),
