@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { pure } from './pure.ts';
+import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
 
 interface Props {
@@ -63,10 +64,9 @@ export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
     const hidden = Math.max(0, before.length - shown);
     return [hidden > 0 ? before.slice(hidden) : before, during, hidden] as const;
   }, [items, runEventIds, shown]);
-  const end = useRef<HTMLLIElement>(null);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [items, sent, streaming?.text]);
+  const scroller = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
   return (
-    <section class="chat" aria-label="Conversation">
+    <section class="chat" aria-label="Conversation" ref={scroller}>
       <ol>
         {items.length === 0 && !streaming && (
           <li class="empty">No messages yet. Say something below.</li>
@@ -92,7 +92,6 @@ export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
           </li>
         )}
         {running && !streaming && <li class="thinking">Working…</li>}
-        <li ref={end} class="end" aria-hidden="true" />
       </ol>
     </section>
   );
