@@ -16,7 +16,8 @@ export class AppAgents {
 
   constructor(
     private readonly flows: AppFlows,
-    private readonly timing: DemoTiming | undefined,
+    /** The demo pace now in force (a setting: it can change between runs). */
+    private readonly timing: () => Promise<DemoTiming | undefined>,
     private readonly newRunner: (agent: BaseAgent, resumable: boolean) => Runner,
     private readonly specs: AppAgentSpecs,
   ) {}
@@ -51,11 +52,12 @@ export class AppAgents {
 
   /** The agent's runner; a deleted flow is an InvalidRequestError saying so. */
   async runner(agentId: string): Promise<Runner> {
-    const source = await this.source(agentId);
+    const [source, timing] = await Promise.all([this.source(agentId), this.timing()]);
+    const version = `${source.version} ${JSON.stringify(timing ?? null)}`;
     const cached = this.runners.get(agentId);
-    if (cached?.version === source.version) return cached.runner;
-    const runner = this.newRunner(source.create(), source.resumable ?? true);
-    this.runners.set(agentId, { version: source.version, runner });
+    if (cached?.version === version) return cached.runner;
+    const runner = this.newRunner(source.create(timing), source.resumable ?? true);
+    this.runners.set(agentId, { version, runner });
     return runner;
   }
 
@@ -63,6 +65,6 @@ export class AppAgents {
     if (isFlowAgent(agentId)) return this.flows.source(agentId);
     if (isSpecAgent(agentId)) return this.specs.source(agentId);
     const choice = agentChoice(agentId);
-    return { version: 'demo', create: () => choice.create(this.timing) };
+    return { version: 'demo', create: (timing) => choice.create(timing) };
   }
 }

@@ -37,7 +37,8 @@ export const isFlowAgent = (agentId: string) =>
 /** How to build an agent, and which version of its definition that is. */
 export interface AgentSource {
   version: string;
-  create: () => BaseAgent;
+  /** Builds the agent; demo models take `timing` (the demo pace now in force). */
+  create: (timing: DemoTiming | undefined) => BaseAgent;
 }
 
 export interface AppFlowsOptions {
@@ -156,7 +157,7 @@ export class AppFlows {
     if (agentId.startsWith(EXAMPLE_PREFIX)) {
       const flow = EXAMPLE_FLOWS.find((example) => exampleId(example) === agentId);
       if (!flow) throw new InvalidRequestError(`There is no example flow ${agentId}`);
-      return { version: 'example', create: () => createFlowAgent(flow, this.timing) };
+      return { version: 'example', create: (timing) => createFlowAgent(flow, timing) };
     }
     const record = await this.store.getFlow(agentId.slice(FLOW_PREFIX.length));
     if (!record) {
@@ -166,7 +167,7 @@ export class AppFlows {
     }
     return {
       version: String(record.updatedAt),
-      create: () => createFlowAgent(record.flow, this.timing),
+      create: (timing) => createFlowAgent(record.flow, timing),
     };
   }
 }

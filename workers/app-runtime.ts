@@ -7,7 +7,7 @@
 // agent builder's agents in app-providers.ts and app-agent-specs.ts.
 
 import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
-import type { DemoTiming } from '../src/demos/writing-workflow.ts';
+import { INSTANT_DEMO, type DemoTiming } from '../src/demos/writing-workflow.ts';
 import {
   IndexedDbArtifactService,
   IndexedDbSessionService,
@@ -45,7 +45,7 @@ export interface AppRuntimeOptions {
   dbName?: string;
   locks: SessionLocks;
   broadcast: (message: RuntimeBroadcast) => void;
-  /** Pace of the demo agents (tests make them instant). */
+  /** Pace of the demo agents (tests make them instant); otherwise Settings → demo pace. */
   timing?: DemoTiming;
   /** Retries and timeouts of real models (tests make retries quick). */
   modelHttp?: HttpModelOptions;
@@ -86,7 +86,9 @@ export class AppRuntime {
         // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
         runLiveness: async (run) => (await options.locks.held()).has(run.sessionId),
       });
-    this.agentList = new AppAgents(this.flows, options.timing, newRunner, this.agentSpecs);
+    const timing = async () =>
+      options.timing ?? ((await this.settings()).demoPace === 'instant' ? INSTANT_DEMO : undefined);
+    this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs);
   }
 
   /** The demo agents, then the example flows, then the user's flows. */

@@ -162,6 +162,13 @@ export interface InterruptedRun extends InterruptedInvocation {
 export interface Settings {
   /** Resume interrupted runs on load without asking. */
   autoResume: boolean;
+  /**
+   * `visible`: the offline demo agents take a visible moment per step, so that a reload in the
+   * middle of a run is easy to try; `instant`: they answer at once.
+   */
+  demoPace: DemoPace;
 }
 
-export const DEFAULT_SETTINGS: Settings = { autoResume: false };
+export type DemoPace = 'visible' | 'instant';
+
+export const DEFAULT_SETTINGS: Settings = { autoResume: false, demoPace: 'visible' };

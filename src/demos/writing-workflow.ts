@@ -22,6 +22,9 @@ export interface DemoTiming {
   chunkDelayMs?: number;
 }
 
+/** The demo agents with no pauses (Settings → demo pace "instant", and tests). */
+export const INSTANT_DEMO: DemoTiming = { thinkMs: 0, chunkDelayMs: 0 };
+
 /** How many times `agentName` has spoken since the user's latest message. */
 function turnsSinceUser(request: LlmRequest): number {
   const { index } = lastUserMessage(request);

@@ -24,6 +24,7 @@ import { StorageInfo } from './StorageInfo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
+import type { Settings } from '../../workers/protocol.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -92,9 +93,23 @@ export function App({ workbench, flows, providers, builder }: Props) {
               <input
                 type="checkbox"
                 checked={state.settings.autoResume}
-                onChange={(event) => actions.setAutoResume(event.currentTarget.checked)}
+                onChange={(event) =>
+                  actions.updateSettings({ autoResume: event.currentTarget.checked })
+                }
               />{' '}
               Resume interrupted runs automatically after a reload
+            </label>
+            <label>
+              <input
+                type="checkbox"
+                checked={state.settings.demoPace === 'instant'}
+                onChange={(event) =>
+                  actions.updateSettings({
+                    demoPace: event.currentTarget.checked ? 'instant' : 'visible',
+                  })
+                }
+              />{' '}
+              Instant demos (no pause per step)
             </label>
             <button
               type="button"
@@ -264,7 +279,7 @@ function actionsOf(workbench: Workbench) {
     resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
     answer: (requestId: string, confirmed: boolean, payload?: unknown) =>
       void workbench.answer(requestId, confirmed, payload),
-    setAutoResume: (on: boolean) => void workbench.setAutoResume(on),
+    updateSettings: (patch: Partial<Settings>) => void workbench.updateSettings(patch),
     loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
     dismiss: () => workbench.dismiss(),
   };

@@ -16,6 +16,7 @@ import type {
   SessionSummary,
   Settings,
 } from '../../workers/protocol.ts';
+import { DEFAULT_SETTINGS } from '../../workers/protocol.ts';
 
 export interface Streaming {
   eventId: string;
@@ -63,7 +64,7 @@ const INITIAL: WorkbenchState = {
   busyElsewhere: false,
   streaming: undefined,
   interrupted: [],
-  settings: { autoResume: false },
+  settings: DEFAULT_SETTINGS,
   selectedTurnId: undefined,
   sent: undefined,
   answered: [],
@@ -243,9 +244,9 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
   }
 
-  async setAutoResume(autoResume: boolean): Promise<void> {
+  async updateSettings(patch: Partial<Settings>): Promise<void> {
     await this.guard(async () =>
-      this.set({ settings: await this.client.runtime.updateSettings({ autoResume }) }),
+      this.set({ settings: await this.client.runtime.updateSettings(patch) }),
     );
   }
 

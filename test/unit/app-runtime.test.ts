@@ -2,7 +2,7 @@
 // locks, broadcasts, approvals, import and export.
 
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { textOf, type Event } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
@@ -126,6 +126,32 @@ describe('AppRuntime', () => {
     const error = await rejectionOf(runtime.importSession('{"events": "nope"}'));
     expect(error.name).toBe('InvalidSessionFileError');
     expect(await runtime.listSessions()).toEqual(before);
+  });
+
+  it('paces the demo agents as Settings say: a moment per streamed chunk, or none', async () => {
+    const runtime = new AppRuntime({
+      dbName: freshDbName(),
+      locks: inProcessLocks(),
+      broadcast: () => {},
+    });
+    expect((await runtime.settings()).demoPace).toBe('visible');
+    const { id } = await runtime.createSession();
+    const pauses = vi.spyOn(globalThis, 'setTimeout');
+    const demoPauses = () => pauses.mock.calls.filter(([, ms]) => ms === 25).length;
+    try {
+      await runtime.send(id, 'set color to red', () => {});
+      expect(demoPauses()).toBeGreaterThan(0);
+      expect(await runtime.updateSettings({ demoPace: 'instant' })).toMatchObject({
+        autoResume: false,
+        demoPace: 'instant',
+      });
+      pauses.mockClear();
+      await runtime.send(id, 'set color to blue', () => {});
+      expect(demoPauses()).toBe(0);
+    } finally {
+      pauses.mockRestore();
+    }
+    expect((await runtime.openSession(id)).state).toEqual({ color: 'blue' });
   });
 
   it('rewinds, forks and deletes sessions', async () => {
