@@ -99,9 +99,9 @@ export function branchTree(log: readonly Event[]): BranchTree {
     const target = rewindTargetOf(event);
     if (!tipAtStart.has(id)) {
       tipAtStart.set(id, tip);
-      if (target === undefined && event.content) {
+      if (isTurnStart(event)) {
         const parent = tip === undefined ? undefined : byId.get(tip);
-        const text = messageText(event);
+        const text = turnText(event);
         const turn: Turn = {
           invocationId: id,
           parentId: tip,
@@ -165,8 +165,13 @@ export function branchTree(log: readonly Event[]): BranchTree {
   return { turns, byId, rootIds, activePath, forkIds, markers };
 }
 
+/** Whether `event`, the first of its invocation, starts a turn: a message, not a marker. */
+export function isTurnStart(event: Event): boolean {
+  return Boolean(event.content) && rewindTargetOf(event) === undefined;
+}
+
 /** The text a turn is shown with: the message's text, or what else it holds. */
-function messageText(event: Event): string {
+export function turnText(event: Event): string {
   const text = textOf(event.content);
   if (text) return text;
   const parts = event.content?.parts ?? [];

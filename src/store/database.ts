@@ -4,20 +4,27 @@
 // Services given the same database name share one connection, so that a write spanning sessions
 // and artifacts (a rewind) can commit in a single transaction.
 
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import {
+  openDB,
+  type DBSchema,
+  type IDBPDatabase,
+  type IDBPTransaction,
+  type StoreNames,
+} from 'idb';
 import { StorageFullError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { AgentSpec } from '../agents/agent-spec.ts';
 import type { Flow } from '../flows/flow.ts';
 import type { ProviderSpec } from '../models/provider-spec.ts';
-import type { SessionRecord } from './session-log.ts';
+import type { SessionRecord, TurnRecord } from './session-log.ts';
+import { summarizeExistingSessions } from './turn-migration.ts';
 import type { RunRecord } from './session-service.ts';
 
 /** DO NOT CHANGE: a different name would open an empty database and lose every user's data. */
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -61,6 +68,10 @@ export interface CheckpointRecord {
   firstSeq: number;
   state: Record<string, unknown>;
   artifacts: Record<string, number>;
+  /** The turn bookkeeping (schema 6 on; migrated sessions get it too). */
+  tipBefore?: string;
+  turn?: TurnRecord;
+  marker?: { abandonedTip: string; restoredTip: string };
 }
 
 export const ArtifactKind = { inline: 'inline', text: 'text', tombstone: 'tombstone' } as const;
@@ -100,6 +111,10 @@ export interface TrellisSchema extends DBSchema {
   checkpoints: {
     key: [...SessionKeyTuple, invocationId: string];
     value: CheckpointRecord;
+    indexes: {
+      byParentTurn: [...SessionKeyTuple, parentId: string];
+      byMarker: [...SessionKeyTuple, abandonedTip: string];
+    };
   };
   artifacts: {
     key: ArtifactRecordKey;
@@ -122,6 +137,11 @@ export interface TrellisSchema extends DBSchema {
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
+export type UpgradeTx = IDBPTransaction<
+  TrellisSchema,
+  StoreNames<TrellisSchema>[],
+  'versionchange'
+>;
 
 /** The app's own record of a session: what the library's Session does not say. */
 export interface SessionMetaRecord {
@@ -156,7 +176,7 @@ export interface AgentSpecRecord extends AgentSpec {
 }
 
 /** Ordered, cumulative schema steps. */
-function migrate(db: TrellisDb, oldVersion: number): void {
+function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void {
   if (oldVersion < 1) {
     const sessions = db.createObjectStore(Stores.sessions, {
       keyPath: ['appName', 'userId', 'id'],
@@ -201,6 +221,22 @@ function migrate(db: TrellisDb, oldVersion: number): void {
     db.createObjectStore(Stores.providers, { keyPath: 'id' });
     db.createObjectStore(Stores.agents, { keyPath: 'id' });
   }
+  if (oldVersion < 6) {
+    // The turn summary: each turn's parent and title, and the markers that moved the tip, so
+    // that opening a session reads the end of its branch tree instead of its whole log. Both
+    // indexes are sparse: only turns have `turn`, only markers that moved the tip `marker`.
+    const checkpoints = tx.objectStore(Stores.checkpoints);
+    checkpoints.createIndex('byParentTurn', ['appName', 'userId', 'sessionId', 'turn.parentId']);
+    checkpoints.createIndex('byMarker', ['appName', 'userId', 'sessionId', 'marker.abandonedTip']);
+    if (oldVersion >= 1) {
+      summarizeExistingSessions(tx).catch((error: unknown) => {
+        // Left half done, the summary would disagree with the log: fail the upgrade instead,
+        // so that the old database stays as it was and the next open tries again.
+        console.error('Trellis: the upgrade to schema 6 failed', error);
+        tx.abort();
+      });
+    }
+  }
 }
 
 /**
@@ -231,7 +267,7 @@ export class DatabaseRef {
     if (this.released) return Promise.reject(new Error(`Database ${this.name} was closed`));
     const shared = this.shared;
     shared.db ??= openDB<TrellisSchema>(shared.name, DB_VERSION, {
-      upgrade: (db, oldVersion) => migrate(db, oldVersion),
+      upgrade: (db, oldVersion, _newVersion, tx) => migrate(db, oldVersion, tx),
       blocking: () => drop(shared),
       terminated: () => drop(shared),
     }).catch((error: unknown) => {

@@ -8,7 +8,7 @@ import {
   SessionExistsError,
   SessionNotFoundError,
 } from '../core/errors.ts';
-import type { Event, RewindTarget } from '../core/event.ts';
+import { rewindTargetOf, type Event, type RewindTarget } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
 import {
   createRewindMarker,
@@ -20,14 +20,20 @@ import { applyDelta } from '../core/state.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import { snapshotToRestore, type RewindReader } from './rewind-point.ts';
+import { TurnLog } from './turn-log.ts';
+import { readSessionSummary, tipRestoredBy } from './turn-summary.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
   deepFreeze,
   checkpointBefore,
   initialStateEvent,
+  invocationTurn,
   mayStartInvocation,
   newSessionRecord,
+  NO_TURN,
+  withTip,
+  type RestoredTip,
   selectEvents,
   toSession,
   toStoredEvent,
@@ -40,6 +46,8 @@ import {
   type CreateSessionRequest,
   type ForkSessionRequest,
   type GetSessionRequest,
+  type GetSessionSummaryRequest,
+  type SessionSummary as SessionSummaryView,
   type ImportSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
@@ -57,6 +65,8 @@ interface StoredSession {
   /** Event id → its position in `events`. */
   eventSeqs: Map<string, number>;
   checkpoints: Map<string, InvocationCheckpoint>;
+  /** Each invocation's turn bookkeeping (see turn-summary.ts). */
+  turns: TurnLog;
 }
 
 const keyOf = (...parts: string[]) => JSON.stringify(parts);
@@ -69,6 +79,7 @@ function emptySession(appName: string, userId: string, id: string): StoredSessio
     events: [],
     eventSeqs: new Map(),
     checkpoints: new Map(),
+    turns: new TurnLog(),
   };
 }
 
@@ -137,9 +148,12 @@ export class InMemorySessionService extends BaseSessionService {
       sessionId: session.id,
     });
     if (!stored) throw new SessionNotFoundError(session.id);
+    const target = rewindTargetOf(event);
+    const restored =
+      target && (await tipRestoredBy(stored.turns.reader(stored), target, event.invocationId));
     if (stored.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
     const storedEvent = toStoredEvent(event);
-    this.append(stored, storedEvent);
+    this.append(stored, storedEvent, { restored });
     return storedEvent;
   }
 
@@ -150,10 +164,11 @@ export class InMemorySessionService extends BaseSessionService {
       if (!stored) throw new SessionNotFoundError(request.sessionId);
       const reader = readerOf(stored);
       const restored = await snapshotToRestore(reader, target, request.sessionId);
+      const tip = await tipRestoredBy(stored.turns.reader(stored), target, '');
       // Those reads took turns of their own: if another call changed the session meanwhile,
       // read again, so that what they checked still holds when the marker is written.
       if (stored === this.find(request) && reader.length === stored.events.length) {
-        return this.writeRewind(stored, target, restored, request);
+        return this.writeRewind(stored, target, restored, tip, request);
       }
     }
   }
@@ -207,7 +222,11 @@ export class InMemorySessionService extends BaseSessionService {
     const imported = emptySession(appName, userId, id);
     for (const event of request.events) {
       if (imported.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
-      this.append(imported, toStoredEvent(event), { applyShared: false });
+      const target = rewindTargetOf(event);
+      const restored =
+        target &&
+        (await tipRestoredBy(imported.turns.reader(imported), target, event.invocationId));
+      this.append(imported, toStoredEvent(event), { applyShared: false, restored });
     }
     this.sessions.set(key, imported);
     return this.toSession(imported, imported.events.slice());
@@ -219,11 +238,28 @@ export class InMemorySessionService extends BaseSessionService {
     return this.find(request)?.checkpoints.get(request.invocationId);
   }
 
+  override async getSessionSummary(
+    request: GetSessionSummaryRequest,
+  ): Promise<SessionSummaryView | undefined> {
+    const stored = this.find(request);
+    if (!stored) return undefined;
+    const { record } = stored;
+    const session = this.toSession(stored, []);
+    const summary = readSessionSummary(
+      stored.turns.reader(stored),
+      session,
+      record.tip ?? NO_TURN,
+      request,
+    );
+    return summary;
+  }
+
   /** Appends a rewind's marker and restores its artifacts, synchronously: all or nothing. */
   private writeRewind(
     stored: StoredSession,
     target: RewindTarget,
     restored: SessionSnapshot,
+    tip: RestoredTip,
     { appName, userId, sessionId, artifactService }: RewindSessionRequest,
   ): Event {
     const plan = planRewind(stored.record, restored);
@@ -232,7 +268,7 @@ export class InMemorySessionService extends BaseSessionService {
       const artifactDelta =
         artifacts?.restoreVersions({ appName, userId, sessionId }, plan.artifacts) ?? {};
       const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
-      this.append(stored, marker);
+      this.append(stored, marker, { restored: tip });
       return marker;
     });
   }
@@ -241,13 +277,18 @@ export class InMemorySessionService extends BaseSessionService {
     return this.sessions.get(keyOf(appName, userId, sessionId));
   }
 
-  private append(stored: StoredSession, event: Event, { applyShared = true } = {}): void {
+  private append(
+    stored: StoredSession,
+    event: Event,
+    { applyShared = true, restored = undefined as RestoredTip } = {},
+  ): void {
     const { record } = stored;
-    if (
-      mayStartInvocation(record, event.invocationId) &&
-      !stored.checkpoints.has(event.invocationId)
-    ) {
+    const starts =
+      mayStartInvocation(record, event.invocationId) && !stored.checkpoints.has(event.invocationId);
+    if (starts) {
       stored.checkpoints.set(event.invocationId, checkpointBefore(record, event.invocationId));
+      const turn = invocationTurn(record, event, restored);
+      stored.turns.add(event.invocationId, record.eventCount, turn);
     }
     const outcome = appendToRecord(record, event);
     if (applyShared) {
@@ -259,7 +300,7 @@ export class InMemorySessionService extends BaseSessionService {
         applyDelta(this.userStates.get(userKey) ?? {}, outcome.deltas.user),
       );
     }
-    stored.record = outcome.record;
+    stored.record = withTip(outcome.record, event, starts, restored);
     stored.eventSeqs.set(event.id, stored.events.length);
     stored.events.push(event);
   }

@@ -29,6 +29,7 @@ import {
   artifactsNotAtomic,
   deepFreeze,
   initialStateEvent,
+  NO_TURN,
   newSessionRecord,
   selectEvents,
   toSession,
@@ -41,6 +42,8 @@ import {
   type CreateSessionRequest,
   type ForkSessionRequest,
   type GetSessionRequest,
+  type GetSessionSummaryRequest,
+  type SessionSummary as SessionSummaryView,
   type ImportSessionRequest,
   type InvocationCheckpoint,
   type ListSessionsRequest,
@@ -52,6 +55,8 @@ import {
   type SessionKey,
 } from './session-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
+import { SUMMARY_STORES, indexedDbTurnReader } from './indexeddb-turns.ts';
+import { readSessionSummary } from './turn-summary.ts';
 import {
   WRITE_STORES,
   appendInTx,
@@ -308,6 +313,26 @@ export class IndexedDbSessionService extends BaseSessionService {
     });
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());
+  }
+
+  override async getSessionSummary(
+    request: GetSessionSummaryRequest,
+  ): Promise<SessionSummaryView | undefined> {
+    const { appName, userId, sessionId } = request;
+    const db = await this.database.open();
+    return readTransaction(db, SUMMARY_STORES, async (tx) => {
+      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+      if (!record) return undefined;
+      const [appState, userState] = await readScopes(tx, appName, userId);
+      const session = toSession(record, appState, userState, []);
+      const summary = await readSessionSummary(
+        indexedDbTurnReader(tx, record),
+        session,
+        record.tip ?? NO_TURN,
+        request,
+      );
+      return deepFreeze(summary);
+    });
   }
 
   override async getInvocationCheckpoint(

@@ -2,6 +2,8 @@
 // looks like, how appending one changes the session record, and when a checkpoint is taken.
 
 import { InvalidRequestError } from '../core/errors.ts';
+import { isTurnStart, turnText } from '../core/branch-tree.ts';
+import { textOf } from '../core/content.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import { sessionArtifactDelta } from '../core/rewind.ts';
@@ -29,6 +31,72 @@ export interface SessionRecord {
   eventCount: number;
   /** Invocation of the last event: appending another one may need a checkpoint. */
   lastInvocationId?: string;
+  /**
+   * The tip: the last turn of the active conversation (`NO_TURN`, or absent, for none), moved by
+   * each turn's first event and by rewind markers exactly as core/branch-tree.ts moves it.
+   */
+  tip?: string;
+}
+
+/** A turn id that names no turn: the tip of an empty conversation, the parent of a root turn. */
+export const NO_TURN = '';
+
+/**
+ * What the branch tree needs to know of an invocation, recorded with its checkpoint when its first
+ * event is appended, so that opening a session reads a few of these instead of the whole log.
+ */
+export interface InvocationTurn {
+  /** The tip when the invocation began (`NO_TURN`: none). */
+  tipBefore: string;
+  /** Set when the invocation is a turn (it starts with a message and is no marker). */
+  turn?: TurnRecord;
+  /** Set when the invocation is a rewind marker that moved the tip. */
+  marker?: { abandonedTip: string; restoredTip: string };
+}
+
+export interface TurnRecord {
+  /** The turn it hangs under (`NO_TURN`: a root). */
+  parentId: string;
+  /** The text of the message that started it. */
+  title: string;
+  /** Started by a user's text message: it can be edited and run again. */
+  editable: boolean;
+}
+
+/** The tip a rewind marker goes back to: `undefined` when its target is not before it. */
+export type RestoredTip = { tip: string } | undefined;
+
+/** The record's tip after appending `event` to the log `before` describes. */
+export function withTip(
+  after: SessionRecord,
+  event: Event,
+  startsInvocation: boolean,
+  restored: RestoredTip,
+): SessionRecord {
+  let tip = after.tip ?? NO_TURN;
+  if (startsInvocation && isTurnStart(event)) tip = event.invocationId;
+  if (restored) tip = restored.tip;
+  return tip === (after.tip ?? NO_TURN) ? after : { ...after, tip };
+}
+
+/** The turn bookkeeping of an invocation whose first event, `event`, is appended to `record`. */
+export function invocationTurn(
+  record: SessionRecord,
+  event: Event,
+  restored: RestoredTip,
+): InvocationTurn {
+  const tipBefore = record.tip ?? NO_TURN;
+  if (isTurnStart(event)) {
+    const turn: TurnRecord = {
+      parentId: tipBefore,
+      title: turnText(event),
+      editable: event.author === 'user' && textOf(event.content) !== '',
+    };
+    return { tipBefore, turn };
+  }
+  if (restored)
+    return { tipBefore, marker: { abandonedTip: tipBefore, restoredTip: restored.tip } };
+  return { tipBefore };
 }
 
 export function newSessionRecord(

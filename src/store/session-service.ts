@@ -70,6 +70,65 @@ export interface InvocationCheckpoint {
   artifacts: Readonly<Record<string, number>>;
 }
 
+export interface GetSessionSummaryRequest extends SessionKey {
+  /** How many of the last active events to read (default 50). */
+  numActiveEvents?: number;
+  /** How many of the last turns of the active path to describe (default 50). */
+  numTurns?: number;
+}
+
+/** An event of the log with its position in it. */
+export interface LoggedEvent {
+  seq: number;
+  event: Event;
+}
+
+/** A turn as the summary of a session describes it (see core/branch-tree for what a turn is). */
+export interface TurnSummary {
+  invocationId: string;
+  /** Undefined for a root turn. */
+  parentId: string | undefined;
+  text: string;
+  /** Position of its first event in the raw log. */
+  firstSeq: number;
+  /** Started by the user's text message (it can be edited and run again). */
+  editable: boolean;
+  /**
+   * For a turn off the active path listed as a branch: the marker to rewind before to bring its
+   * branch back (the last one that left it).
+   */
+  switchToBranch?: string;
+}
+
+/** A turn of the active path with the turns that hang under it (its branches, if several). */
+export interface ActiveTurnSummary extends TurnSummary {
+  /** How many turns hang under it, the active one included. */
+  childCount: number;
+  /** When `childCount` > 1: every turn hanging under it, in log order. */
+  children?: TurnSummary[];
+}
+
+/**
+ * What opening a session needs, read without reading its whole log: its state, the end of its
+ * active conversation and the end of its active path of turns with the branches leaving it.
+ */
+export interface SessionSummary {
+  /** The session, with no events. */
+  session: Session;
+  /** Number of events in the raw log, markers included. */
+  eventCount: number;
+  /** The last active events (up to `numActiveEvents`), oldest first. */
+  activeTail: LoggedEvent[];
+  /** Whether `activeTail` holds every active event. */
+  activeComplete: boolean;
+  /** The last turns of the active path (up to `numTurns`), oldest first. */
+  activePath: ActiveTurnSummary[];
+  /** Whether `activePath` starts at a root turn. */
+  pathComplete: boolean;
+  /** When `pathComplete`: every root turn, in log order (more than one after a rewind to the start). */
+  roots?: TurnSummary[];
+}
+
 /**
  * A rewind names exactly one target: `rewindBeforeInvocationId` (the session goes back to just
  * before that invocation's first event) or `rewindAfterEventId` (to just after that event, which
@@ -202,6 +261,16 @@ export abstract class BaseSessionService {
   abstract getInvocationCheckpoint(
     request: SessionKey & { invocationId: string },
   ): Promise<InvocationCheckpoint | undefined>;
+
+  /**
+   * The summary of a session that opening it needs (its state, the end of its active
+   * conversation, the end of its active path with the branches leaving it), or `undefined` when
+   * there is no such session. Its cost grows with what it returns, not with the log: it agrees
+   * with `activeEvents` and `branchTree` of the whole log without reading it.
+   */
+  abstract getSessionSummary(
+    request: GetSessionSummaryRequest,
+  ): Promise<SessionSummary | undefined>;
 }
 
 export function numRecentEventsOf(request: GetSessionRequest): number | undefined {

@@ -6,12 +6,17 @@ import { DuplicateEventError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { applyDelta, hasKeys } from '../core/state.ts';
 import { Stores, type ScopeStateRecord } from './database.ts';
+import { rewindTargetOf } from '../core/event.ts';
+import { indexedDbTurnReader } from './indexeddb-turns.ts';
 import {
   appendToRecord,
   checkpointBefore,
+  invocationTurn,
   mayStartInvocation,
+  withTip,
   type SessionRecord,
 } from './session-log.ts';
+import { tipRestoredBy } from './turn-summary.ts';
 import type { RewindReader } from './rewind-point.ts';
 import type { WriteTx } from './transaction.ts';
 
@@ -124,6 +129,12 @@ export async function appendInTx(
     hasKeys(app) ? tx.objectStore(Stores.appStates).get(appName) : undefined,
     hasKeys(user) ? tx.objectStore(Stores.userStates).get([appName, userId]) : undefined,
   ]);
+  // Only a rewind marker reads to move the tip (see turn-summary.ts).
+  const target = rewindTargetOf(event);
+  const restored = target
+    ? await tipRestoredBy(indexedDbTurnReader(tx, record), target, event.invocationId)
+    : undefined;
+  const next = withTip(outcome.record, event, !hasCheckpoint, restored);
   const writes: Promise<unknown>[] = [
     tx
       .objectStore(Stores.events)
@@ -134,15 +145,16 @@ export async function appendInTx(
           throw new DuplicateEventError(event.id);
         throw error;
       }),
-    tx.objectStore(Stores.sessions).put(outcome.record),
+    tx.objectStore(Stores.sessions).put(next),
   ];
   if (!hasCheckpoint) {
     const { firstSeq, state, artifacts } = checkpointBefore(record, event.invocationId);
     const invocationId = event.invocationId;
+    const turn = invocationTurn(record, event, restored);
     writes.push(
       tx
         .objectStore(Stores.checkpoints)
-        .put({ appName, userId, sessionId, invocationId, firstSeq, state, artifacts }),
+        .put({ appName, userId, sessionId, invocationId, firstSeq, state, artifacts, ...turn }),
     );
   }
   if (hasKeys(app)) {
@@ -157,5 +169,5 @@ export async function appendInTx(
     writes.push(tx.objectStore(Stores.userStates).put({ appName, userId, state }));
   }
   await Promise.all(writes);
-  return outcome.record;
+  return next;
 }

@@ -7,6 +7,7 @@ import {
   IndexedDbArtifactService,
   IndexedDbSessionService,
   bytesToBase64,
+  createEvent,
 } from '../../src/index.ts';
 import { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import { DB_VERSION, withStorageErrors } from '../../src/store/database.ts';
@@ -74,6 +75,24 @@ const SCHEMA_V5 = {
   agents: { keyPath: 'id', indexes: {} },
 };
 
+/** Version 6 adds the turn summary's indexes: turns by parent, markers that moved the tip. */
+const SCHEMA_V6 = {
+  ...SCHEMA_V5,
+  checkpoints: {
+    ...SCHEMA_V5.checkpoints,
+    indexes: {
+      byParentTurn: {
+        keyPath: ['appName', 'userId', 'sessionId', 'turn.parentId'],
+        unique: false,
+      },
+      byMarker: {
+        keyPath: ['appName', 'userId', 'sessionId', 'marker.abandonedTip'],
+        unique: false,
+      },
+    },
+  },
+};
+
 type Schema = Record<
   string,
   {
@@ -116,13 +135,77 @@ async function readSchema(name: string) {
   return { version, schema };
 }
 
+/** Every record of the stores a session's turn summary lives in. */
+async function sessionRecords(dbName: string) {
+  const db = await openDB(dbName);
+  const [sessions, events, checkpoints] = await Promise.all([
+    db.getAll('sessions'),
+    db.getAll('events'),
+    db.getAll('checkpoints'),
+  ]);
+  db.close();
+  return { sessions, events, checkpoints };
+}
+
 describe('IndexedDB storage', () => {
+  it('upgrades a version 5 database: every session gets the turn summary appends would write', async () => {
+    // A session with branches, written by today's service: what the upgrade must arrive at.
+    const today = freshDbName();
+    const { sessionService } = services(today);
+    const session = await sessionService.createSession({
+      appName: 'a',
+      userId: 'u',
+      state: { s: 1 },
+    });
+    const turnIds: string[] = [];
+    const say = async (text: string) => {
+      const invocationId = `turn-${turnIds.length}`;
+      turnIds.push(invocationId);
+      for (const [author, role] of [
+        ['user', 'user'],
+        ['agent', 'model'],
+      ] as const) {
+        await sessionService.appendEvent({
+          session,
+          event: createEvent({ invocationId, author, content: { role, parts: [{ text }] } }),
+        });
+      }
+    };
+    const key = { appName: 'a', userId: 'u', sessionId: session.id };
+    for (const text of ['one', 'two', 'three']) await say(text);
+    const marker = await sessionService.rewindSession({
+      ...key,
+      rewindBeforeInvocationId: 'turn-1',
+    });
+    await say('two again');
+    await sessionService.rewindSession({ ...key, rewindBeforeInvocationId: marker.invocationId });
+    await say('four');
+    const expected = await sessionService.getSessionSummary(key);
+    const written = await sessionRecords(today);
+    await sessionService.close();
+
+    // The same records as version 5 kept them: no tip, no turn bookkeeping.
+    const dbName = freshDbName();
+    const v5 = await createDatabase(dbName, 5, SCHEMA_V5);
+    for (const { tip: _tip, ...record } of written.sessions) await v5.put('sessions', record);
+    for (const record of written.events) await v5.put('events', record);
+    for (const { tipBefore: _t, turn: _turn, marker: _m, ...record } of written.checkpoints)
+      await v5.put('checkpoints', record);
+    v5.close();
+
+    const upgraded = services(dbName).sessionService;
+    expect(await upgraded.getSessionSummary(key)).toEqual(expected);
+    await upgraded.close();
+    expect(await sessionRecords(dbName)).toEqual(written);
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+  });
+
   it('creates the current schema', async () => {
     const dbName = freshDbName();
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -154,7 +237,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -181,7 +264,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
   });
 
   it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
@@ -223,7 +306,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listAgentSpecs()).toEqual([agent]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V5 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
   });
 
   it('stores artifact bytes as Blobs', async () => {

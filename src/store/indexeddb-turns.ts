@@ -1,0 +1,75 @@
+// The turn summary's reads over IndexedDB, inside a transaction given by the caller: a rewind's
+// or an append's (to find where a marker moves the tip) or a summary's own read.
+
+import { Stores, sessionRange, type CheckpointRecord } from './database.ts';
+import type { AppendTx } from './session-writes.ts';
+import type { ReadTx } from './transaction.ts';
+import { NO_TURN, type SessionRecord } from './session-log.ts';
+import type { StoredTurn, TurnReader } from './turn-summary.ts';
+
+/** The stores a summary reads, and the one it reads first (the session's record). */
+export const SUMMARY_STORES = [
+  Stores.sessions,
+  Stores.events,
+  Stores.checkpoints,
+  Stores.appStates,
+  Stores.userStates,
+];
+type SummaryTx = ReadTx<typeof SUMMARY_STORES>;
+
+function storedTurn(record: CheckpointRecord): StoredTurn {
+  const { invocationId, firstSeq, tipBefore, turn, marker } = record;
+  return {
+    invocationId,
+    firstSeq,
+    turn: {
+      tipBefore: tipBefore ?? NO_TURN,
+      ...(turn ? { turn } : {}),
+      ...(marker ? { marker } : {}),
+    },
+  };
+}
+
+const byFirstSeq = (a: StoredTurn, b: StoredTurn) => a.firstSeq - b.firstSeq;
+
+/** The reads of a turn summary (and of a rewind) of the session `record` describes. */
+export function indexedDbTurnReader(tx: SummaryTx | AppendTx, record: SessionRecord): TurnReader {
+  // Only reads are made, which a readwrite transaction over more stores has too.
+  const reads = tx as SummaryTx;
+  const { appName, userId, id: sessionId } = record;
+  const events = reads.objectStore(Stores.events);
+  const checkpoints = reads.objectStore(Stores.checkpoints);
+  const checkpoint = (invocationId: string) =>
+    checkpoints.get([appName, userId, sessionId, invocationId]);
+  const findEvent = async (eventId: string) => {
+    const found = await events.index('byEventId').get([appName, userId, sessionId, eventId]);
+    return found && { index: found.seq, event: found.event };
+  };
+  const span = (from: number, to: number) =>
+    IDBKeyRange.bound([appName, userId, sessionId, from], [appName, userId, sessionId, to]);
+  const parentKey = (parentId: string) => [appName, userId, sessionId, parentId] as const;
+  return {
+    length: record.eventCount,
+    eventAt: async (seq) => (await events.get([appName, userId, sessionId, seq]))!.event,
+    indexOfTarget: async (target) =>
+      target.type === 'beforeInvocation'
+        ? (await checkpoint(target.invocationId))?.firstSeq
+        : (await findEvent(target.eventId))?.index,
+    checkpoint,
+    findEvent,
+    span: async (from, to) => (await events.getAll(span(from, to))).map((stored) => stored.event),
+    invocationTurn: async (invocationId) => {
+      const found = await checkpoint(invocationId);
+      return found && storedTurn(found);
+    },
+    childCount: (parentId) => checkpoints.index('byParentTurn').count([...parentKey(parentId)]),
+    children: async (parentId) =>
+      (await checkpoints.index('byParentTurn').getAll([...parentKey(parentId)]))
+        .map(storedTurn)
+        .sort(byFirstSeq),
+    markers: async () =>
+      (await checkpoints.index('byMarker').getAll(sessionRange(appName, userId, sessionId)))
+        .map(storedTurn)
+        .sort(byFirstSeq),
+  };
+}

@@ -1,0 +1,203 @@
+// The turn summary of a session, read the same way by both session services (each over its own
+// storage), so that they cannot disagree: where a rewind marker moves the tip, and what opening a
+// session reads — the end of the active conversation and the end of the active path of turns —
+// without reading the whole log.
+//
+// What must stay true: the tip kept in the session record is the tip of core/branch-tree.ts, and
+// the last turn whose first event is among the active events of core/active-events.ts. Both views
+// agree on it, so a marker's tip can be found either way; a walk back over the active events is the
+// one that needs no replay.
+
+import { indexAfterMarker } from '../core/active-events.ts';
+import { rewindTargetOf, type Event, type RewindTarget } from '../core/event.ts';
+import type { RewindReader } from './rewind-point.ts';
+import { NO_TURN, type InvocationTurn, type RestoredTip } from './session-log.ts';
+import type {
+  ActiveTurnSummary,
+  LoggedEvent,
+  Session,
+  SessionSummary,
+  TurnSummary,
+} from './session-service.ts';
+
+/** A turn's record as a store keeps it: its invocation, first position and bookkeeping. */
+export interface StoredTurn {
+  invocationId: string;
+  firstSeq: number;
+  turn: InvocationTurn;
+}
+
+/** What reading a session's turn summary reads from its storage. */
+export interface TurnReader extends RewindReader {
+  /** The bookkeeping of an invocation (absent for one the log does not have). */
+  invocationTurn(invocationId: string): Promise<StoredTurn | undefined>;
+  /** How many turns hang under `parentId` (`NO_TURN`: the roots). */
+  childCount(parentId: string): Promise<number>;
+  /** The turns hanging under `parentId`, in log order. */
+  children(parentId: string): Promise<StoredTurn[]>;
+  /** The markers that moved the tip, in log order. */
+  markers(): Promise<StoredTurn[]>;
+}
+
+/**
+ * Where a rewind marker of invocation `markerInvocationId` to `target`, about to be appended at the
+ * end of the log, moves the tip (`undefined`: its target is not before it, so it moves nothing).
+ */
+export async function tipRestoredBy(
+  reader: TurnReader,
+  target: RewindTarget,
+  markerInvocationId: string,
+): Promise<RestoredTip> {
+  if (target.type === 'beforeInvocation') {
+    if (target.invocationId === markerInvocationId) return undefined;
+    const began = await reader.invocationTurn(target.invocationId);
+    return began && { tip: began.turn.tipBefore };
+  }
+  const found = await reader.findEvent(target.eventId);
+  return found && { tip: await tipThrough(reader, found.index) };
+}
+
+/**
+ * The tip right after the event at `index` was written: the last turn whose first event is among
+ * the active events of the log up to `index`, found walking back from there.
+ */
+async function tipThrough(reader: TurnReader, index: number): Promise<string> {
+  let i = index;
+  while (i >= 0) {
+    const event = await reader.eventAt(i);
+    const target = rewindTargetOf(event);
+    if (target) {
+      i = indexAfterMarker(target, await reader.indexOfTarget(target), i);
+      continue;
+    }
+    const began = await reader.invocationTurn(event.invocationId);
+    if (began?.firstSeq === i && began.turn.turn) return event.invocationId;
+    i--;
+  }
+  return NO_TURN;
+}
+
+/**
+ * The last `limit` active events, oldest first, read back from the end in spans of `limit`
+ * events: it reads the active events it returns and the markers on the way, never the spans
+ * that rewinds hid.
+ */
+export async function activeTail(
+  reader: TurnReader,
+  limit: number,
+): Promise<{ events: LoggedEvent[]; complete: boolean }> {
+  const kept: LoggedEvent[] = [];
+  const spanLength = Math.max(1, limit);
+  let span: Event[] = [];
+  let spanFrom = 0;
+  let i = reader.length - 1;
+  while (i >= 0 && kept.length < limit) {
+    if (i < spanFrom || i >= spanFrom + span.length) {
+      spanFrom = Math.max(0, i - spanLength + 1);
+      span = await reader.span(spanFrom, i);
+    }
+    const event = span[i - spanFrom]!;
+    const target = rewindTargetOf(event);
+    if (target === undefined) {
+      kept.push({ seq: i, event });
+      i--;
+      continue;
+    }
+    i = indexAfterMarker(target, await reader.indexOfTarget(target), i);
+  }
+  return { events: kept.reverse(), complete: i < 0 };
+}
+
+/** The summary of a session whose record says `tip`; `session` has no events. */
+export async function readSessionSummary(
+  reader: TurnReader,
+  session: Session,
+  tip: string,
+  { numActiveEvents = 50, numTurns = 50 } = {},
+): Promise<SessionSummary> {
+  const [tail, path] = await Promise.all([
+    activeTail(reader, numActiveEvents),
+    activePathEnd(reader, tip, numTurns),
+  ]);
+  const pathComplete = path.length === 0 || path[0]!.turn.turn!.parentId === NO_TURN;
+  const activeIds = new Set(path.map((turn) => turn.invocationId));
+  let markers: Promise<StoredTurn[]> | undefined;
+  const branches = async (parentId: string) => {
+    const children = await reader.children(parentId);
+    markers ??= reader.markers();
+    return Promise.all(
+      children.map(async (child) =>
+        activeIds.has(child.invocationId)
+          ? summaryOf(child)
+          : summaryOf(child, await switchMarker(reader, child, await markers!)),
+      ),
+    );
+  };
+  const counts = await Promise.all(path.map((turn) => reader.childCount(turn.invocationId)));
+  const activePath: ActiveTurnSummary[] = await Promise.all(
+    path.map(async (turn, i) => ({
+      ...summaryOf(turn),
+      childCount: counts[i]!,
+      ...(counts[i]! > 1 ? { children: await branches(turn.invocationId) } : {}),
+    })),
+  );
+  const roots = pathComplete ? await branches(NO_TURN) : undefined;
+  return {
+    session,
+    eventCount: reader.length,
+    activeTail: tail.events,
+    activeComplete: tail.complete,
+    activePath,
+    pathComplete,
+    ...(roots ? { roots } : {}),
+  };
+}
+
+/** The last `limit` turns of the active path, oldest first, walked up from the tip. */
+async function activePathEnd(
+  reader: TurnReader,
+  tip: string,
+  limit: number,
+): Promise<StoredTurn[]> {
+  const path: StoredTurn[] = [];
+  for (let id = tip; id !== NO_TURN && path.length < limit;) {
+    const turn = await reader.invocationTurn(id);
+    if (!turn?.turn.turn) throw new Error(`Bug: the tip ${id} is not a turn`);
+    path.push(turn);
+    id = turn.turn.turn.parentId;
+  }
+  return path.reverse();
+}
+
+/**
+ * The marker to rewind before to bring back the branch that starts at `child` (off the active
+ * path): the last marker that left a turn of that branch, as core/branch-tree.ts finds it.
+ */
+async function switchMarker(
+  reader: TurnReader,
+  child: StoredTurn,
+  markers: readonly StoredTurn[],
+): Promise<string | undefined> {
+  for (let m = markers.length - 1; m >= 0; m--) {
+    const marker = markers[m]!;
+    for (let id = marker.turn.marker!.abandonedTip; id !== NO_TURN;) {
+      if (id === child.invocationId) return marker.invocationId;
+      const turn = await reader.invocationTurn(id);
+      if (!turn?.turn.turn || turn.firstSeq < child.firstSeq) break;
+      id = turn.turn.turn.parentId;
+    }
+  }
+  return undefined;
+}
+
+function summaryOf(stored: StoredTurn, switchToBranch?: string): TurnSummary {
+  const turn = stored.turn.turn!;
+  return {
+    invocationId: stored.invocationId,
+    parentId: turn.parentId === NO_TURN ? undefined : turn.parentId,
+    text: turn.title,
+    firstSeq: stored.firstSeq,
+    editable: turn.editable,
+    ...(switchToBranch ? { switchToBranch } : {}),
+  };
+}

@@ -1,0 +1,201 @@
+// The turn summary that opening a session reads agrees with the whole log's active events and
+// branch tree, on both session services, whatever rewinds made of the log.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  activeEvents,
+  createEvent,
+  type BaseSessionService,
+  type Event,
+  type Session,
+} from '../../src/index.ts';
+import { branchTree, type BranchTree, type Turn } from '../../src/core/branch-tree.ts';
+import type { SessionSummary, TurnSummary } from '../../src/store/session-service.ts';
+import { serviceKinds, type Services } from '../support/service-kinds.ts';
+
+const appName = 'app';
+const userId = 'ada';
+
+/** A small deterministic generator, so that a failure can be replayed. */
+function random(seed: number) {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+function turnSummaryOf(tree: BranchTree, turn: Turn, log: readonly Event[]): TurnSummary {
+  const switchTo = turn.active ? undefined : turn.operations.switchToBranch;
+  return {
+    invocationId: turn.invocationId,
+    parentId: turn.parentId,
+    text: turn.text,
+    firstSeq: log.indexOf(turn.firstEvent),
+    editable: turn.operations.edit !== undefined,
+    ...(switchTo ? { switchToBranch: switchTo.rewindBeforeInvocationId } : {}),
+  };
+}
+
+/** What the summary must say, computed from the whole log. */
+function expectedSummary(
+  log: readonly Event[],
+  numActiveEvents: number,
+  numTurns: number,
+): Omit<SessionSummary, 'session'> {
+  const active = activeEvents(log);
+  const tree = branchTree(log);
+  const path = tree.activePath.slice(-numTurns);
+  const pathComplete = path.length === tree.activePath.length;
+  const summaries = (ids: readonly string[]) =>
+    ids.map((id) => turnSummaryOf(tree, tree.byId.get(id)!, log));
+  return {
+    eventCount: log.length,
+    activeTail: active.slice(-numActiveEvents).map((event) => ({
+      seq: log.indexOf(event),
+      event,
+    })),
+    activeComplete: active.length <= numActiveEvents,
+    activePath: path.map((id) => {
+      const turn = tree.byId.get(id)!;
+      return {
+        ...turnSummaryOf(tree, turn, log),
+        childCount: turn.childIds.length,
+        ...(turn.childIds.length > 1 ? { children: summaries(turn.childIds) } : {}),
+      };
+    }),
+    pathComplete,
+    ...(pathComplete ? { roots: summaries(tree.rootIds) } : {}),
+  };
+}
+
+describe.each(serviceKinds)('session summary ($name)', (kind) => {
+  let services: Services;
+  let service: BaseSessionService;
+
+  beforeEach(() => {
+    services = kind.open();
+    service = services.sessionService;
+  });
+  afterEach(() => services.close());
+
+  const key = (session: Session) => ({ appName, userId, sessionId: session.id });
+
+  async function check(session: Session, numActiveEvents: number, numTurns: number) {
+    const log = (await service.getSession(key(session)))!.events;
+    const summary = await service.getSessionSummary({
+      ...key(session),
+      numActiveEvents,
+      numTurns,
+    });
+    const { session: summarized, ...rest } = summary!;
+    expect(summarized.events).toEqual([]);
+    expect(rest).toEqual(expectedSummary(log, numActiveEvents, numTurns));
+  }
+
+  /** Turns, state-only invocations, rewinds of both kinds and late events of old invocations. */
+  async function randomSession(seed: number, steps: number): Promise<Session> {
+    const next = random(seed);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!;
+    const session = await service.createSession({ appName, userId, state: { start: seed } });
+    const invocations: string[] = [];
+    let n = 0;
+    // Odd seeds rewind often (short paths, many branches), even ones seldom (long paths).
+    const calm = seed % 2 === 0;
+    for (let step = 0; step < steps; step++) {
+      const roll = calm && next() < 0.7 ? next() * 0.5 : next();
+      const log = (await service.getSession(key(session)))!.events;
+      const active = activeEvents(log);
+      if (roll < 0.5 || invocations.length === 0) {
+        const invocationId = `turn-${n++}`;
+        invocations.push(invocationId);
+        const fromUser = next() < 0.8;
+        await service.appendEvent({
+          session,
+          event: createEvent({
+            invocationId,
+            author: fromUser ? 'user' : 'agent',
+            content: { role: fromUser ? 'user' : 'model', parts: [{ text: `message ${n}` }] },
+          }),
+        });
+        for (let i = Math.floor(next() * 3); i > 0; i--) {
+          await service.appendEvent({
+            session,
+            event: createEvent({
+              invocationId,
+              author: 'agent',
+              content: { role: 'model', parts: [{ text: `answer ${n}.${i}` }] },
+              actions: { stateDelta: { [`k${n}`]: i } },
+            }),
+          });
+        }
+      } else if (roll < 0.6) {
+        const invocationId = `quiet-${n++}`;
+        invocations.push(invocationId);
+        await service.appendEvent({
+          session,
+          event: createEvent({ invocationId, author: 'agent', actions: { stateDelta: { q: n } } }),
+        });
+      } else if (roll < 0.65) {
+        // A late event of an older invocation (a resumed run).
+        await service.appendEvent({
+          session,
+          event: createEvent({
+            invocationId: pick(invocations),
+            author: 'agent',
+            content: { role: 'model', parts: [{ text: `late ${n++}` }] },
+          }),
+        });
+      } else if (roll < 0.85) {
+        const marker = await service.rewindSession({
+          ...key(session),
+          rewindBeforeInvocationId: pick(invocations),
+        });
+        invocations.push(marker.invocationId);
+      } else if (active.length > 1) {
+        const target = pick(active.slice(0, -1));
+        const marker = await service.rewindSession({
+          ...key(session),
+          rewindAfterEventId: target.id,
+        });
+        invocations.push(marker.invocationId);
+      }
+    }
+    return session;
+  }
+
+  it('describes an empty session', async () => {
+    const session = await service.createSession({ appName, userId });
+    await check(session, 50, 50);
+  });
+
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    'agrees with the whole log after random turns and rewinds (seed %i)',
+    async (seed) => {
+      const session = await randomSession(seed, 80);
+      await check(session, 50, 50);
+      await check(session, 4, 3);
+      await check(session, 1000, 1000);
+    },
+  );
+
+  it.runIf(kind.persistent)('reads the same summary after a restart', async () => {
+    const session = await randomSession(11, 40);
+    const before = await service.getSessionSummary({ ...key(session), numTurns: 5 });
+    services = await services.restart();
+    service = services.sessionService;
+    expect(await service.getSessionSummary({ ...key(session), numTurns: 5 })).toEqual(before);
+  });
+
+  it('agrees for an imported log', async () => {
+    const source = await randomSession(21, 50);
+    const { events } = (await service.getSession(key(source)))!;
+    const imported = await service.importSession({ appName, userId, events });
+    await check(imported, 50, 50);
+    await check(imported, 3, 2);
+  });
+
+  it('is undefined for an unknown session', async () => {
+    expect(await service.getSessionSummary({ appName, userId, sessionId: 'nope' })).toBeUndefined();
+  });
+});
