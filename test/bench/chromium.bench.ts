@@ -86,7 +86,8 @@ it('Chromium: the app’s costs against its production build', { timeout: 600_00
     // 4–6: the production app itself.
     results.push(...loadRows(await measureLoad(served.appUrl, RUNS)));
     progress('loads');
-    results.push(...resumeRows(await measureResume(served.appUrl, RESUME_RUNS)));
+    for (const pace of ['visible', 'instant'] as const)
+      results.push(...resumeRows(await measureResume(served.appUrl, RESUME_RUNS, pace), pace));
     progress('resumes');
     const tasks = await measureLongTasks(served.appUrl, TURNS);
     loadAverage.push(loadavg()[0]!);

@@ -154,12 +154,36 @@ export interface ResumeSamples {
   firstEventMs: number[];
 }
 
+const AUTO_RESUME = 'Resume interrupted runs automatically after a reload';
+const INSTANT_DEMOS = 'Instant demos (no pause per step)';
+
+/** Sets a checkbox of the Settings menu (opening the menu if needed). */
+async function setSetting(page: Page, label: string, on: boolean): Promise<void> {
+  if (!(await page.locator('details.settings').evaluate((menu) => menu.hasAttribute('open'))))
+    await page.click('.settings summary');
+  await page.getByLabel(label).setChecked(on);
+  await page.waitForFunction(
+    ([text, wanted]) =>
+      [...document.querySelectorAll<HTMLLabelElement>('.settings label')].some(
+        (label) =>
+          label.textContent?.includes(text) && label.querySelector('input')?.checked === wanted,
+      ),
+    [label, on] as const,
+  );
+}
+
 /**
  * The writing workflow, reloaded while its critic works, with Settings → "Resume interrupted
- * runs automatically" on: times from ready to the resumed run's first signs. The demo model
- * pauses 600 ms before each answer (thinkMs), so its first event cannot come sooner.
+ * runs automatically" on: times from ready to the resumed run's first signs. With `pace`
+ * `visible` the demo model pauses 600 ms before each answer (thinkMs), so its first event cannot
+ * come sooner; with `instant` (Settings → instant demos, switched on just before the reload) the
+ * resumed run's model answers at once, so what is left is the app's own latency.
  */
-export async function measureResume(appUrl: string, runs: number): Promise<ResumeSamples> {
+export async function measureResume(
+  appUrl: string,
+  runs: number,
+  pace: 'visible' | 'instant',
+): Promise<ResumeSamples> {
   const samples: ResumeSamples = { runStartMs: [], firstStreamMs: [], firstEventMs: [] };
   const browser = await launch();
   try {
@@ -167,17 +191,18 @@ export async function measureResume(appUrl: string, runs: number): Promise<Resum
     await page.addInitScript(installProbe);
     await page.goto(appUrl);
     await readyAt(page);
-    await page.click('.settings summary');
-    await page.check('.settings input[type="checkbox"]');
+    await setSetting(page, AUTO_RESUME, true);
     await page.reload();
     await readyAt(page);
-    if (!(await page.isChecked('.settings input[type="checkbox"]')))
+    if (!(await page.getByLabel(AUTO_RESUME).isChecked()))
       throw new Error('Bench setup: auto-resume did not stay on after a reload');
     for (let run = 0; run < runs; run++) {
+      await setSetting(page, INSTANT_DEMOS, false);
       await newSession(page, 'writing-workflow');
       await page.fill('input[aria-label="Message"]', `topic ${run}`);
       await page.click(submit);
       await page.locator('.chat .message p', { hasText: /^Critique:/ }).waitFor();
+      if (pace === 'instant') await setSetting(page, INSTANT_DEMOS, true);
       await page.reload();
       const ready = await readyAt(page);
       await page.waitForFunction(() => {
