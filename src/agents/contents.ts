@@ -90,7 +90,8 @@ function withLateAnswerInPlace(visible: Event[]): Event[] {
   return [...visible.slice(0, callIndex + 1), last!];
 }
 
-function isVisible(event: Event, branch: string | undefined): boolean {
+/** Whether an event takes part in the contents at all (buildContents' first filter). */
+export function isVisible(event: Event, branch: string | undefined): boolean {
   const parts = event.content?.parts;
   if (!parts || parts.length === 0 || event.partial) return false;
   if (parts.length === 1 && parts[0]!.text === '') return false;
@@ -123,7 +124,7 @@ function otherAgentTest(events: readonly Event[], agentName: string): (event: Ev
 }
 
 /** Another agent's message, told to this agent as context. */
-function rephrase(event: Event): Part[] {
+export function rephrase(event: Event): Part[] {
   const parts: Part[] = [{ text: 'For context:' }];
   for (const part of event.content!.parts) {
     if (part.thought) continue;

@@ -8,6 +8,7 @@ import type { LlmRequest, LlmResponse } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { buildContents } from './contents.ts';
+import { cachedContents } from './contents-cache.ts';
 import { renderInstruction } from './instructions.ts';
 import type { LlmAgent } from './llm-agent.ts';
 import { transferInstruction, transferTargets } from './transfer.ts';
@@ -29,17 +30,24 @@ export async function buildLlmRequest(
   const declarations = [...tools.values()].map((tool) => tool.declaration());
   return {
     model: agent.model.model,
-    contents: buildContents(history(agent, ctx), agent.name, ctx.branch, {
-      includeContents: agent.includeContents,
-    }),
+    contents: contentsFor(agent, ctx),
     systemInstruction: instructions.join('\n\n'),
     ...(declarations.length > 0 ? { tools: declarations } : {}),
   };
 }
 
-function history(agent: LlmAgent, ctx: InvocationContext): readonly Event[] {
-  const events = ctx.activeEvents();
-  return agent.history ? agent.history(events, ctx) : events;
+/**
+ * The conversation for the model: kept up to date with the active events (see contents-cache)
+ * unless a history selector chose other events than all of them.
+ */
+function contentsFor(agent: LlmAgent, ctx: InvocationContext): Content[] {
+  const options = { includeContents: agent.includeContents };
+  if (agent.history) {
+    const events = ctx.activeEvents();
+    const chosen = agent.history(events, ctx);
+    if (chosen !== events) return buildContents(chosen, agent.name, ctx.branch, options);
+  }
+  return cachedContents(ctx.activeView, agent.name, ctx.branch, options);
 }
 
 /**

@@ -112,28 +112,145 @@ export async function activeEventsAfter(
 }
 
 /**
- * A memo of `activeEvents` over a log that only grows (a live session): recomputed only when
- * the log has grown since the last call.
+ * A memo of `activeEvents` over a log that only grows (a live session), kept up to date
+ * incrementally: an ordinary event appended to the log is appended to the active events in
+ * place; a marker (or a log that is not an extension of the one seen so far) recomputes them
+ * and bumps `generation`, so that what is derived from the active events knows to start over.
+ *
+ * Invariants:
+ * - `active` is `activeEvents(log.slice(0, seen))`, and `lastSeen` is `log[seen - 1]`;
+ * - an array returned by `get` never changes afterwards: the next append copies it first
+ *   (copy on write). `peek` does not copy, so what it returns is only valid until the log grows.
  */
 export class ActiveEventsView {
-  private computedFor = -1;
+  /** Changes whenever the active events change other than by events added at the end. */
+  generation = 0;
+  private log: readonly Event[];
+  private seen = 0;
+  private lastSeen: Event | undefined;
   private active: Event[] = [];
+  /** Whether `get` has handed out `active` since it last changed. */
+  private handedOut = false;
+  /**
+   * What callers derive from the active events and keep up to date with them (a model's
+   * contents), by name; each entry checks `generation` itself. It moves with the memo.
+   */
+  derived = new Map<string, unknown>();
 
-  constructor(private readonly log: readonly Event[]) {}
+  constructor(log: readonly Event[]) {
+    this.log = log;
+  }
 
+  /** The active events; the array never changes afterwards. */
   get(): readonly Event[] {
-    if (this.computedFor !== this.log.length) {
-      const last = this.log[this.log.length - 1];
-      if (this.computedFor === this.log.length - 1 && last && !isRewindMarker(last)) {
-        // The common case: one ordinary event appended.
-        this.active = [...this.active, last];
-      } else {
-        this.active = activeEvents(this.log);
-      }
-      this.computedFor = this.log.length;
-    }
+    this.sync();
+    this.handedOut = true;
     return this.active;
   }
+
+  /**
+   * The active events, without a copy: read them now, do not keep them (the array grows with
+   * the log).
+   */
+  peek(): readonly Event[] {
+    this.sync();
+    return this.active;
+  }
+
+  /**
+   * Follows another array holding the same log (a new working copy of the session, for the next
+   * invocation): the memo carries over if `log` extends what was seen, else it starts over. Two
+   * logs that hold the same event object at the same index agree up to it (a log only grows;
+   * a fork's log is the active events of its source, themselves in log order).
+   */
+  follow(log: readonly Event[]): void {
+    this.log = log;
+  }
+
+  /**
+   * A new view that takes over this one's memo (and `derived`), for another owner: this one
+   * starts over from its log, so the two never share an array that grows.
+   */
+  handOver(): ActiveEventsView {
+    this.sync();
+    const next = new ActiveEventsView(this.log);
+    next.generation = this.generation;
+    next.seen = this.seen;
+    next.lastSeen = this.lastSeen;
+    next.active = this.active;
+    next.handedOut = this.handedOut;
+    next.derived = this.derived;
+    this.seen = 0;
+    this.lastSeen = undefined;
+    this.active = [];
+    this.handedOut = false;
+    this.derived = new Map();
+    this.generation++;
+    return next;
+  }
+
+  /** The last event of the log seen so far. */
+  get lastEvent(): Event | undefined {
+    return this.lastSeen;
+  }
+
+  private sync(): void {
+    const log = this.log;
+    if (this.seen === log.length && log[this.seen - 1] === this.lastSeen) return;
+    if (this.seen > log.length || (this.seen > 0 && log[this.seen - 1] !== this.lastSeen)) {
+      this.recompute();
+      return;
+    }
+    for (let i = this.seen; i < log.length; i++) {
+      const event = log[i]!;
+      if (isRewindMarker(event)) {
+        this.recompute();
+        return;
+      }
+      if (this.handedOut) {
+        this.active = this.active.slice();
+        this.handedOut = false;
+      }
+      this.active.push(event);
+    }
+    this.seen = log.length;
+    this.lastSeen = log[log.length - 1];
+  }
+
+  private recompute(): void {
+    this.active = activeEvents(this.log);
+    this.handedOut = false;
+    this.seen = this.log.length;
+    this.lastSeen = this.log[this.log.length - 1];
+    this.generation++;
+  }
+}
+
+/**
+ * Views kept between invocations, each under the last event it has seen: the next invocation on
+ * the same log carries on from there instead of walking the whole log again. A view is taken out
+ * while an invocation uses it, so two invocations never share one. Weak keys: a view lives as
+ * long as its session's events do.
+ */
+const keptViews = new WeakMap<Event, ActiveEventsView>();
+
+/** The active-events view of `log`: the one kept for it, if any, else a new one. */
+export function takeActiveEventsView(log: readonly Event[]): ActiveEventsView {
+  const last = log[log.length - 1];
+  const kept = last && keptViews.get(last);
+  if (!kept) return new ActiveEventsView(log);
+  keptViews.delete(last);
+  kept.follow(log);
+  return kept;
+}
+
+/**
+ * Keeps what `view` knows for the next invocation on its log (see `takeActiveEventsView`);
+ * `view` itself starts over, so whoever still holds it shares nothing with the next owner.
+ */
+export function keepActiveEventsView(view: ActiveEventsView): void {
+  const kept = view.handOver();
+  if (kept.lastEvent) keptViews.set(kept.lastEvent, kept);
 }
 
 /**

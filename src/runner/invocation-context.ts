@@ -50,6 +50,11 @@ export interface InvocationContextInit {
   userContent?: Content | undefined;
   runConfig?: RunConfig;
   resumable?: boolean;
+  /**
+   * The memo of the active events of `session.events`, if the caller has one (it carries on
+   * from an earlier invocation); it then follows the context's working copy of the log.
+   */
+  activeEvents?: ActiveEventsView | undefined;
 }
 
 interface ContextFields {
@@ -103,6 +108,8 @@ export class InvocationContext {
   /** The context of a new or resumed invocation, over a working copy of `init.session`. */
   static create(init: InvocationContextInit): InvocationContext {
     const events = [...init.session.events];
+    const active = init.activeEvents ?? new ActiveEventsView(events);
+    active.follow(events);
     return new InvocationContext({
       invocationId: init.invocationId,
       agent: init.agent,
@@ -123,7 +130,7 @@ export class InvocationContext {
       shared: {
         endInvocation: false,
         llmCalls: 0,
-        active: new ActiveEventsView(events),
+        active,
         resumeLog: undefined,
         pausedBranches: new Set(),
       },
@@ -203,9 +210,17 @@ export class InvocationContext {
     return this.shared.llmCalls <= (this.runConfig.maxLlmCalls ?? DEFAULT_MAX_LLM_CALLS);
   }
 
-  /** The rewind-aware view of the log (see core/active-events). */
+  /** The rewind-aware view of the log (see core/active-events); the array never changes. */
   activeEvents(): readonly Event[] {
     return this.shared.active.get();
+  }
+
+  /**
+   * The memo behind `activeEvents()`, shared by the whole invocation: for readers that keep
+   * what they derive from the active events up to date with it, or only glance at them.
+   */
+  get activeView(): ActiveEventsView {
+    return this.shared.active;
   }
 
   /** A new event of this invocation, by this agent, on this branch. */

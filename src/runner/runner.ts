@@ -12,7 +12,12 @@ import { createEvent, isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
-import { activeEvents } from '../core/active-events.ts';
+import {
+  activeEvents,
+  keepActiveEventsView,
+  takeActiveEventsView,
+  type ActiveEventsView,
+} from '../core/active-events.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
@@ -72,32 +77,35 @@ export class Runner {
     const resumable = this.resumabilityConfig.isResumable;
     if (request.invocationId !== undefined && !resumable) throw new NotResumableError();
     const message = request.newMessage === undefined ? undefined : checkMessage(request.newMessage);
-    const active = activeEvents(session.events);
+    // Read before anything is appended: `peek` does not copy (see ActiveEventsView).
+    const view = takeActiveEventsView(session.events);
+    const active = view.peek();
     const answered = answeredCallEvent(active, message);
     const resumeId = request.invocationId ?? (resumable ? answered?.invocationId : undefined);
     if (resumeId !== undefined) {
-      yield* this.resume(session, active, resumeId, request);
+      yield* this.resume(session, view, resumeId, request);
       return;
     }
     if (!message)
       throw new InvalidRequestError('runAsync needs a newMessage (or an invocationId to resume)');
     const invocationId = newInvocationId();
     const userContent: Content = { role: 'user', parts: message.parts };
-    const ctx = this.newContext(session, invocationId, userContent, request.runConfig);
+    const ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
     await this.append(
       ctx,
       userEvent(invocationId, userContent, request.stateDelta, answered?.branch),
     );
-    yield* this.runAgent(ctx, findAgentToRun(ctx.activeEvents(), this.agent));
+    yield* this.runAgent(ctx, findAgentToRun(ctx.activeView.peek(), this.agent));
   }
 
   /** Continues invocation `invocationId`: nothing if it finished, else from its checkpoints. */
   private async *resume(
     session: Session,
-    active: readonly Event[],
+    view: ActiveEventsView,
     invocationId: string,
     request: RunAsyncRequest,
   ): AsyncGenerator<Event, void> {
+    const active = view.get();
     const first = active.findIndex((event) => event.invocationId === invocationId);
     if (first < 0) {
       if (session.events.some((event) => event.invocationId === invocationId)) {
@@ -113,7 +121,13 @@ export class Runner {
     const agent = startAgentOf(active, first, this.agent);
     const invocation = active.filter((event) => event.invocationId === invocationId);
     if (hasFinished(invocation, agent.name)) return;
-    const ctx = this.newContext(session, invocationId, active[first]!.content, request.runConfig);
+    const ctx = this.newContext(
+      session,
+      invocationId,
+      active[first]!.content,
+      request.runConfig,
+      view,
+    );
     const message = request.newMessage;
     if (message) {
       const branch = answeredCallEvent(active, message)?.branch;
@@ -200,8 +214,10 @@ export class Runner {
     invocationId: string,
     userContent: Content | undefined,
     runConfig: RunConfig | undefined,
+    activeEvents?: ActiveEventsView,
   ): InvocationContext {
     return InvocationContext.create({
+      activeEvents,
       invocationId,
       agent: this.agent,
       session,
@@ -243,9 +259,12 @@ export class Runner {
         signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
-      finish = ctx.isPausedBelow()
-        ? () => run.finish('paused', { pendingCallIds: awaitedCallIds(invocationEvents(ctx)) })
-        : () => run.finish('finished');
+      if (ctx.isPausedBelow()) {
+        const pendingCallIds = awaitedCallIds(invocationEvents(ctx));
+        finish = () => run.finish('paused', { pendingCallIds });
+      } else {
+        finish = () => run.finish('finished');
+      }
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
@@ -255,6 +274,8 @@ export class Runner {
       throw error;
     } finally {
       this.running.delete(ctx.invocationId);
+      // The next invocation on this session carries on from what this one knew of its log.
+      keepActiveEventsView(ctx.activeView);
       await finish();
     }
   }
@@ -336,7 +357,7 @@ function userEvent(
 
 /** The invocation's events so far, as the active conversation has them. */
 function invocationEvents(ctx: InvocationContext): Event[] {
-  return ctx.activeEvents().filter((event) => event.invocationId === ctx.invocationId);
+  return ctx.activeView.peek().filter((event) => event.invocationId === ctx.invocationId);
 }
 
 function checkMessage(message: Content | undefined): Content {
