@@ -34,6 +34,7 @@ import {
   type ArtifactInfo,
   type InterruptedRun,
   type RuntimeBroadcast,
+  type SessionOpening,
   type SessionSnapshot,
   type SessionSummary,
   type Settings,
@@ -153,23 +154,40 @@ export class AppRuntime {
    */
   async openSession(sessionId: string, fromEvent = 0): Promise<SessionSnapshot> {
     const key = this.key(sessionId);
-    const [session, meta, files] = await Promise.all([
+    const [session, meta, artifacts] = await Promise.all([
       this.sessions.getSession(key),
       this.store.getSessionMeta(APP_NAME, USER_ID, sessionId),
-      this.artifacts.listArtifactKeys(key),
+      this.artifactInfo(sessionId),
     ]);
     if (!session) throw new SessionNotFoundError(sessionId);
-    const artifacts: ArtifactInfo[] = await Promise.all(
-      files.map(async (filename) => ({
-        filename,
-        versions: await this.artifacts.listVersions({ ...key, filename }),
-        scope: isUserArtifact(filename) ? ('user' as const) : ('session' as const),
-      })),
-    );
     return {
       summary: summaryOf(session, meta),
       state: { ...session.state },
       events: session.events.slice(fromEvent),
+      artifacts,
+    };
+  }
+
+  /**
+   * What the page needs to draw a session, read without reading its whole log: its cost grows
+   * with `numActiveEvents` and `numTurns`, not with the log (issue 8).
+   */
+  async openSessionSummary(
+    sessionId: string,
+    { numActiveEvents = 50, numTurns = 50 } = {},
+  ): Promise<SessionOpening> {
+    const key = this.key(sessionId);
+    const [found, meta, artifacts] = await Promise.all([
+      this.sessions.getSessionSummary({ ...key, numActiveEvents, numTurns }),
+      this.store.getSessionMeta(APP_NAME, USER_ID, sessionId),
+      this.artifactInfo(sessionId),
+    ]);
+    if (!found) throw new SessionNotFoundError(sessionId);
+    const { session, ...opening } = found;
+    return {
+      summary: summaryOf(session, meta),
+      state: { ...session.state },
+      ...opening,
       artifacts,
     };
   }
@@ -351,6 +369,18 @@ export class AppRuntime {
         this.options.broadcast({ type: 'session-changed', sessionId });
       }
     });
+  }
+
+  private async artifactInfo(sessionId: string): Promise<ArtifactInfo[]> {
+    const key = this.key(sessionId);
+    const files = await this.artifacts.listArtifactKeys(key);
+    return Promise.all(
+      files.map(async (filename) => ({
+        filename,
+        versions: await this.artifacts.listVersions({ ...key, filename }),
+        scope: isUserArtifact(filename) ? ('user' as const) : ('session' as const),
+      })),
+    );
   }
 
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {

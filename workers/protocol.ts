@@ -5,6 +5,7 @@ import type { AgentSpec } from '../src/agents/agent-spec.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
+import type { ActiveTurnSummary, LoggedEvent, TurnSummary } from '../src/store/session-service.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
@@ -152,6 +153,29 @@ export interface SessionSnapshot {
   state: Record<string, unknown>;
   /** The raw log, rewind markers included (from the position asked for). */
   events: Event[];
+  artifacts: ArtifactInfo[];
+}
+
+/**
+ * What the page needs to draw a session, read without reading its whole log (issue 8): its
+ * state, the end of its active conversation and the end of its branch tree. Older events, turns
+ * and the raw log are asked for when the user wants them.
+ */
+export interface SessionOpening {
+  summary: SessionSummary;
+  /** Session, `user:` and `app:` keys. */
+  state: Record<string, unknown>;
+  /** Number of events in the raw log, markers included. */
+  eventCount: number;
+  /** The last active events, oldest first, each with its position in the raw log. */
+  activeTail: LoggedEvent[];
+  /** Whether `activeTail` is the whole active conversation. */
+  activeComplete: boolean;
+  /** The last turns of the active path, oldest first, with the branches that leave them. */
+  activePath: ActiveTurnSummary[];
+  /** Whether `activePath` starts at the first turn; `roots` then lists every root turn. */
+  pathComplete: boolean;
+  roots?: TurnSummary[];
   artifacts: ArtifactInfo[];
 }
 

@@ -27,6 +27,10 @@ const api = {
   setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
   openSession: (sessionId: string, fromEvent?: number) => runtime.openSession(sessionId, fromEvent),
+  openSessionSummary: (
+    sessionId: string,
+    limits?: { numActiveEvents?: number; numTurns?: number },
+  ) => runtime.openSessionSummary(sessionId, limits),
   send: (sessionId: string, text: string, onEvent: EventListener) =>
     runtime.send(sessionId, text, onEvent),
   stop: (sessionId: string) => runtime.stop(sessionId),

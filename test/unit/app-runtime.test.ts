@@ -3,7 +3,7 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { textOf, type Event } from '../../src/index.ts';
+import { activeEvents, textOf, type Event } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
@@ -168,6 +168,21 @@ describe('AppRuntime', () => {
     const afterRewind = await runtime.openSession(id);
     expect(afterRewind.state).toEqual({ a: '1' });
     expect(afterRewind.artifacts).toEqual([]);
+    // The bounded opening says the same: the rewound turn is off the path, a branch of none.
+    const opening = await runtime.openSessionSummary(id);
+    expect(opening).toMatchObject({
+      state: { a: '1' },
+      artifacts: [],
+      eventCount: afterRewind.events.length,
+      activeComplete: true,
+      pathComplete: true,
+    });
+    expect(opening.activePath.map((turn) => turn.text)).toEqual(['set a to 1']);
+    expect(opening.roots?.map((turn) => turn.text)).toEqual(['set a to 1']);
+    expect(opening.activePath[0]!.childCount).toBe(1);
+    expect(opening.activeTail.map(({ event }) => event.id)).toEqual(
+      activeEvents(afterRewind.events).map((event) => event.id),
+    );
     const fork = await runtime.fork(id, first.stored()[0]!.invocationId);
     expect(fork.title).toBe('set a to 1 (fork)');
     await runtime.deleteSession(id);

@@ -26,6 +26,14 @@ export interface OpenSample {
   rawMs: number;
   /** Prototype "after": getSession with numRecentEvents 50 (fresh service). */
   recentMs: number;
+  /**
+   * The bounded open: asking a fresh runtime's openSessionSummary → received (state, last 50
+   * active events, last 50 turns of the active path with their branches). The page's views are
+   * not yet built from it.
+   */
+  summaryMs: number;
+  /** Its worker share. */
+  summaryWorkerMs: number;
   turns: number;
 }
 
@@ -89,6 +97,9 @@ const bench = {
         const end = performance.now();
         const raw = await worker.rawGetAll(sessionId);
         const recent = await worker.openRecent(sessionId, 50);
+        const summaryStart = performance.now();
+        const summary = await worker.openSummaryCold(sessionId);
+        const summaryMs = performance.now() - summaryStart;
         return {
           length,
           totalMs: end - start,
@@ -97,6 +108,8 @@ const bench = {
           viewMs: end - received,
           rawMs: raw.ms,
           recentMs: recent.ms,
+          summaryMs,
+          summaryWorkerMs: summary.workerMs,
           turns: view.tree.turns.length,
         };
       }),

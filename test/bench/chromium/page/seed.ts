@@ -18,6 +18,8 @@ import {
   newSessionRecord,
 } from '../../../../src/store/session-log.ts';
 import { APP_NAME, USER_ID } from '../../../../workers/app-sessions.ts';
+import { NO_TURN } from '../../../../src/store/session-log.ts';
+import { replayTurns } from '../../../../src/store/turn-log.ts';
 import { turnEvents } from './turns.ts';
 
 const REWIND_EVERY = 40;
@@ -58,6 +60,9 @@ export async function writeLogInBulk(
   sessionId: string,
   events: readonly Event[],
 ): Promise<void> {
+  // The turn summary appends keep (the tip, each invocation's turn bookkeeping), replayed in
+  // memory first: appendInTx finds a marker's tip with reads this bulk write cannot make.
+  const summary = await replayTurns(events);
   const tx = db.transaction([Stores.sessions, Stores.events, Stores.checkpoints], 'readwrite');
   const eventStore = tx.objectStore(Stores.events);
   const checkpoints = tx.objectStore(Stores.checkpoints);
@@ -73,12 +78,18 @@ export async function writeLogInBulk(
         record,
         event.invocationId,
       );
-      writes.push(checkpoints.put({ ...key, invocationId, firstSeq, state, artifacts }));
+      const { turn } = summary.turns.get(invocationId)!;
+      writes.push(checkpoints.put({ ...key, invocationId, firstSeq, state, artifacts, ...turn }));
     }
     const outcome = appendToRecord(record, event);
     writes.push(eventStore.add({ ...key, seq: outcome.seq, event }));
     record = outcome.record;
+    // The record gains its tip at the first turn, as withTip adds it (the key order matters to
+    // checkBulkWrite's comparison).
+    if (record.tip === undefined && summary.turns.get(event.invocationId)?.turn.turn)
+      record = { ...record, tip: NO_TURN };
   }
+  if (summary.tip !== NO_TURN || record.tip !== undefined) record = { ...record, tip: summary.tip };
   writes.push(tx.objectStore(Stores.sessions).add(record));
   await Promise.all([...writes, tx.done]);
 }
