@@ -1,10 +1,13 @@
-// A write-through cache of the logs of the most recently used sessions.
+// A write-through cache of the logs of the most recently used sessions, and of the last session
+// record this service wrote or read for each of them (appendEvent's starting point).
 //
 // The log is append-only, so a cached prefix never goes stale: a reader only has to fetch what was
 // appended since (by this service or by another tab). Invariants:
 // - a cached log holds exactly the events with seq 0..length-1 of one incarnation of a session
 //   (a session deleted and created again under the same id has a new createTime);
-// - events are frozen, so handing out the same objects to every reader is safe.
+// - events are frozen, so handing out the same objects to every reader is safe;
+// - a remembered record may be stale (another tab or service wrote since): whoever writes from it
+//   must check it against the stored one in the same transaction.
 
 import type { Event } from '../core/event.ts';
 import type { SessionRecord } from './session-log.ts';
@@ -19,8 +22,30 @@ const keyOf = (appName: string, userId: string, sessionId: string) =>
 
 export class EventLogCache {
   private readonly logs = new Map<string, CachedLog>();
+  private readonly records = new Map<string, SessionRecord>();
 
-  constructor(private readonly capacity = 8) {}
+  constructor(
+    private readonly capacity = 8,
+    private readonly recordCapacity = 64,
+  ) {}
+
+  /** The last record of the session this service wrote or read, possibly stale. */
+  record(appName: string, userId: string, sessionId: string): SessionRecord | undefined {
+    return this.records.get(keyOf(appName, userId, sessionId));
+  }
+
+  /**
+   * Remembers `record` as the session's latest, most recently used last; not one older than the
+   * remembered one (a read that began before this service's last write ended after it).
+   */
+  private remember(key: string, record: SessionRecord): void {
+    const known = this.records.get(key);
+    if (known?.createTime === record.createTime && known.eventCount > record.eventCount) return;
+    this.records.delete(key);
+    this.records.set(key, record);
+    if (this.records.size > this.recordCapacity)
+      this.records.delete(this.records.keys().next().value!);
+  }
 
   /** The cached log of this incarnation of the session, if any (never longer than the record). */
   get(record: SessionRecord): readonly Event[] | undefined {
@@ -39,6 +64,7 @@ export class EventLogCache {
 
   set(record: SessionRecord, events: Event[]): void {
     const key = keyOf(record.appName, record.userId, record.id);
+    this.remember(key, record);
     this.logs.delete(key);
     this.logs.set(key, { createTime: record.createTime, events });
     if (this.logs.size > this.capacity) this.logs.delete(this.logs.keys().next().value!);
@@ -55,6 +81,7 @@ export class EventLogCache {
     events: Event[],
   ): readonly Event[] {
     const key = keyOf(record.appName, record.userId, record.id);
+    this.remember(key, record);
     const current = this.logs.get(key);
     if (base && current?.events === base && base.length === from) {
       current.events.push(...events);
@@ -68,6 +95,7 @@ export class EventLogCache {
   /** Records an event this service just committed at seq `record.eventCount - 1`. */
   append(record: SessionRecord, event: Event): void {
     const key = keyOf(record.appName, record.userId, record.id);
+    this.remember(key, record);
     const log = this.logs.get(key);
     if (!log) return;
     if (log.createTime === record.createTime && log.events.length === record.eventCount - 1) {
@@ -79,5 +107,6 @@ export class EventLogCache {
 
   delete(appName: string, userId: string, sessionId: string): void {
     this.logs.delete(keyOf(appName, userId, sessionId));
+    this.records.delete(keyOf(appName, userId, sessionId));
   }
 }

@@ -34,6 +34,7 @@ import {
   selectEvents,
   toSession,
   toStoredEvent,
+  type SessionRecord,
 } from './session-log.ts';
 import {
   BaseSessionService,
@@ -59,6 +60,8 @@ import { SUMMARY_STORES, indexedDbTurnReader } from './indexeddb-turns.ts';
 import { readSessionSummary } from './turn-summary.ts';
 import {
   WRITE_STORES,
+  addSession,
+  appendAfterKnown,
   appendInTx,
   readScopes,
   rewindReader,
@@ -70,6 +73,8 @@ import { readTransaction, writeTransaction } from './transaction.ts';
 export class IndexedDbSessionService extends BaseSessionService {
   private readonly database: DatabaseRef;
   private readonly cache = new EventLogCache();
+  /** Per session, the end of this service's queue of appends (see appendEvent). */
+  private readonly appending = new Map<string, Promise<void>>();
 
   constructor(options: IndexedDbServiceOptions = {}) {
     super();
@@ -102,12 +107,9 @@ export class IndexedDbSessionService extends BaseSessionService {
     const stored = initial && toStoredEvent(initial);
     const db = await this.database.open();
     const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      if (await tx.objectStore(Stores.sessions).getKey([appName, userId, id])) {
-        throw new SessionExistsError(id);
-      }
       let record = newSessionRecord(appName, userId, id, Date.now());
+      await addSession(tx, record);
       if (stored) record = await appendInTx(tx, record, stored);
-      else await tx.objectStore(Stores.sessions).add(record);
       const [appState, userState] = await readScopes(tx, appName, userId);
       return { record, appState, userState };
     });
@@ -195,15 +197,53 @@ export class IndexedDbSessionService extends BaseSessionService {
     this.cache.delete(appName, userId, sessionId);
   }
 
+  /**
+   * Appends in call order per session: each append starts when the previous one of this service
+   * has finished, so that its remembered record is the latest this service wrote.
+   */
   override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
     const stored = toStoredEvent(event);
+    const key = JSON.stringify([session.appName, session.userId, session.id]);
+    const appended = (this.appending.get(key) ?? Promise.resolve()).then(() =>
+      this.appendNow(session, stored),
+    );
+    // The queue goes on after a failed append: its error is the caller's.
+    const settled = appended.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.appending.set(key, settled);
+    void settled.then(() => {
+      if (this.appending.get(key) === settled) this.appending.delete(key);
+    });
+    return appended;
+  }
+
+  /**
+   * One append, in one transaction. From the remembered record when there is one (no read to
+   * wait for: see appendAfterKnown); when that is stale, or is not known, from the stored record.
+   */
+  private async appendNow(session: AppendEventRequest['session'], stored: Event): Promise<Event> {
     const { appName, userId, id } = session;
     const db = await this.database.open();
-    const record = await writeTransaction(db, WRITE_STORES, async (tx) => {
+    const known = this.cache.record(appName, userId, id);
+    let record: SessionRecord | undefined;
+    if (known) {
+      record = await writeTransaction(db, WRITE_STORES, (tx) =>
+        appendAfterKnown(tx, known, stored),
+      ).catch((error: unknown) => {
+        // Stale, or the event's seq or id was taken: retry once from the stored record, which
+        // also tells a duplicate event id (an error then) from a stale record.
+        const name = (error as Error | null)?.name;
+        if (name === 'StaleRecordError' || name === 'DuplicateEventError') return undefined;
+        throw error;
+      });
+    }
+    record ??= await writeTransaction(db, WRITE_STORES, async (tx) => {
       const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
       if (!record) throw new SessionNotFoundError(id);
-      return appendInTx(tx, record, stored);
+      return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
     });
     this.cache.append(record, stored);
     return stored;
@@ -305,8 +345,6 @@ export class IndexedDbSessionService extends BaseSessionService {
     const events = request.events.map((event) => toStoredEvent(event));
     const db = await this.database.open();
     const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      if (await tx.objectStore(Stores.sessions).getKey([appName, userId, id]))
-        throw new SessionExistsError(id);
       const record = await writeLog(tx, newSessionRecord(appName, userId, id, Date.now()), events);
       const [appState, userState] = await readScopes(tx, appName, userId);
       return { record, appState, userState };

@@ -2,10 +2,11 @@
 // an event (with its checkpoint and its app and user state), writing a whole new log, and the
 // reads a rewind makes before it writes.
 
-import { DuplicateEventError } from '../core/errors.ts';
+import { unwrap } from 'idb';
+import { DuplicateEventError, SessionExistsError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { applyDelta, hasKeys } from '../core/state.ts';
-import { Stores, type ScopeStateRecord } from './database.ts';
+import { Stores, type CheckpointRecord, type ScopeStateRecord } from './database.ts';
 import { rewindTargetOf } from '../core/event.ts';
 import { indexedDbTurnReader } from './indexeddb-turns.ts';
 import {
@@ -93,48 +94,156 @@ export async function writeLog(
   fresh: SessionRecord,
   events: readonly Event[],
 ): Promise<SessionRecord> {
-  await tx.objectStore(Stores.sessions).add(fresh);
+  await addSession(tx, fresh);
   let record = fresh;
   for (const event of events) record = await appendInTx(tx, record, event, { applyShared: false });
   return record;
 }
 
+/** Adds a new session's record inside `tx`; SessionExistsError if its id is taken. */
+export async function addSession(tx: AppendTx, fresh: SessionRecord): Promise<void> {
+  await tx
+    .objectStore(Stores.sessions)
+    .add(fresh)
+    .catch((error: unknown) => {
+      if ((error as Error | null)?.name === 'ConstraintError')
+        throw new SessionExistsError(fresh.id);
+      throw error;
+    });
+}
+
+/** The record appendAfterKnown was given is not the stored one (internal: caught by its caller). */
+export class StaleRecordError extends Error {
+  override name = 'StaleRecordError' as const;
+  constructor(readonly sessionId: string) {
+    super(`The session record of ${sessionId} changed since this service last saw it`);
+  }
+}
+
 /**
- * Appends a stored event to the log inside `tx`; returns the new session record. Reads come
- * first and every write is then issued at once, so no failed write waits unobserved.
+ * Appends a stored event after `known`, the record this service last wrote or read, without
+ * waiting for a read. What must stay true:
+ * - the stored record is read first in `tx`, ahead of the writes (requests run in order), and
+ *   unless it is `known` — another tab or service appended, rewound, deleted or recreated the
+ *   session, or changed its record — the transaction is aborted before it can commit and
+ *   StaleRecordError is thrown: nothing is written;
+ * - a ConstraintError of the event's `add` (its seq is taken, or its id is a duplicate) aborts the
+ *   transaction as DuplicateEventError; only a retry from a fresh read can tell which it was;
+ * - it commits (`tx.commit()`) only when the check passed and every request is issued; a request
+ *   failing after that still aborts the whole transaction.
+ */
+export async function appendAfterKnown(
+  tx: AppendTx,
+  known: SessionRecord,
+  event: Event,
+): Promise<SessionRecord> {
+  const { appName, userId, id } = known;
+  // Committing once the record checked out and every write is issued spares the round trip of
+  // the writes' results to this thread before IndexedDB may commit.
+  let waiting = 2;
+  const commitWhenReady = () => {
+    if (--waiting === 0) tx.commit();
+  };
+  const check = tx
+    .objectStore(Stores.sessions)
+    .get([appName, userId, id])
+    .then((stored) => {
+      if (stored && sameData(stored, known)) return commitWhenReady();
+      tx.abort();
+      throw new StaleRecordError(id);
+    });
+  const append = appendInTx(tx, known, event, { whenIssued: commitWhenReady });
+  const [, record] = await Promise.all([check, append]);
+  return record;
+}
+
+/**
+ * Whether two stored values (plain data) are provably the same: anything but plain objects,
+ * arrays and primitives (a Date, a Blob) counts as different, which only costs a re-read.
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameData(item, b[i]))
+    );
+  }
+  const plain = (value: object) => Object.getPrototypeOf(value) === Object.prototype;
+  if (!plain(a) || !plain(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return keys.every((key) => Object.hasOwn(y, key) && sameData(x[key], y[key]));
+}
+
+/**
+ * Adds `value` unless its key is taken, keeping what is there; resolves whether it added. The
+ * raw request, because only its error event can be told not to abort the transaction.
+ */
+function addUnlessTaken(store: IDBObjectStore, value: CheckpointRecord): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const request = store.add(value);
+    request.onsuccess = () => resolve(true);
+    request.onerror = (event) => {
+      if (request.error?.name !== 'ConstraintError') {
+        reject(request.error ?? new DOMException('Aborted', 'AbortError'));
+        return;
+      }
+      // Taken is an answer, not a failure: cancelling the error keeps the transaction going, and
+      // stopping it here keeps it from the transaction's listeners (idb's `done` would reject).
+      event.preventDefault();
+      event.stopPropagation();
+      resolve(false);
+    };
+  });
+}
+
+/**
+ * Appends a stored event to the log inside `tx`; returns the new session record. It reads only
+ * what it must (app or user state when the delta has such keys, the tip a rewind marker goes
+ * back to), then issues every write at once, so no failed write waits unobserved.
  */
 export async function appendInTx(
   tx: AppendTx,
   record: SessionRecord,
   event: Event,
-  { applyShared = true } = {},
+  {
+    applyShared = true,
+    whenIssued,
+  }: {
+    applyShared?: boolean;
+    /** Called once every request of the append is issued: the caller may commit then. */
+    whenIssued?: () => void;
+  } = {},
 ): Promise<SessionRecord> {
   const { appName, userId, id: sessionId } = record;
   const outcome = appendToRecord(record, event);
   const app = applyShared ? outcome.deltas.app : {};
   const user = applyShared ? outcome.deltas.user : {};
-  const checkpointKey: [string, string, string, string] = [
-    appName,
-    userId,
-    sessionId,
-    event.invocationId,
-  ];
-  const [hasCheckpoint, appState, userState] = await Promise.all([
-    mayStartInvocation(record, event.invocationId)
-      ? tx
-          .objectStore(Stores.checkpoints)
-          .getKey(checkpointKey)
-          .then((key) => key !== undefined)
-      : true,
-    hasKeys(app) ? tx.objectStore(Stores.appStates).get(appName) : undefined,
-    hasKeys(user) ? tx.objectStore(Stores.userStates).get([appName, userId]) : undefined,
-  ]);
+  const startsInvocation = mayStartInvocation(record, event.invocationId);
+  // App and user state are a read-modify-write, when the delta has such keys (rare).
+  const [appState, userState] =
+    hasKeys(app) || hasKeys(user)
+      ? await Promise.all([
+          hasKeys(app) ? tx.objectStore(Stores.appStates).get(appName) : undefined,
+          hasKeys(user) ? tx.objectStore(Stores.userStates).get([appName, userId]) : undefined,
+        ])
+      : [];
   // Only a rewind marker reads to move the tip (see turn-summary.ts).
   const target = rewindTargetOf(event);
   const restored = target
     ? await tipRestoredBy(indexedDbTurnReader(tx, record), target, event.invocationId)
     : undefined;
-  const next = withTip(outcome.record, event, !hasCheckpoint, restored);
+  // Written as if the event begins its invocation (it nearly always does); `resumed` is written
+  // after it when the invocation turns out to have begun before (it is resumed after another).
+  let next = withTip(outcome.record, event, startsInvocation, restored);
+  const resumed = startsInvocation ? withTip(outcome.record, event, false, restored) : next;
+  const mayResume = resumed !== next;
   const writes: Promise<unknown>[] = [
     tx
       .objectStore(Stores.events)
@@ -147,15 +256,28 @@ export async function appendInTx(
       }),
     tx.objectStore(Stores.sessions).put(next),
   ];
-  if (!hasCheckpoint) {
+  if (startsInvocation) {
     const { firstSeq, state, artifacts } = checkpointBefore(record, event.invocationId);
     const invocationId = event.invocationId;
     const turn = invocationTurn(record, event, restored);
-    writes.push(
-      tx
-        .objectStore(Stores.checkpoints)
-        .put({ appName, userId, sessionId, invocationId, firstSeq, state, artifacts, ...turn }),
-    );
+    const checkpoint = { appName, userId, sessionId, invocationId, firstSeq, state, artifacts };
+    const added = addUnlessTaken(unwrap(tx.objectStore(Stores.checkpoints)), {
+      ...checkpoint,
+      ...turn,
+    });
+    writes.push(added);
+    if (mayResume) {
+      writes.push(
+        added.then(async (added) => {
+          // Taken: the invocation began earlier and is resumed. Its checkpoint stays as it was,
+          // and the record is that of an event within an invocation.
+          const put = added ? undefined : tx.objectStore(Stores.sessions).put(resumed);
+          if (put) next = resumed;
+          whenIssued?.();
+          await put;
+        }),
+      );
+    }
   }
   if (hasKeys(app)) {
     writes.push(
@@ -168,6 +290,7 @@ export async function appendInTx(
     const state = applyDelta(userState?.state ?? {}, user);
     writes.push(tx.objectStore(Stores.userStates).put({ appName, userId, state }));
   }
+  if (!mayResume) whenIssued?.();
   await Promise.all(writes);
   return next;
 }
