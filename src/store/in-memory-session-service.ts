@@ -69,7 +69,15 @@ interface StoredSession {
   turns: TurnLog;
 }
 
-const keyOf = (...parts: string[]) => JSON.stringify(parts);
+/**
+ * The map key of a tuple of names: each name after its length, so that two tuples never share a
+ * key (names may hold any character). A template, not JSON: it is built several times a turn.
+ */
+function keyOf(...parts: string[]): string {
+  let key = '';
+  for (const part of parts) key += `${part.length}:${part}`;
+  return key;
+}
 
 const runKeyOf = (run: RunKey) => keyOf(run.appName, run.userId, run.sessionId, run.invocationId);
 
