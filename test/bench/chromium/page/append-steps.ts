@@ -1,6 +1,6 @@
 // Appending events, from one raw put per transaction up to the app's appendEvent, one step at a
-// time, so that the gap between two steps says what that part of appendEvent costs. Then the
-// "after" prototype: appendEvent's own writes with the session record kept in memory.
+// time, so that the gap between two steps says what that part of appendEvent costs; and, for
+// reference, the raw put committed at once with `commit()`, as appendEvent commits.
 
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Event, IndexedDbSessionService, Session } from '../../../../src/index.ts';
@@ -10,6 +10,7 @@ import {
   checkpointBefore,
   mayStartInvocation,
   toStoredEvent,
+  type SessionRecord,
 } from '../../../../src/store/session-log.ts';
 import { WRITE_STORES } from '../../../../src/store/session-writes.ts';
 import { writeTransaction } from '../../../../src/store/transaction.ts';
@@ -19,8 +20,9 @@ export const APPEND_STEPS = [
   '+ unique event-id index',
   '+ a record written too',
   '+ the record read first',
+  '· appendEvent’s writes, record in memory, unchecked',
   'appendEvent (app)',
-  'after: appendEvent’s writes, no reads',
+  'raw put, 1 per transaction, commit() at once',
 ] as const;
 export type AppendStep = (typeof APPEND_STEPS)[number];
 
@@ -51,6 +53,9 @@ const rawDb = () =>
     },
   }));
 
+/** The session the unchecked step writes, and its record as that step last wrote it. */
+let unchecked: Promise<{ session: Session; record: SessionRecord }> | undefined;
+
 /** Next seq per step (each step writes under its own session id). */
 const seqs = new Map<string, number>();
 const next = (step: string) => {
@@ -66,7 +71,19 @@ export async function appendSteps(
 ): Promise<Record<AppendStep, (events: Event[]) => Promise<void>>> {
   const db = await rawDb();
   const appDb = await sessions.openDatabase();
-  const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+  // Its own session, so that appendEvent's turns between its slices do not make its record stale.
+  unchecked ??= sessions
+    .createSession({ appName: session.appName, userId: session.userId })
+    .then(async (session) => {
+      const key = [session.appName, session.userId, session.id] as const;
+      return { session, record: (await appDb.get(Stores.sessions, [...key]))! };
+    });
+  const kept = await unchecked;
+  const key = {
+    appName: kept.session.appName,
+    userId: kept.session.userId,
+    sessionId: kept.session.id,
+  };
   return {
     'raw put, 1 per transaction': async (events) => {
       for (const event of events)
@@ -102,11 +119,11 @@ export async function appendSteps(
       for (const event of events) await sessions.appendEvent({ session, event });
     },
     // appendInTx's writes (the event, the record, a checkpoint at an invocation's first event)
-    // in one transaction over the same stores, the record kept in memory instead of read. A
-    // real fix must still catch a stale record (another writer took the seq: `add` fails) and
-    // not overwrite the checkpoint of a resumed invocation.
-    'after: appendEvent’s writes, no reads': async (events) => {
-      let record = (await appDb.get(Stores.sessions, [key.appName, key.userId, key.sessionId]))!;
+    // in one transaction over the same stores, from the record kept in memory, committed when
+    // the writes' results are back. appendEvent adds the check that the stored record is still
+    // that one (a read issued with the writes), and commits without waiting for their results.
+    '· appendEvent’s writes, record in memory, unchecked': async (events) => {
+      let { record } = kept;
       for (const event of events) {
         const stored = toStoredEvent(event);
         const before = record;
@@ -126,7 +143,15 @@ export async function appendSteps(
           }
           await Promise.all(writes);
         });
-        record = outcome.record;
+        record = kept.record = outcome.record;
+      }
+    },
+    'raw put, 1 per transaction, commit() at once': async (events) => {
+      for (const event of events) {
+        const tx = db.transaction('plain', 'readwrite');
+        const put = tx.store.put({ sessionId: 'commit', seq: next('commit'), event });
+        tx.commit();
+        await Promise.all([put, tx.done]);
       }
     },
   };
