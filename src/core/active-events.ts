@@ -250,8 +250,12 @@ export function takeActiveEventsView(log: readonly Event[]): ActiveEventsView {
  */
 export function keepActiveEventsView(view: ActiveEventsView): void {
   const kept = view.handOver();
+  // Not the old working copy of the log: the next owner brings its own (see `follow`).
+  kept.follow(NO_EVENTS);
   if (kept.lastEvent) keptViews.set(kept.lastEvent, kept);
 }
+
+const NO_EVENTS: readonly Event[] = Object.freeze([]);
 
 /**
  * The conversation as it stood right after invocation `invocationId` (the active events of the

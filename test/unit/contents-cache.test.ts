@@ -15,6 +15,16 @@ import {
 } from '../../src/core/active-events.ts';
 import type { Part } from '../../src/core/content.ts';
 import type { Event } from '../../src/core/event.ts';
+import {
+  FunctionTool,
+  LlmAgent,
+  Runner,
+  ScriptedModel,
+  functionCallResponse,
+  type LlmRequest,
+} from '../../src/index.ts';
+import { collect, userMessage } from '../support/helpers.ts';
+import { serviceKinds } from '../support/service-kinds.ts';
 
 /** A small seeded random generator (mulberry32), so that a failure can be replayed. */
 function random(seed: number) {
@@ -238,4 +248,82 @@ describe('the memo of the active events, carried from one invocation to the next
     expect(texts(view.peek())).toEqual(['u1', 'b1']);
     expect(view.generation).not.toBe(generation);
   });
+});
+
+describe.each(serviceKinds)('contents through the runner, on $name sessions', (kind) => {
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    'equal a full rebuild at every model call, across rewinds, edits and forks (seed %i)',
+    async (seed) => {
+      const next = random(seed);
+      const services = kind.open();
+      const { sessionService } = services;
+      const appName = 'app';
+      const userId = 'ada';
+      let sessionId = '';
+      const mismatches: string[] = [];
+      // Calls the tool for a message that asks for it, else answers; and checks every request.
+      const model = new ScriptedModel(async (request: LlmRequest) => {
+        const session = await sessionService.getSession({ appName, userId, sessionId });
+        const expected = buildContents(activeEvents(session!.events), 'calc', undefined);
+        if (JSON.stringify(request.contents) !== JSON.stringify(expected))
+          mismatches.push(`request ${model.requests.length}`);
+        const last = request.contents.at(-1)?.parts[0];
+        return last?.text?.includes('tool') ? functionCallResponse(['add', { a: 1 }]) : 'done';
+      });
+      const tool = new FunctionTool({
+        name: 'add',
+        description: 'adds',
+        execute: ({ a }: { a: number }) => ({ sum: a + 1 }),
+      });
+      const agent = new LlmAgent({ name: 'calc', model, tools: [tool] });
+      const runner = new Runner({ appName, agent, ...services });
+      sessionId = (await sessionService.createSession({ appName, userId })).id;
+      const invocations = async () => {
+        const session = await sessionService.getSession({ appName, userId, sessionId });
+        return activeEvents(session!.events);
+      };
+      for (let step = 0; step < 24; step++) {
+        const roll = next();
+        const active = await invocations();
+        const users = active.filter((event) => event.author === 'user' && event.content);
+        const text = `${next() < 0.5 ? 'tool' : 'talk'} ${step}`;
+        if (roll < 0.12 && users.length > 0) {
+          const target = users[Math.floor(next() * users.length)]!;
+          await runner.rewindAsync({
+            userId,
+            sessionId,
+            rewindBeforeInvocationId: target.invocationId,
+          });
+        } else if (roll < 0.2 && active.length > 1) {
+          // Often just before the end: the next turn makes the conversation longer than it was.
+          const from = next() < 0.5 ? Math.max(0, active.length - 3) : 0;
+          const target = active[from + Math.floor(next() * (active.length - 1 - from))]!;
+          await runner.rewindAsync({ userId, sessionId, rewindAfterEventId: target.id });
+        } else if (roll < 0.28 && users.length > 0) {
+          const target = users[Math.floor(next() * users.length)]!;
+          await collect(
+            runner.editMessageAsync({
+              userId,
+              sessionId,
+              invocationId: target.invocationId,
+              newMessage: userMessage(text),
+            }),
+          );
+        } else if (roll < 0.34 && users.length > 0) {
+          const target = users[Math.floor(next() * users.length)]!;
+          const fork = await runner.forkSessionAsync({
+            userId,
+            sessionId,
+            atInvocationId: target.invocationId,
+          });
+          sessionId = fork.id;
+        } else {
+          await collect(runner.runAsync({ userId, sessionId, newMessage: userMessage(text) }));
+        }
+      }
+      expect(model.requests.length).toBeGreaterThan(10);
+      expect(mismatches).toEqual([]);
+      await services.close();
+    },
+  );
 });
