@@ -217,7 +217,10 @@ export async function appendInTx(
     whenIssued,
   }: {
     applyShared?: boolean;
-    /** Called once every request of the append is issued: the caller may commit then. */
+    /**
+     * Called once every request of the append is issued and none may fail on purpose any more
+     * (a checkpoint's `add`): the caller may `commit()` then.
+     */
     whenIssued?: () => void;
   } = {},
 ): Promise<SessionRecord> {
@@ -243,7 +246,6 @@ export async function appendInTx(
   // after it when the invocation turns out to have begun before (it is resumed after another).
   let next = withTip(outcome.record, event, startsInvocation, restored);
   const resumed = startsInvocation ? withTip(outcome.record, event, false, restored) : next;
-  const mayResume = resumed !== next;
   const writes: Promise<unknown>[] = [
     tx
       .objectStore(Stores.events)
@@ -265,19 +267,19 @@ export async function appendInTx(
       ...checkpoint,
       ...turn,
     });
-    writes.push(added);
-    if (mayResume) {
-      writes.push(
-        added.then(async (added) => {
-          // Taken: the invocation began earlier and is resumed. Its checkpoint stays as it was,
-          // and the record is that of an event within an invocation.
-          const put = added ? undefined : tx.objectStore(Stores.sessions).put(resumed);
-          if (put) next = resumed;
-          whenIssued?.();
-          await put;
-        }),
-      );
-    }
+    // Not before the checkpoint's answer: once `commit()` is called, Chromium aborts on any
+    // failed request, even one whose error is cancelled.
+    writes.push(
+      added.then(async (added) => {
+        // Taken: the invocation began earlier and is resumed. Its checkpoint stays as it was,
+        // and the record is that of an event within an invocation.
+        const put =
+          added || resumed === next ? undefined : tx.objectStore(Stores.sessions).put(resumed);
+        if (put) next = resumed;
+        whenIssued?.();
+        await put;
+      }),
+    );
   }
   if (hasKeys(app)) {
     writes.push(
@@ -290,7 +292,7 @@ export async function appendInTx(
     const state = applyDelta(userState?.state ?? {}, user);
     writes.push(tx.objectStore(Stores.userStates).put({ appName, userId, state }));
   }
-  if (!mayResume) whenIssued?.();
+  if (!startsInvocation) whenIssued?.();
   await Promise.all(writes);
   return next;
 }
