@@ -22,6 +22,7 @@ import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import { snapshotToRestore, type RewindReader } from './rewind-point.ts';
 import { TurnLog } from './turn-log.ts';
 import { readSessionSummary, tipRestoredBy } from './turn-summary.ts';
+import { readLogPage } from './log-page.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
@@ -47,6 +48,8 @@ import {
   type ForkSessionRequest,
   type GetSessionRequest,
   type GetSessionSummaryRequest,
+  type ListEventsRequest,
+  type LogPage,
   type SessionSummary as SessionSummaryView,
   type ImportSessionRequest,
   type InvocationCheckpoint,
@@ -260,6 +263,12 @@ export class InMemorySessionService extends BaseSessionService {
       request,
     );
     return summary;
+  }
+
+  override async listEvents(request: ListEventsRequest): Promise<LogPage | undefined> {
+    const stored = this.find(request);
+    if (!stored) return undefined;
+    return readLogPage(stored.turns.reader(stored), request.fromSeq ?? 0, request.limit ?? 100);
   }
 
   /** Appends a rewind's marker and restores its artifacts, synchronously: all or nothing. */

@@ -44,6 +44,8 @@ import {
   type ForkSessionRequest,
   type GetSessionRequest,
   type GetSessionSummaryRequest,
+  type ListEventsRequest,
+  type LogPage,
   type SessionSummary as SessionSummaryView,
   type ImportSessionRequest,
   type InvocationCheckpoint,
@@ -58,6 +60,7 @@ import {
 import { snapshotToRestore } from './rewind-point.ts';
 import { SUMMARY_STORES, indexedDbTurnReader } from './indexeddb-turns.ts';
 import { readSessionSummary } from './turn-summary.ts';
+import { readLogPage } from './log-page.ts';
 import {
   WRITE_STORES,
   addSession,
@@ -370,6 +373,21 @@ export class IndexedDbSessionService extends BaseSessionService {
         request,
       );
       return deepFreeze(summary);
+    });
+  }
+
+  override async listEvents(request: ListEventsRequest): Promise<LogPage | undefined> {
+    const { appName, userId, sessionId } = request;
+    const db = await this.database.open();
+    return readTransaction(db, SUMMARY_STORES, async (tx) => {
+      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+      if (!record) return undefined;
+      const page = await readLogPage(
+        indexedDbTurnReader(tx, record),
+        request.fromSeq ?? 0,
+        request.limit ?? 100,
+      );
+      return deepFreeze(page);
     });
   }
 

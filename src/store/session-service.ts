@@ -104,7 +104,10 @@ export interface TurnSummary {
 export interface ActiveTurnSummary extends TurnSummary {
   /** How many turns hang under it, the active one included. */
   childCount: number;
-  /** When `childCount` > 1: every turn hanging under it, in log order. */
+  /**
+   * When `childCount` > 1, or for the last turn of the path (the tip) when it has any: every turn
+   * hanging under it, in log order.
+   */
   children?: TurnSummary[];
 }
 
@@ -127,6 +130,32 @@ export interface SessionSummary {
   pathComplete: boolean;
   /** When `pathComplete`: every root turn, in log order (more than one after a rewind to the start). */
   roots?: TurnSummary[];
+}
+
+export interface ListEventsRequest extends SessionKey {
+  /** Position in the raw log of the first event to read (default 0). */
+  fromSeq?: number;
+  /** How many events at most (default 100). */
+  limit?: number;
+}
+
+/** An event of a page of the raw log, as the event log shows it. */
+export interface LogEntry extends LoggedEvent {
+  /** In the active conversation now (a marker never is). */
+  active: boolean;
+  /**
+   * For a rewind marker whose target lies before it: the event it went back to (the first
+   * event of the invocation it rewound before, or the event it rewound to just after).
+   */
+  target?: Event;
+}
+
+/** A page of the raw log. */
+export interface LogPage {
+  /** Number of events in the raw log, markers included. */
+  eventCount: number;
+  /** The events from `fromSeq` on (up to `limit`), oldest first. */
+  entries: LogEntry[];
 }
 
 /**
@@ -271,6 +300,13 @@ export abstract class BaseSessionService {
   abstract getSessionSummary(
     request: GetSessionSummaryRequest,
   ): Promise<SessionSummary | undefined>;
+
+  /**
+   * A page of the raw log, each event said to be active or not and each marker with what it went
+   * back to, or `undefined` when there is no such session. Its cost grows with the page and the
+   * number of rewinds, not with the log.
+   */
+  abstract listEvents(request: ListEventsRequest): Promise<LogPage | undefined>;
 }
 
 export function numRecentEventsOf(request: GetSessionRequest): number | undefined {

@@ -134,11 +134,14 @@ export async function readSessionSummary(
     );
   };
   const counts = await Promise.all(path.map((turn) => reader.childCount(turn.invocationId)));
+  // The tip's children are all off the active path (a rewind to just after it left them): they
+  // are listed as soon as there is one, so that a branch just left can be switched back to.
+  const listsChildren = (i: number) => counts[i]! > 1 || (i === path.length - 1 && counts[i]! > 0);
   const activePath: ActiveTurnSummary[] = await Promise.all(
     path.map(async (turn, i) => ({
       ...summaryOf(turn),
       childCount: counts[i]!,
-      ...(counts[i]! > 1 ? { children: await branches(turn.invocationId) } : {}),
+      ...(listsChildren(i) ? { children: await branches(turn.invocationId) } : {}),
     })),
   );
   const roots = pathComplete ? await branches(NO_TURN) : undefined;

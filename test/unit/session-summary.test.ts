@@ -5,12 +5,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   activeEvents,
   createEvent,
+  rewindTargetOf,
   type BaseSessionService,
   type Event,
   type Session,
 } from '../../src/index.ts';
 import { branchTree, type BranchTree, type Turn } from '../../src/core/branch-tree.ts';
-import type { SessionSummary, TurnSummary } from '../../src/store/session-service.ts';
+import type {
+  LogEntry,
+  LogPage,
+  SessionSummary,
+  TurnSummary,
+} from '../../src/store/session-service.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';
 
 const appName = 'app';
@@ -61,12 +67,35 @@ function expectedSummary(
       return {
         ...turnSummaryOf(tree, turn, log),
         childCount: turn.childIds.length,
-        ...(turn.childIds.length > 1 ? { children: summaries(turn.childIds) } : {}),
+        ...(turn.childIds.length > 1 || (id === tree.activePath.at(-1) && turn.childIds.length > 0)
+          ? { children: summaries(turn.childIds) }
+          : {}),
       };
     }),
     pathComplete,
     ...(pathComplete ? { roots: summaries(tree.rootIds) } : {}),
   };
+}
+
+/** What a page of the log must say, computed from the whole log. */
+function expectedPage(log: readonly Event[], fromSeq: number, limit: number): LogPage {
+  const activeIds = new Set(activeEvents(log).map((event) => event.id));
+  const entries = log.slice(fromSeq, fromSeq + limit).map((event, i): LogEntry => {
+    const seq = fromSeq + i;
+    const target = rewindTargetOf(event);
+    const at =
+      target &&
+      (target.type === 'beforeInvocation'
+        ? log.findIndex((other) => other.invocationId === target.invocationId)
+        : log.findIndex((other) => other.id === target.eventId));
+    return {
+      seq,
+      event,
+      active: activeIds.has(event.id),
+      ...(at !== undefined && at >= 0 && at < seq ? { target: log[at]! } : {}),
+    };
+  });
+  return { eventCount: log.length, entries };
 }
 
 describe.each(serviceKinds)('session summary ($name)', (kind) => {
@@ -187,6 +216,51 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
     expect(await service.getSessionSummary({ ...key(session), numTurns: 5 })).toEqual(before);
   });
 
+  it.each([1, 2, 3, 4])(
+    'pages through the raw log, saying which events are active (seed %i)',
+    async (seed) => {
+      const session = await randomSession(seed, 80);
+      const log = (await service.getSession(key(session)))!.events;
+      for (const [fromSeq, limit] of [
+        [0, 1000],
+        [0, 7],
+        [Math.max(0, log.length - 10), 10],
+        [Math.floor(log.length / 2), 13],
+        [log.length, 5],
+      ] as const) {
+        expect(await service.listEvents({ ...key(session), fromSeq, limit })).toEqual(
+          expectedPage(log, fromSeq, limit),
+        );
+      }
+    },
+  );
+
+  it('lists children of the tip after a rewind to just after it, to switch back to', async () => {
+    const session = await service.createSession({ appName, userId });
+    const say = (invocationId: string, text: string) =>
+      service.appendEvent({
+        session,
+        event: createEvent({
+          invocationId,
+          author: 'user',
+          content: { role: 'user', parts: [{ text }] },
+        }),
+      });
+    await say('a', 'first');
+    await say('b', 'second');
+    const marker = await service.rewindSession({ ...key(session), rewindBeforeInvocationId: 'b' });
+    const summary = await service.getSessionSummary(key(session));
+    expect(summary!.activePath).toEqual([
+      expect.objectContaining({
+        invocationId: 'a',
+        childCount: 1,
+        children: [
+          expect.objectContaining({ invocationId: 'b', switchToBranch: marker.invocationId }),
+        ],
+      }),
+    ]);
+  });
+
   it('agrees for an imported log', async () => {
     const source = await randomSession(21, 50);
     const { events } = (await service.getSession(key(source)))!;
@@ -197,5 +271,6 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
 
   it('is undefined for an unknown session', async () => {
     expect(await service.getSessionSummary({ appName, userId, sessionId: 'nope' })).toBeUndefined();
+    expect(await service.listEvents({ appName, userId, sessionId: 'nope' })).toBeUndefined();
   });
 });
