@@ -7,6 +7,8 @@ import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 import type { ActiveTurnSummary, LoggedEvent, TurnSummary } from '../src/store/session-service.ts';
 
+export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
+
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
 
@@ -146,12 +148,12 @@ export interface ArtifactInfo {
   scope: 'session' | 'user';
 }
 
-/** What the page needs to show a session. */
+/** A session with its whole log (tests read it; the page reads a SessionOpening). */
 export interface SessionSnapshot {
   summary: SessionSummary;
   /** Session, `user:` and `app:` keys. */
   state: Record<string, unknown>;
-  /** The raw log, rewind markers included (from the position asked for). */
+  /** The raw log, rewind markers included. */
   events: Event[];
   artifacts: ArtifactInfo[];
 }
@@ -176,8 +178,22 @@ export interface SessionOpening {
   /** Whether `activePath` starts at the first turn; `roots` then lists every root turn. */
   pathComplete: boolean;
   roots?: TurnSummary[];
+  /**
+   * The first turn of the active path that begins in `activeTail`: the position of its first
+   * event and the session-scoped state just before it (the Checkpoints panel starts there).
+   */
+  tailStart?: { seq: number; state: Record<string, unknown> };
   artifacts: ArtifactInfo[];
 }
+
+/** How much of a session an opening reads: the last active events, the last turns. */
+export interface OpeningLimits {
+  numActiveEvents?: number;
+  numTurns?: number;
+}
+
+/** How much of a session the app reads when it opens one (issue 8 measures this open). */
+export const OPENING: Required<OpeningLimits> = { numActiveEvents: 50, numTurns: 50 };
 
 export interface InterruptedRun extends InterruptedInvocation {
   sessionTitle: string;

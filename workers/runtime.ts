@@ -7,6 +7,7 @@ import { AppRuntime, type EventListener } from './app-runtime.ts';
 import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
+  type OpeningLimits,
   type ProviderInput,
   type RuntimeBroadcast,
   type Settings,
@@ -26,11 +27,10 @@ const api = {
   renameSession: (sessionId: string, title: string) => runtime.renameSession(sessionId, title),
   setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
-  openSession: (sessionId: string, fromEvent?: number) => runtime.openSession(sessionId, fromEvent),
-  openSessionSummary: (
-    sessionId: string,
-    limits?: { numActiveEvents?: number; numTurns?: number },
-  ) => runtime.openSessionSummary(sessionId, limits),
+  openSessionSummary: (sessionId: string, limits?: OpeningLimits) =>
+    runtime.openSessionSummary(sessionId, limits),
+  readLog: (sessionId: string, fromSeq: number, limit: number) =>
+    runtime.readLog(sessionId, fromSeq, limit),
   send: (sessionId: string, text: string, onEvent: EventListener) =>
     runtime.send(sessionId, text, onEvent),
   stop: (sessionId: string) => runtime.stop(sessionId),

@@ -5,7 +5,7 @@ import { AgentsView } from './AgentsView.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
-import { checkpointRows, flowProgress } from './checkpoints-model.ts';
+import { flowProgress } from './checkpoints-model.ts';
 import { CheckpointsPanel } from './CheckpointsPanel.tsx';
 import { Composer } from './Composer.tsx';
 import { download } from './download.ts';
@@ -18,7 +18,7 @@ import type { ProvidersEditor } from './providers-editor.ts';
 import { ProvidersView } from './ProvidersView.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { SessionList } from './SessionList.tsx';
-import { sessionView } from './session-view.ts';
+import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
@@ -59,11 +59,8 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const agentId = current?.summary.agentId;
   const flow = state.agents.find((agent) => agent.id === agentId)?.flow;
   const checkpoints = useMemo(
-    () =>
-      flow && current
-        ? checkpointRows(current.events, current.summary.id, { running: locked })
-        : EMPTY,
-    [flow, current?.events, current?.summary.id, locked],
+    () => (flow && current ? openingCheckpoints(current, { running: locked }) : EMPTY),
+    [flow, current?.activeTail, current?.summary.id, locked],
   );
   const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
 
@@ -218,6 +215,8 @@ export function App({ workbench, flows, providers, builder }: Props) {
                 runEventIds={state.runEventIds}
                 streaming={state.streaming}
                 running={running}
+                earlier={session?.earlierMessages ?? false}
+                onShowEarlier={actions.showEarlierMessages}
               />
             )}
             <Composer
@@ -241,6 +240,8 @@ export function App({ workbench, flows, providers, builder }: Props) {
         )}
         <HistoryPanel
           rows={session?.history ?? EMPTY}
+          earlier={session?.earlierTurns ?? false}
+          onShowEarlier={actions.showEarlierTurns}
           selectedId={state.selectedTurnId}
           disabled={locked}
           onSelect={actions.selectTurn}
@@ -250,7 +251,12 @@ export function App({ workbench, flows, providers, builder }: Props) {
         />
         <StatePanel groups={session?.state ?? EMPTY} />
         <ArtifactsPanel artifacts={current?.artifacts ?? EMPTY} onLoad={actions.loadArtifact} />
-        <EventLog events={current?.events ?? EMPTY} active={session?.active ?? EMPTY} />
+        <EventLog
+          eventCount={current?.eventCount ?? 0}
+          pages={state.log}
+          onOpen={actions.openLog}
+          onShowEarlier={actions.showEarlierLog}
+        />
       </aside>
     </div>
   );
@@ -272,6 +278,10 @@ function actionsOf(workbench: Workbench) {
     send: (text: string) => void workbench.send(text),
     stop: () => workbench.stop(),
     selectTurn: (id: string | undefined) => workbench.selectTurn(id),
+    showEarlierMessages: () => void workbench.showEarlierMessages(),
+    showEarlierTurns: () => void workbench.showEarlierTurns(),
+    openLog: (open: boolean) => void workbench.openLog(open),
+    showEarlierLog: () => void workbench.showEarlierLog(),
     rewind: (id: string) => void workbench.rewind(id),
     rewindToCheckpoint: (id: string) => void workbench.rewindToCheckpoint(id),
     edit: (id: string, text: string) => void workbench.edit(id, text),

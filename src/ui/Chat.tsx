@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
@@ -12,6 +12,9 @@ interface Props {
   runEventIds: ReadonlySet<string>;
   streaming: Streaming | undefined;
   running: boolean;
+  /** Earlier messages are not shown yet. */
+  earlier: boolean;
+  onShowEarlier: () => void;
 }
 
 const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
@@ -50,20 +53,26 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
 
 const EMPTY: ChatItem[] = [];
 
-/** Messages shown at first; earlier ones come on request (long chats stay quick to draw). */
-const WINDOW = 150;
-
-export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
-  const [shown, setShown] = useState(WINDOW);
+export function Chat({
+  items,
+  sent,
+  runEventIds,
+  streaming,
+  running,
+  earlier,
+  onShowEarlier,
+}: Props) {
   // Split once per change of the log, not on every streamed chunk.
-  const [earlier, later, hidden] = useMemo(() => {
-    const before =
-      runEventIds.size === 0 ? items : items.filter((item) => !runEventIds.has(item.eventId));
-    const during =
-      runEventIds.size === 0 ? EMPTY : items.filter((item) => runEventIds.has(item.eventId));
-    const hidden = Math.max(0, before.length - shown);
-    return [hidden > 0 ? before.slice(hidden) : before, during, hidden] as const;
-  }, [items, runEventIds, shown]);
+  const [before, during] = useMemo(
+    () =>
+      runEventIds.size === 0
+        ? [items, EMPTY]
+        : [
+            items.filter((item) => !runEventIds.has(item.eventId)),
+            items.filter((item) => runEventIds.has(item.eventId)),
+          ],
+    [items, runEventIds],
+  );
   const scroller = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
   return (
     <section class="chat" aria-label="Conversation" ref={scroller}>
@@ -71,20 +80,20 @@ export function Chat({ items, sent, runEventIds, streaming, running }: Props) {
         {items.length === 0 && !streaming && (
           <li class="empty">No messages yet. Say something below.</li>
         )}
-        {hidden > 0 && (
+        {earlier && (
           <li class="earlier">
-            <button type="button" class="quiet" onClick={() => setShown(shown + 300)}>
-              Show {Math.min(300, hidden)} earlier messages
+            <button type="button" class="quiet" onClick={onShowEarlier}>
+              Show earlier messages
             </button>
           </li>
         )}
-        <Messages items={earlier} />
+        <Messages items={before} />
         {sent && (
           <li class="message from-user sent">
             <p>{sent}</p>
           </li>
         )}
-        <Messages items={later} />
+        <Messages items={during} />
         {streaming && (
           <li class="message from-agent streaming" aria-live="polite">
             <span class="author">{streaming.author}</span>

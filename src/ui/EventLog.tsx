@@ -1,33 +1,41 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Event } from '../core/event.ts';
 import { logLines, type LogLine } from './event-log-model.ts';
+import type { LogPages } from './workbench.ts';
 import { pure } from './pure.ts';
 
 interface Props {
-  events: readonly Event[];
-  active: readonly Event[];
+  /** Number of events in the raw log. */
+  eventCount: number;
+  /** The pages read, while the log is open. */
+  pages: LogPages | undefined;
+  onOpen: (open: boolean) => void;
+  onShowEarlier: () => void;
 }
 
 /**
- * Every event of the log. Logs grow long: the lines are only made and rendered while the log is
- * open, and each event's JSON only while its line is.
+ * Every event of the raw log. Logs grow long: only the newest page is read when the log is
+ * opened, earlier ones on request, and each event's JSON only while its line is open.
  */
-function EventLogView({ events, active }: Props) {
-  const [open, setOpen] = useState(false);
-  const lines = useMemo(
-    () => (open ? logLines(events, new Set(active.map((event) => event.id))) : []),
-    [open, events, active],
-  );
+function EventLogView({ eventCount, pages, onOpen, onShowEarlier }: Props) {
+  const lines = useMemo(() => (pages ? logLines(pages.entries) : []), [pages]);
   return (
     <section class="panel event-log" aria-label="Event log">
-      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <details onToggle={(event) => onOpen(event.currentTarget.open)}>
         <summary>
-          <h2>Event log</h2> <span class="hint">{events.length} events</span>
+          <h2>Event log</h2> <span class="hint">{eventCount} events</span>
         </summary>
-        {open && (
+        {pages && (
           <ol>
+            {pages.from > 0 && (
+              <li class="earlier">
+                <button type="button" class="quiet" onClick={onShowEarlier}>
+                  Show earlier events ({pages.from} more)
+                </button>
+              </li>
+            )}
             {lines.map((line, i) => (
-              <LogItem key={line.id} line={line} event={events[i]!} />
+              <LogItem key={line.id} line={line} event={pages.entries[i]!.event} />
             ))}
           </ol>
         )}

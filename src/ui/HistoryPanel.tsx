@@ -1,4 +1,4 @@
-import type { Turn } from '../core/branch-tree.ts';
+import type { TurnOperations } from '../core/branch-tree.ts';
 import type { HistoryRow } from './history-model.ts';
 import { pure } from './pure.ts';
 import { TurnActions } from './TurnActions.tsx';
@@ -12,11 +12,14 @@ interface Actions {
 
 interface Props extends Actions {
   rows: HistoryRow[];
+  /** Earlier turns of the active path are not shown yet. */
+  earlier: boolean;
+  onShowEarlier: () => void;
   selectedId: string | undefined;
   disabled: boolean;
 }
 
-function HistoryView({ rows, selectedId, disabled, ...actions }: Props) {
+function HistoryView({ rows, earlier, onShowEarlier, selectedId, disabled, ...actions }: Props) {
   return (
     <section class="panel history" aria-label="History">
       <h2>History</h2>
@@ -26,22 +29,26 @@ function HistoryView({ rows, selectedId, disabled, ...actions }: Props) {
         </p>
       ) : (
         <ul>
-          {rows.map(({ turn, indent, startsBranch }) => {
-            const selected = turn.invocationId === selectedId;
-            return (
-              <TurnRow
-                key={turn.invocationId}
-                invocationId={turn.invocationId}
-                text={turn.text}
-                active={turn.active}
-                indent={indent}
-                startsBranch={startsBranch}
-                selectedTurn={selected ? turn : undefined}
-                disabled={disabled}
-                {...actions}
-              />
-            );
-          })}
+          {earlier && (
+            <li class="earlier">
+              <button type="button" class="quiet" onClick={onShowEarlier}>
+                Show earlier turns
+              </button>
+            </li>
+          )}
+          {rows.map((row) => (
+            <TurnRow
+              key={row.invocationId}
+              invocationId={row.invocationId}
+              text={row.text}
+              active={row.active}
+              indent={row.indent}
+              startsBranch={row.startsBranch}
+              selected={row.invocationId === selectedId ? row.operations : undefined}
+              disabled={disabled}
+              {...actions}
+            />
+          ))}
         </ul>
       )}
     </section>
@@ -54,13 +61,16 @@ interface RowProps extends Actions {
   active: boolean;
   indent: number;
   startsBranch: boolean;
-  /** Set only for the selected turn, so that the other rows keep their props and stay still. */
-  selectedTurn: Turn | undefined;
+  /**
+   * The operations of the selected turn, set for it only, so that the other rows keep their
+   * props and stay still.
+   */
+  selected: TurnOperations | undefined;
   disabled: boolean;
 }
 
 const TurnRow = pure(function TurnRow(props: RowProps) {
-  const { invocationId, text, active, indent, startsBranch, selectedTurn, disabled } = props;
+  const { invocationId, text, active, indent, startsBranch, selected, disabled } = props;
   return (
     <li
       class={`turn ${active ? 'active' : 'abandoned'}${startsBranch ? ' branch-start' : ''}`}
@@ -68,15 +78,15 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
     >
       <button
         type="button"
-        aria-pressed={selectedTurn !== undefined}
-        title={active ? 'On the active path' : 'On an abandoned branch'}
-        onClick={() => props.onSelect(selectedTurn ? undefined : invocationId)}
+        aria-pressed={selected !== undefined}
+        title={active ? 'On the active path' : 'The first turn of an abandoned branch'}
+        onClick={() => props.onSelect(selected ? undefined : invocationId)}
       >
         {text}
       </button>
-      {selectedTurn && (
+      {selected && (
         <TurnActions
-          turn={selectedTurn}
+          operations={selected}
           disabled={disabled}
           onRewind={props.onRewind}
           onEdit={props.onEdit}

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { Turn } from '../core/branch-tree.ts';
+import type { TurnOperations } from '../core/branch-tree.ts';
 
 interface Props {
-  turn: Turn;
+  operations: TurnOperations;
   disabled: boolean;
   onRewind: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
@@ -10,10 +10,10 @@ interface Props {
   onClose: () => void;
 }
 
-export function TurnActions({ turn, disabled, onRewind, onEdit, onFork, onClose }: Props) {
+export function TurnActions({ operations, disabled, onRewind, onEdit, onFork, onClose }: Props) {
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(turn.operations.edit?.text ?? '');
-  const { rewindBefore, switchToBranch, edit, fork } = turn.operations;
+  const [text, setText] = useState(operations.edit?.text ?? '');
+  const { rewindBefore, switchToBranch, edit, fork } = operations;
   if (editing && edit) {
     return (
       <form

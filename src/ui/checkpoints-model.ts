@@ -32,20 +32,22 @@ export interface CheckpointRow {
 export interface CheckpointOptions {
   /** The session is being run now (by this tab or another). */
   running: boolean;
+  /** The state just before the first event given (default: none, the log's start). */
+  stateBefore?: Record<string, unknown>;
 }
 
-/** The checkpoint rows of a session's raw log, oldest first. */
+/** The checkpoint rows of a session's raw log (or of the end of it), oldest first. */
 export function checkpointRows(
   log: readonly Event[],
   sessionId: string,
-  { running }: CheckpointOptions,
+  { running, stateBefore = {} }: CheckpointOptions,
 ): CheckpointRow[] {
   const active = activeEvents(log);
   const lastInvocation = active.at(-1)?.invocationId;
   const rows: CheckpointRow[] = [];
   /** Rows waiting for their completion, by `author|invocation|branch|node`. */
   const open = new Map<string, CheckpointRow[]>();
-  let state: Record<string, unknown> = {};
+  let state: Record<string, unknown> = stateBefore;
 
   for (const event of active) {
     state = applied(state, event.actions.stateDelta);

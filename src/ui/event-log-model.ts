@@ -1,10 +1,13 @@
-// The event log: every event of the raw log, one line each; markers say what they rewound.
+// The event log: every event of the raw log, one line each, a page at a time; markers say what
+// they rewound.
 
 import { textOf } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
+import type { LogEntry } from '../../workers/protocol.ts';
 
 export interface LogLine {
   id: string;
+  seq: number;
   time: string;
   author: string;
   summary: string;
@@ -12,30 +15,25 @@ export interface LogLine {
   active: boolean;
 }
 
-/** One line per event; `activeIds` marks those in the active conversation. */
-export function logLines(log: readonly Event[], activeIds: ReadonlySet<string>): LogLine[] {
-  const firstText = new Map<string, string>();
-  for (const event of log) {
-    if (!firstText.has(event.invocationId) && event.content)
-      firstText.set(event.invocationId, textOf(event.content));
-  }
-  const byId = new Map(log.map((event) => [event.id, event]));
-  return log.map((event) => {
+/** One line per event of a page of the log; a marker names what it went back to. */
+export function logLines(entries: readonly LogEntry[]): LogLine[] {
+  return entries.map(({ seq, event, active, target }) => {
     const before = event.actions.rewindBeforeInvocationId;
     const after = event.actions.rewindAfterEventId;
     const marker = before !== undefined || after !== undefined;
     return {
       id: event.id,
+      seq,
       time: new Date(event.timestamp).toLocaleTimeString(),
       author: event.author,
       summary:
         before !== undefined
-          ? `Rewound to before “${firstText.get(before) || before}”`
+          ? `Rewound to before “${(target?.content && textOf(target.content)) || before}”`
           : after !== undefined
-            ? `Rewound to just after ${describeTarget(byId.get(after), after)}`
+            ? `Rewound to just after ${describeTarget(target, after)}`
             : describe(event),
       marker,
-      active: activeIds.has(event.id),
+      active,
     };
   });
 }

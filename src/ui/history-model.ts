@@ -1,36 +1,57 @@
-// The History panel: the branch tree as rows. The conversation reads top to bottom without
-// indentation; at a fork, the branches that left it are shown first, indented one step (and
-// dimmed when abandoned), then the conversation goes on where it was.
+// The History panel: the end of the active path of turns, from a session's opening, as rows. The
+// conversation reads top to bottom without indentation; at a fork, the branches that left it are
+// shown first by their first turn, indented one step and dimmed, then the conversation goes on
+// where it was. A branch's own turns come back when the user switches to it.
 
-import type { BranchTree, Turn } from '../core/branch-tree.ts';
+import type { TurnOperations } from '../core/branch-tree.ts';
+import type { SessionOpening, TurnSummary } from '../../workers/protocol.ts';
 
 export interface HistoryRow {
-  turn: Turn;
-  /** How many forks deep this turn's branch is. */
+  invocationId: string;
+  text: string;
+  /** On the active path (the conversation the model sees now). */
+  active: boolean;
+  /** How many forks deep this turn's branch is (0 or 1: a branch shows its first turn only). */
   indent: number;
   /** The first turn of a branch that forked off its parent. */
   startsBranch: boolean;
+  operations: TurnOperations;
 }
 
-/** Rows in reading order; iterative, so that a conversation of thousands of turns is fine. */
-export function historyRows(tree: BranchTree): HistoryRow[] {
+export type HistorySource = Pick<SessionOpening, 'activePath' | 'pathComplete' | 'roots'>;
+
+/** Rows in reading order: O(turns shown), whatever the length of the session. */
+export function historyRows({ activePath, pathComplete, roots }: HistorySource): HistoryRow[] {
   const rows: HistoryRow[] = [];
-  const stack: HistoryRow[] = [];
-  const pushSiblings = (ids: readonly string[], indent: number) => {
-    const turns = ids.map((id) => tree.byId.get(id)!);
-    const main = turns.find((turn) => turn.active) ?? turns.at(-1);
-    // Popped in reverse: side branches (log order) first, then the conversation's continuation.
-    if (main) stack.push({ turn: main, indent, startsBranch: false });
-    for (let i = turns.length - 1; i >= 0; i--) {
-      if (turns[i] !== main)
-        stack.push({ turn: turns[i]!, indent: indent + 1, startsBranch: true });
+  const onPath = new Set(activePath.map((turn) => turn.invocationId));
+  const branches = (turns: readonly TurnSummary[] | undefined) => {
+    for (const turn of turns ?? []) {
+      if (!onPath.has(turn.invocationId)) rows.push(rowOf(turn, false));
     }
   };
-  pushSiblings(tree.rootIds, 0);
-  while (stack.length > 0) {
-    const row = stack.pop()!;
-    rows.push(row);
-    pushSiblings(row.turn.childIds, row.indent);
+  if (pathComplete) branches(roots);
+  for (const turn of activePath) {
+    rows.push(rowOf(turn, true));
+    branches(turn.children);
   }
   return rows;
+}
+
+function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
+  const { invocationId, text } = turn;
+  return {
+    invocationId,
+    text,
+    active,
+    indent: active ? 0 : 1,
+    startsBranch: !active,
+    operations: {
+      rewindBefore: { rewindBeforeInvocationId: invocationId },
+      fork: { atInvocationId: invocationId },
+      ...(turn.editable ? { edit: { invocationId, text } } : {}),
+      ...(!active && turn.switchToBranch
+        ? { switchToBranch: { rewindBeforeInvocationId: turn.switchToBranch } }
+        : {}),
+    },
+  };
 }

@@ -1,58 +1,77 @@
-// Everything the panels derive from an open session, computed once per snapshot.
+// Everything the panels derive from an open session's opening (its state, the end of its active
+// conversation, the end of its active path): pure functions of what the worker read, so that
+// drawing a session costs what the opening holds, never the length of its log. Each part is
+// computed once per value it depends on (a run extends the tail and the state, not the path).
 
-import { activeEvents } from '../core/active-events.ts';
-import { branchTree, type BranchTree } from '../core/branch-tree.ts';
 import type { Event } from '../core/event.ts';
-import type { SessionSnapshot } from '../../workers/protocol.ts';
+import type { SessionOpening } from '../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from './approvals-model.ts';
 import { chatItems, type ChatItem } from './chat-model.ts';
+import { checkpointRows, type CheckpointRow } from './checkpoints-model.ts';
 import { historyRows, type HistoryRow } from './history-model.ts';
 import { stateGroups, type StateGroup } from './state-model.ts';
 
 export interface SessionView {
+  /** The active events the opening holds, oldest first. */
   active: readonly Event[];
-  tree: BranchTree;
-  history: HistoryRow[];
   chat: ChatItem[];
+  /** More of the conversation lies before `chat` (ask for a longer tail). */
+  earlierMessages: boolean;
   approvals: PendingApproval[];
+  history: HistoryRow[];
+  /** More turns of the active path lie before `history` (ask for more turns). */
+  earlierTurns: boolean;
   state: StateGroup[];
 }
 
-const views = new WeakMap<SessionSnapshot, SessionView>();
-const logs = new WeakMap<readonly Event[], Omit<SessionView, 'state'>>();
+type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals'>;
+
+const views = new WeakMap<SessionOpening, SessionView>();
+const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
+const paths = new WeakMap<SessionOpening['activePath'], HistoryRow[]>();
 const states = new WeakMap<object, StateGroup[]>();
 
-export function sessionView(snapshot: SessionSnapshot): SessionView {
-  let view = views.get(snapshot);
+export function sessionView(opening: SessionOpening): SessionView {
+  let view = views.get(opening);
   if (!view) {
-    view = { ...fromLog(snapshot.events), state: fromState(snapshot.state) };
-    views.set(snapshot, view);
+    view = {
+      ...fromTail(opening.activeTail),
+      earlierMessages: !opening.activeComplete,
+      history: memo(paths, opening.activePath, () => historyRows(opening)),
+      earlierTurns: !opening.pathComplete,
+      state: memo(states, opening.state, () => stateGroups(opening.state)),
+    };
+    views.set(opening, view);
   }
   return view;
 }
 
-function fromLog(events: readonly Event[]) {
-  let derived = logs.get(events);
-  if (!derived) {
-    const active = activeEvents(events);
-    const tree = branchTree(events);
-    derived = {
-      active,
-      tree,
-      history: historyRows(tree),
-      chat: chatItems(active),
-      approvals: pendingApprovals(active),
-    };
-    logs.set(events, derived);
-  }
-  return derived;
+function fromTail(tail: SessionOpening['activeTail']): TailView {
+  return memo(tails, tail, () => {
+    const active = tail.map(({ event }) => event);
+    return { active, chat: chatItems(active), approvals: pendingApprovals(active) };
+  });
 }
 
-function fromState(state: Record<string, unknown>): StateGroup[] {
-  let groups = states.get(state);
-  if (!groups) {
-    groups = stateGroups(state);
-    states.set(state, groups);
+/**
+ * A flow session's checkpoint rows, from the first turn that begins in the tail (the worker
+ * makes the tail reach the current turn), its node states on top of the state just before it.
+ */
+export function openingCheckpoints(
+  opening: SessionOpening,
+  { running }: { running: boolean },
+): CheckpointRow[] {
+  const { activeTail, activeComplete, tailStart, summary } = opening;
+  const from = tailStart?.seq ?? (activeComplete ? 0 : Infinity);
+  const events = activeTail.filter(({ seq }) => seq >= from).map(({ event }) => event);
+  return checkpointRows(events, summary.id, { running, stateBefore: tailStart?.state ?? {} });
+}
+
+function memo<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
   }
-  return groups;
+  return value;
 }

@@ -1,5 +1,14 @@
 // The workbench's view model: what the page shows, and every action a user can take. It talks to
 // the runtime worker only (through the client module) and never writes IndexedDB itself.
+//
+// The open session is its opening (workers/protocol.ts: state, the end of the active
+// conversation, the end of the active path), never its whole log, so that a session of 100,000
+// events opens and follows as fast as a short one (issue 8):
+// - "Show earlier" asks the worker for a longer tail or more turns;
+// - the event log reads the raw log a page at a time, newest first, only while it is open;
+// - this tab's run extends the tail and the state with each stored event, and the opening is read
+//   again when it ends; another tab's changes and a rewind read it again (at most every 150 ms
+//   for broadcasts), which costs what the opening holds, not what the log holds.
 
 import { ViewState } from './view-state.ts';
 import type { Remote } from 'comlink';
@@ -11,12 +20,14 @@ import type { RuntimeApi } from '../../workers/runtime.ts';
 import type {
   AgentInfo,
   InterruptedRun,
+  LogEntry,
+  OpeningLimits,
   RuntimeBroadcast,
-  SessionSnapshot,
+  SessionOpening,
   SessionSummary,
   Settings,
 } from '../../workers/protocol.ts';
-import { DEFAULT_SETTINGS } from '../../workers/protocol.ts';
+import { DEFAULT_SETTINGS, OPENING } from '../../workers/protocol.ts';
 
 export interface Streaming {
   eventId: string;
@@ -24,11 +35,28 @@ export interface Streaming {
   text: string;
 }
 
+/** The event log's pages of the raw log read so far, while it is open. */
+export interface LogPages {
+  /** Position of the first entry in the raw log: the ones before it come with "Show earlier". */
+  from: number;
+  entries: LogEntry[];
+  eventCount: number;
+}
+
+/** How much more of a session each "Show earlier" reads (OPENING: how much at first). */
+export const MORE: Required<OpeningLimits> = { numActiveEvents: 100, numTurns: 50 };
+/** Events per page of the event log. */
+export const LOG_PAGE = 100;
+
 export interface WorkbenchState {
   ready: boolean;
   agents: AgentInfo[];
   sessions: SessionSummary[];
-  current: SessionSnapshot | undefined;
+  /** The open session, as far back as `limits` reads it. */
+  current: SessionOpening | undefined;
+  limits: Required<OpeningLimits>;
+  /** The event log's pages, while it is open. */
+  log: LogPages | undefined;
   /** This tab is running the current session. */
   running: boolean;
   /** Another tab is running the current session. */
@@ -60,6 +88,8 @@ const INITIAL: WorkbenchState = {
   agents: [],
   sessions: [],
   current: undefined,
+  limits: OPENING,
+  log: undefined,
   running: false,
   busyElsewhere: false,
   streaming: undefined,
@@ -75,6 +105,8 @@ const INITIAL: WorkbenchState = {
 
 export class Workbench extends ViewState<WorkbenchState> {
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Counts the reads of the opening: only the latest one asked for is shown. */
+  private reads = 0;
 
   constructor(private readonly client: RuntimeClient) {
     super(INITIAL);
@@ -103,17 +135,57 @@ export class Workbench extends ViewState<WorkbenchState> {
 
   async open(sessionId: string): Promise<void> {
     await this.guard(async () => {
+      const read = ++this.reads;
       const [current, busy] = await Promise.all([
-        this.client.runtime.openSession(sessionId),
+        this.client.runtime.openSessionSummary(sessionId, OPENING),
         this.client.runtime.busySessions(),
       ]);
+      if (read !== this.reads) return;
       this.set({
         current,
+        limits: OPENING,
         busyElsewhere: busy.includes(sessionId),
         selectedTurnId: undefined,
         streaming: undefined,
       });
+      if (this.state.log) await this.openLog(true);
     });
+  }
+
+  /** Chat's "Show earlier": a longer tail of the active conversation. */
+  async showEarlierMessages(): Promise<void> {
+    const { limits } = this.state;
+    this.set({
+      limits: { ...limits, numActiveEvents: limits.numActiveEvents + MORE.numActiveEvents },
+    });
+    // A run under way shows its own events; the longer tail comes with the read at its end.
+    if (!this.state.running) await this.reload();
+  }
+
+  /** History's "Show earlier": more turns of the active path. */
+  async showEarlierTurns(): Promise<void> {
+    const { limits } = this.state;
+    this.set({ limits: { ...limits, numTurns: limits.numTurns + MORE.numTurns } });
+    if (!this.state.running) await this.reload();
+  }
+
+  /** Opens the event log at the newest page of the raw log, or closes it. */
+  async openLog(open: boolean): Promise<void> {
+    const current = this.state.current;
+    if (!open || !current) {
+      this.set({ log: undefined });
+      return;
+    }
+    const from = Math.max(0, current.eventCount - LOG_PAGE);
+    await this.readLog(current.summary.id, from, current.eventCount - from);
+  }
+
+  /** The event log's "Show earlier": the page before the ones read. */
+  async showEarlierLog(): Promise<void> {
+    const { current, log } = this.state;
+    if (!current || !log || log.from === 0) return;
+    const from = Math.max(0, log.from - LOG_PAGE);
+    await this.readLog(current.summary.id, from, log.eventCount - from);
   }
 
   async newSession(): Promise<void> {
@@ -277,16 +349,18 @@ export class Workbench extends ViewState<WorkbenchState> {
     start: (onEvent: (event: Event) => void) => Promise<void>,
   ): Promise<void> {
     this.set({ running: true, runEventIds: new Set(), error: undefined, notice: undefined });
-    const before = this.state.current?.events.length ?? 0;
+    const logged: Event[] = [];
     const failure = await start(
-      this.client.callback((event) => this.onEvent(sessionId, event)),
+      this.client.callback((event) => {
+        if (!event.partial) logged.push(event);
+        this.onEvent(sessionId, event);
+      }),
     ).then(
       () => undefined,
       (error: unknown) => error ?? new Error('The run failed'),
     );
     this.set({ running: false, streaming: undefined });
     if (this.state.current?.summary.id === sessionId) await this.reload();
-    const logged = this.state.current?.events.slice(before) ?? [];
     if (failure !== undefined && !showsError(logged, (failure as Error).message))
       this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
@@ -304,10 +378,17 @@ export class Workbench extends ViewState<WorkbenchState> {
       this.set({ streaming: { eventId: event.id, author: event.author, text } });
       return;
     }
-    // Stored events carry no temp: keys, so the delta applies as it is.
+    // Stored events carry no temp: keys, so the delta applies as it is. The user's message was
+    // stored before them (the runner does not yield it): the read at the end of the run has it.
     const state = applyDelta(current.state, event.actions.stateDelta);
+    const seq = current.eventCount;
     this.set({
-      current: { ...current, events: [...current.events, event], state },
+      current: {
+        ...current,
+        activeTail: [...current.activeTail, { seq, event }],
+        eventCount: seq + 1,
+        state,
+      },
       runEventIds: new Set([...this.state.runEventIds, event.id]),
       streaming: this.state.streaming?.eventId === event.id ? undefined : this.state.streaming,
     });
@@ -328,26 +409,38 @@ export class Workbench extends ViewState<WorkbenchState> {
       message.sessionId === currentId &&
       !this.state.running
     ) {
-      // Another tab changed the open session: follow it (at most every 150 ms).
-      clearTimeout(this.refreshTimer);
-      this.refreshTimer = setTimeout(() => void this.reload(), 150);
+      // Another tab changed the open session: follow it, at most every 150 ms however fast
+      // its events come (each read costs the opening, not the log).
+      this.refreshTimer ??= setTimeout(() => {
+        this.refreshTimer = undefined;
+        void this.reload();
+      }, 150);
     }
   }
 
   /**
-   * Brings the open session up to date. The log only grows, so only the events this page has
-   * not seen yet cross from the worker (the ones of this tab's run are set aside: the log has the
-   * user's message before them, which the page never got).
+   * Reads the open session's opening again, as far back as the user has asked to see, and the
+   * event log's pages if it is open.
    */
   private async reload(): Promise<void> {
     const current = this.state.current;
     if (!current) return;
-    const known = current.events.length - this.state.runEventIds.size;
+    const sessionId = current.summary.id;
     await this.guard(async () => {
-      const fresh = await this.client.runtime.openSession(current.summary.id, known);
-      const events = [...current.events.slice(0, known), ...fresh.events];
-      if (this.state.current?.summary.id === current.summary.id)
-        this.set({ current: { ...fresh, events } });
+      const read = ++this.reads;
+      const fresh = await this.client.runtime.openSessionSummary(sessionId, this.state.limits);
+      if (read !== this.reads || this.state.current?.summary.id !== sessionId) return;
+      this.set({ current: fresh });
+      const log = this.state.log;
+      if (log) await this.readLog(sessionId, log.from, fresh.eventCount - log.from);
+    });
+  }
+
+  private async readLog(sessionId: string, from: number, limit: number): Promise<void> {
+    await this.guard(async () => {
+      const page = await this.client.runtime.readLog(sessionId, from, Math.max(limit, LOG_PAGE));
+      if (this.state.current?.summary.id !== sessionId) return;
+      this.set({ log: { from, entries: page.entries, eventCount: page.eventCount } });
     });
   }
 

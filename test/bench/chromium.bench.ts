@@ -71,7 +71,9 @@ it('Chromium: the app’s costs against its production build', { timeout: 600_00
         OPEN_RUNS,
       ] as const);
       results.push(...openRows(open, OPEN_LENGTHS));
-      progress(`opens (turns: ${open[0]!.map((s) => `${s.length} events ${s.turns}`).join(', ')})`);
+      progress(
+        `opens (history rows: ${open[0]!.map((s) => `${s.length} events ${s.rows}`).join(', ')})`,
+      );
 
       const rewind = await page.evaluate(([s, runs]) => window.trellisBench.rewind(s, runs, 1), [
         sessions(REWIND_LENGTHS),

@@ -31,7 +31,7 @@ it('takes the screenshots', async () => {
     await page.getByRole('button', { name: /^Rewind/ }).click();
     await say(page, 'set size to small');
     await say(page, 'set mood to calm');
-    await history.getByRole('button', { name: 'what is color' }).click();
+    await history.getByRole('button', { name: 'set size to large' }).click();
     await region(page, 'Event log').locator('summary').first().click();
     await page.screenshot(shot('history'));
 

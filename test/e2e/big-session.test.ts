@@ -1,5 +1,7 @@
-// A long, branchy session stays smooth: 1,000 turns and 50 branches, opened, rewound and
-// continued, with the main thread's long tasks measured (reported, not asserted).
+// A long, branchy session stays smooth: 1,000 turns and 50 branches, opened, paged back,
+// rewound and continued, with the main thread's long tasks measured (reported, not asserted).
+// The page reads the end of it (the last 50 turns of the active path and the first turn of each
+// branch that leaves them), and earlier turns when asked.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
@@ -71,18 +73,36 @@ it('opens, rewinds and continues a session of 1,000 turns and 50 branches withou
   await page.getByText('Imported “Big session”.').waitFor({ timeout: 60_000 });
   const opened = await now();
   const history = region(page, 'History');
-  expect(await history.getByRole('button').count()).toBe(TURNS);
-  expect(await history.locator('.turn.abandoned').count()).toBe(BRANCHES * 10);
+  const active = history.locator('.turn.active');
+  // 500 turns on the active path: the last ten were rewound away at the end, ten more at each
+  // of the 50 rewinds. A branch leaves the path every 10 turns: 5 of them by the last 50 turns.
+  expect(await active.count()).toBe(50);
+  expect(await active.first().innerText()).toBe('turn 900');
+  expect(await history.locator('.turn.abandoned').count()).toBe(5);
   const openFigures = {
     importAndOpenMs: opened - importStart,
     longestTaskMs: await longestSince(importStart),
   };
 
+  await history.getByRole('button', { name: 'Show earlier turns' }).click();
+  await expect.poll(() => active.count()).toBe(100);
+  expect(await active.first().innerText()).toBe('turn 800');
+
+  // The event log reads the raw log a page at a time, newest first.
+  const log = region(page, 'Event log');
+  const lines = log.locator('ol > li:not(.earlier)');
+  await log.locator('summary').first().click();
+  await expect.poll(() => lines.count()).toBe(100);
+  expect(await lines.last().innerText()).toMatch(/Rewound to before “turn 990”/);
+  await log.getByRole('button', { name: /^Show earlier events/ }).click();
+  await expect.poll(() => lines.count()).toBe(200);
+  await log.locator('summary').first().click();
+
   const rewindStart = await now();
   // The last ten turns were rewound away at the end; rewind five more of the active ones.
   await history.getByRole('button', { name: 'turn 985', exact: true }).click();
   await page.getByRole('button', { name: /^Rewind/ }).click();
-  await expect.poll(() => history.locator('.turn.active').count()).toBe(TURNS - BRANCHES * 10 - 5);
+  await expect.poll(() => active.last().innerText()).toBe('turn 984');
   expect(await region(page, 'Conversation').locator('.message p').last().innerText()).toBe(
     'noted: turn 984',
   );

@@ -5,9 +5,10 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_FLOWS } from '../../src/demos/flow-demos.ts';
 import { textOf, type Event } from '../../src/index.ts';
-import { checkpointRows } from '../../src/ui/checkpoints-model.ts';
+import { checkpointRows, type CheckpointRow } from '../../src/ui/checkpoints-model.ts';
+import { openingCheckpoints } from '../../src/ui/session-view.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
-import type { RuntimeBroadcast } from '../../workers/protocol.ts';
+import { OPENING, type RuntimeBroadcast } from '../../workers/protocol.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
@@ -46,6 +47,20 @@ async function run(runtime: AppRuntime, sessionId: string, text: string): Promis
     if (!event.partial) events.push(event);
   });
   return events;
+}
+
+/**
+ * The Checkpoints panel's rows, from the opening the page reads: the same as from the whole log,
+ * from the current turn on.
+ */
+async function openedRows(runtime: AppRuntime, sessionId: string): Promise<CheckpointRow[]> {
+  const opening = await runtime.openSessionSummary(sessionId, OPENING);
+  const rows = openingCheckpoints(opening, { running: false });
+  const { events } = await runtime.openSession(sessionId);
+  const all = checkpointRows(events, sessionId, { running: false });
+  expect(rows).toEqual(all.slice(all.length - rows.length));
+  expect(rows.at(-1)?.invocationId).toBe(all.at(-1)?.invocationId);
+  return rows;
 }
 
 /** Approves every pending confirmation of the session until none is left. */
@@ -177,6 +192,7 @@ describe('AppRuntime flows', () => {
     const rows = checkpointRows(before.events, id, { running: false });
     const billing = rows.find((row) => row.node === 'billing')!;
     expect(rows.at(-1)).toMatchObject({ node: 'end', status: 'done' });
+    expect(await openedRows(runtime, id)).toEqual(rows);
     expect(await runtime.interruptedRuns()).toEqual([]);
 
     await runtime.rewindToCheckpoint(id, billing.checkpointId);
@@ -184,6 +200,7 @@ describe('AppRuntime flows', () => {
     const left = checkpointRows(after.events, id, { running: false });
     expect(left.map((row) => row.node).at(-1)).toBe('billing');
     expect(left.at(-1)!.status).toBe('interrupted');
+    expect(await openedRows(runtime, id)).toEqual(left);
     const [offered] = await runtime.interruptedRuns();
     expect(offered).toMatchObject({ sessionId: id, invocationId: billing.invocationId });
 
@@ -197,6 +214,7 @@ describe('AppRuntime flows', () => {
       'check',
     ]);
     expect(resumed.every((row) => row.status === 'done')).toBe(true);
+    expect(await openedRows(runtime, id)).toEqual(resumed);
   });
 
   it('refuses to rewind to an event that is not a checkpoint, and changes nothing', async () => {

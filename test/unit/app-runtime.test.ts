@@ -65,6 +65,19 @@ describe('AppRuntime', () => {
     expect(await runtime.interruptedRuns()).toMatchObject([
       { sessionId: id, status: 'paused', sessionTitle: 'tea' },
     ]);
+    // However short a tail the page asks for, the opening reaches back to the paused run's first
+    // event: its approval request is in it, and the Checkpoints panel can start there.
+    const opening = await runtime.openSessionSummary(id, { numActiveEvents: 1 });
+    expect(opening.activeTail[0]!.event.invocationId).toBe(request.invocationId);
+    expect(opening.activeTail.map(({ event }) => event.id)).toContain(request.id);
+    expect(opening.tailStart).toEqual({ seq: opening.activeTail[0]!.seq, state: {} });
+    // The event log reads the raw log a page at a time.
+    const page = await runtime.readLog(id, 1, 2);
+    expect(page.eventCount).toBe(opening.eventCount);
+    expect(page.entries.map(({ seq, active }) => [seq, active])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
 
     const second = listener();
     await runtime.answer(

@@ -1,4 +1,4 @@
-// The event log's lines: markers say what they rewound, both kinds.
+// The event log's lines, a page of the log at a time: markers say what they rewound, both kinds.
 
 import { expect, it } from 'vitest';
 import { createEvent, createUserContent } from '../../src/index.ts';
@@ -25,11 +25,15 @@ it('describes both kinds of rewind marker', () => {
     author: 'user',
     actions: { rewindAfterEventId: checkpoint.id },
   });
-  const lines = logLines([question, checkpoint, beforeTurn, toCheckpoint], new Set());
-  expect(lines.map((line) => [line.summary, line.marker])).toEqual([
-    ['Is INV-7 paid?', false],
-    [expect.stringMatching(/^checkpoint/), false],
-    ['Rewound to before “Is INV-7 paid?”', true],
-    ['Rewound to just after the checkpoint before billing', true],
+  // A page of the log from its second event: the first marker's target lies before the page.
+  const lines = logLines([
+    { seq: 1, event: checkpoint, active: true },
+    { seq: 2, event: beforeTurn, active: false, target: question },
+    { seq: 3, event: toCheckpoint, active: false, target: checkpoint },
+  ]);
+  expect(lines.map((line) => [line.seq, line.summary, line.marker, line.active])).toEqual([
+    [1, expect.stringMatching(/^checkpoint/), false, true],
+    [2, 'Rewound to before “Is INV-7 paid?”', true, false],
+    [3, 'Rewound to just after the checkpoint before billing', true, false],
   ]);
 });

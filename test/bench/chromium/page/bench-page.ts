@@ -1,10 +1,9 @@
 // The bench page: drives the bench worker through Comlink and times what the page sees, the
-// structured clone of every event included, and what the UI derives from a session before it
-// can draw it (sessionView: active events, branch tree, history rows, chat items, approvals).
+// structured clone of what crosses included, and what the UI derives from a session before it
+// can draw it (sessionView of the opening: chat items, approvals, history rows, state groups).
 // Node calls `window.trellisBench` through page.evaluate; it only times, never judges.
 
 import { wrap } from 'comlink';
-import type { SessionSnapshot } from '../../../../workers/protocol.ts';
 import { sessionView } from '../../../../src/ui/session-view.ts';
 import type { BenchWorkerApi, SeededSession } from './bench-worker.ts';
 
@@ -14,27 +13,22 @@ const worker = wrap<BenchWorkerApi>(
 
 export interface OpenSample {
   length: number;
-  /** Asking the worker → the view derived: what a page load pays before drawing the session. */
+  /**
+   * The app's open, asking the worker → the view derived: what a page load pays before drawing
+   * the session (openSessionSummary with the Workbench's limits: the last 50 active events, the
+   * last 50 turns of the active path with their branches).
+   */
   totalMs: number;
-  /** The worker's openSession alone (fresh runtime: cold log cache). */
+  /** The worker's openSessionSummary alone (fresh runtime: nothing cached). */
   workerMs: number;
-  /** The rest of the round trip: mostly the structured clone of the snapshot. */
+  /** The rest of the round trip: mostly the structured clone of the opening. */
   transferMs: number;
-  /** sessionView on the page: active events, branch tree, history rows, chat items. */
+  /** sessionView of the opening on the page: chat items, approvals, history rows, state. */
   viewMs: number;
   /** Raw `getAll` of the session's events in the worker. */
   rawMs: number;
-  /** Prototype "after": getSession with numRecentEvents 50 (fresh service). */
-  recentMs: number;
-  /**
-   * The bounded open: asking a fresh runtime's openSessionSummary → received (state, last 50
-   * active events, last 50 turns of the active path with their branches). The page's views are
-   * not yet built from it.
-   */
-  summaryMs: number;
-  /** Its worker share. */
-  summaryWorkerMs: number;
-  turns: number;
+  /** History rows drawn. */
+  rows: number;
 }
 
 export interface RewindSample {
@@ -43,7 +37,7 @@ export interface RewindSample {
   lastTurnMs: number;
   /** runner.rewindAsync before the first turn, in the worker. */
   firstTurnMs: number;
-  /** The app's rewind as the page sees it: rewind, openSession from the known events, view. */
+  /** The app's rewind as the page sees it: rewind, openSessionSummary again, view. */
   uiMs: number;
 }
 
@@ -91,15 +85,11 @@ const bench = {
     return measuredRuns(runs, warmup, (run) =>
       eachInTurn(seeded, run, async ({ sessionId, length }): Promise<OpenSample> => {
         const start = performance.now();
-        const { workerMs, snapshot } = await worker.openCold(sessionId);
+        const { workerMs, opening } = await worker.openCold(sessionId);
         const received = performance.now();
-        const view = sessionView(snapshot);
+        const view = sessionView(opening);
         const end = performance.now();
         const raw = await worker.rawGetAll(sessionId);
-        const recent = await worker.openRecent(sessionId, 50);
-        const summaryStart = performance.now();
-        const summary = await worker.openSummaryCold(sessionId);
-        const summaryMs = performance.now() - summaryStart;
         return {
           length,
           totalMs: end - start,
@@ -107,39 +97,26 @@ const bench = {
           transferMs: received - start - workerMs,
           viewMs: end - received,
           rawMs: raw.ms,
-          recentMs: recent.ms,
-          summaryMs,
-          summaryWorkerMs: summary.workerMs,
-          turns: view.tree.turns.length,
+          rows: view.history.length,
         };
       }),
     );
   },
 
   async rewind(seeded: SeededSession[], runs: number, warmup: number): Promise<RewindSample[][]> {
-    // The open tab already shows each session (untimed): its page has the log, its runtime's
-    // cache is warm, as after a page load.
-    const logs = new Map<string, SessionSnapshot['events']>();
-    for (const { sessionId } of seeded) {
-      const snapshot = await worker.liveOpen(sessionId, 0);
-      sessionView(snapshot);
-      logs.set(sessionId, snapshot.events);
-    }
+    // The open tab already shows each session (untimed), as after a page load.
+    for (const { sessionId } of seeded) sessionView(await worker.liveOpen(sessionId));
     return measuredRuns(runs, warmup, (run) =>
       eachInTurn(seeded, run, async (session): Promise<RewindSample> => {
         const { sessionId, length, firstTurnId, lastTurnId } = session;
         const lastTurnMs = await worker.rewindRunner(sessionId, lastTurnId);
         const firstTurnMs = await worker.rewindRunner(sessionId, firstTurnId);
-        // What Workbench.rewind does: the rewind, then reload() (the new events only), then the
-        // panels derive their view from the whole log again.
+        // What Workbench.rewind does: the rewind, then reload() (the opening read again), then
+        // the panels derive their view from it.
         const start = performance.now();
         await worker.liveRewind(sessionId, lastTurnId);
-        const known = logs.get(sessionId)!;
-        const fresh = await worker.liveOpen(sessionId, known.length);
-        const events = [...known, ...fresh.events];
-        sessionView({ ...fresh, events });
+        sessionView(await worker.liveOpen(sessionId));
         const uiMs = performance.now() - start;
-        logs.set(sessionId, events);
         return { length, lastTurnMs, firstTurnMs, uiMs };
       }),
     );

@@ -15,6 +15,7 @@ import { IndexedDbAppStore } from '../../../../src/store/app-store.ts';
 import { Stores, sessionRange } from '../../../../src/store/database.ts';
 import { AppRuntime } from '../../../../workers/app-runtime.ts';
 import { APP_NAME, USER_ID, newMeta } from '../../../../workers/app-sessions.ts';
+import { OPENING } from '../../../../workers/protocol.ts';
 import { webLocks } from '../../../../workers/session-locks.ts';
 import { APPEND_STEPS, appendSteps, type AppendStep } from './append-steps.ts';
 import { checkBulkWrite, generateLog, writeLogInBulk } from './seed.ts';
@@ -108,15 +109,14 @@ const api = {
     return ms;
   },
 
-  /** What a page load does to show a session: a fresh runtime (cold cache), openSession. */
+  /**
+   * What a page load does to show a session: a fresh runtime (nothing cached), the Workbench's
+   * openSessionSummary.
+   */
   async openCold(sessionId: string) {
-    const [workerMs, snapshot] = await time(() => newRuntime().openSession(sessionId));
-    return { workerMs, snapshot };
-  },
-
-  /** The bounded open (issue 8): a fresh runtime's openSessionSummary (cold). */
-  async openSummaryCold(sessionId: string) {
-    const [workerMs, opening] = await time(() => newRuntime().openSessionSummary(sessionId));
+    const [workerMs, opening] = await time(() =>
+      newRuntime().openSessionSummary(sessionId, OPENING),
+    );
     return { workerMs, opening };
   },
 
@@ -130,16 +130,6 @@ const api = {
     return { ms, count: events.length };
   },
 
-  /** The prototype "after": a fresh service reads the state and the last `n` events only. */
-  async openRecent(sessionId: string, n: number) {
-    const fresh = new IndexedDbSessionService();
-    const [ms, session] = await time(() =>
-      fresh.getSession({ ...key(sessionId), config: { numRecentEvents: n } }),
-    );
-    await fresh.close();
-    return { ms, count: session!.events.length };
-  },
-
   /** runner.rewindAsync before `invocationId`, as the app's rewind does under its lock. */
   async rewindRunner(sessionId: string, invocationId: string) {
     const [ms] = await time(() =>
@@ -150,8 +140,8 @@ const api = {
 
   /** The open tab's runtime: the app's rewind action (lock, meta, runner). */
   liveRewind: (sessionId: string, invocationId: string) => live.rewind(sessionId, invocationId),
-  /** The open tab's runtime: what the page asks after a change (events from `fromEvent` on). */
-  liveOpen: (sessionId: string, fromEvent: number) => live.openSession(sessionId, fromEvent),
+  /** The open tab's runtime: what the page asks after a change (its opening again). */
+  liveOpen: (sessionId: string) => live.openSessionSummary(sessionId, OPENING),
 };
 
 export type BenchWorkerApi = typeof api;

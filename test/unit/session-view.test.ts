@@ -1,0 +1,223 @@
+// What the panels draw from a session's opening (its state, the end of its active conversation,
+// the end of its active path), never from its whole log: History's rows and branches, Chat's
+// earlier messages, the approvals and a flow's checkpoints.
+
+import { describe, expect, it } from 'vitest';
+import {
+  InMemorySessionService,
+  createEvent,
+  createUserContent,
+  type Event,
+  type Session,
+} from '../../src/index.ts';
+import type { OpeningLimits, SessionOpening } from '../../workers/protocol.ts';
+import { historyRows } from '../../src/ui/history-model.ts';
+import { openingCheckpoints, sessionView } from '../../src/ui/session-view.ts';
+
+const appName = 'app';
+const userId = 'ada';
+
+/** A session driven through the in-memory service, opened as the worker opens one. */
+async function conversation() {
+  const service = new InMemorySessionService();
+  const session: Session = await service.createSession({ appName, userId });
+  const key = { appName, userId, sessionId: session.id };
+  const append = (event: Event) => service.appendEvent({ session, event });
+  return {
+    /** A turn: the user's message and the agent's answer, with a state change. */
+    async say(invocationId: string, text: string) {
+      await append(createEvent({ invocationId, author: 'user', content: createUserContent(text) }));
+      await append(
+        createEvent({
+          invocationId,
+          author: 'agent',
+          content: { role: 'model', parts: [{ text: `ok: ${text}` }] },
+          actions: { stateDelta: { last: text } },
+        }),
+      );
+    },
+    append,
+    rewind: async (invocationId: string) =>
+      (await service.rewindSession({ ...key, rewindBeforeInvocationId: invocationId }))
+        .invocationId,
+    async open(limits: OpeningLimits = {}): Promise<SessionOpening> {
+      const { session: opened, ...rest } = (await service.getSessionSummary({
+        ...key,
+        ...limits,
+      }))!;
+      const summary = { id: opened.id, title: 't', agentId: 'a', createdAt: 0, lastUpdateTime: 0 };
+      return { summary, state: { ...opened.state }, ...rest, artifacts: [] };
+    },
+  };
+}
+
+const shape = (opening: SessionOpening) =>
+  historyRows(opening).map((row) => [
+    row.text,
+    row.active ? 'active' : 'branch',
+    row.indent,
+    row.operations.switchToBranch?.rewindBeforeInvocationId,
+  ]);
+
+describe('History rows from an opening', () => {
+  it('shows a branch just left under the tip, and switching back brings its turns back', async () => {
+    const c = await conversation();
+    await c.say('red', 'set color to red');
+    await c.say('blue', 'set color to blue');
+    await c.say('large', 'set size to large');
+    const left = await c.rewind('blue');
+    expect(shape(await c.open())).toEqual([
+      ['set color to red', 'active', 0, undefined],
+      ['set color to blue', 'branch', 1, left],
+    ]);
+
+    // A new turn forks: the branch (by its first turn) comes first, then the conversation.
+    await c.say('green', 'set color to green');
+    expect(shape(await c.open())).toEqual([
+      ['set color to red', 'active', 0, undefined],
+      ['set color to blue', 'branch', 1, left],
+      ['set color to green', 'active', 0, undefined],
+    ]);
+
+    const back = await c.rewind(left);
+    expect(shape(await c.open())).toEqual([
+      ['set color to red', 'active', 0, undefined],
+      ['set color to green', 'branch', 1, back],
+      ['set color to blue', 'active', 0, undefined],
+      ['set size to large', 'active', 0, undefined],
+    ]);
+  });
+
+  it('lists other roots when the path starts at the first turn, and offers earlier turns otherwise', async () => {
+    const c = await conversation();
+    await c.say('a', 'first');
+    const left = await c.rewind('a');
+    for (const id of ['b', 'c', 'd', 'e']) await c.say(id, `turn ${id}`);
+    expect(shape(await c.open())).toEqual([
+      ['first', 'branch', 1, left],
+      ['turn b', 'active', 0, undefined],
+      ['turn c', 'active', 0, undefined],
+      ['turn d', 'active', 0, undefined],
+      ['turn e', 'active', 0, undefined],
+    ]);
+    const end = await c.open({ numTurns: 2 });
+    expect(shape(end)).toEqual([
+      ['turn d', 'active', 0, undefined],
+      ['turn e', 'active', 0, undefined],
+    ]);
+    expect(sessionView(end).earlierTurns).toBe(true);
+    expect(sessionView(await c.open()).earlierTurns).toBe(false);
+  });
+
+  it('gives each turn its operations: rewind, fork, and edit for the user’s text', async () => {
+    const c = await conversation();
+    await c.say('a', 'hello');
+    await c.append(
+      createEvent({ invocationId: 'q', author: 'agent', content: createUserContent('auto') }),
+    );
+    const [user, agent] = historyRows(await c.open());
+    expect(user!.operations).toEqual({
+      rewindBefore: { rewindBeforeInvocationId: 'a' },
+      fork: { atInvocationId: 'a' },
+      edit: { invocationId: 'a', text: 'hello' },
+    });
+    expect(agent!.operations.edit).toBeUndefined();
+  });
+});
+
+describe('Chat and approvals from the active tail', () => {
+  it('draws the tail and says when earlier messages are left to read', async () => {
+    const c = await conversation();
+    for (let i = 0; i < 5; i++) await c.say(`t${i}`, `message ${i}`);
+    const view = sessionView(await c.open({ numActiveEvents: 4 }));
+    expect(view.chat.map((item) => item.kind === 'message' && item.text)).toEqual([
+      'message 3',
+      'ok: message 3',
+      'message 4',
+      'ok: message 4',
+    ]);
+    expect(view.earlierMessages).toBe(true);
+    expect(sessionView(await c.open()).earlierMessages).toBe(false);
+    expect(view.state).toEqual(sessionView(await c.open()).state);
+  });
+
+  it('shows a confirmation request in the tail until it is answered', async () => {
+    const c = await conversation();
+    await c.say('t0', 'publish');
+    const call = {
+      id: 'req-1',
+      name: 'adk_request_confirmation',
+      args: {
+        originalFunctionCall: { id: 'c1', name: 'publish', args: { title: 'tea' } },
+        toolConfirmation: { hint: 'Publish it?', confirmed: false },
+      },
+    };
+    await c.append(
+      createEvent({
+        invocationId: 't0',
+        author: 'publisher',
+        content: { role: 'model', parts: [{ functionCall: call }] },
+        longRunningToolIds: ['req-1'],
+      }),
+    );
+    expect(sessionView(await c.open()).approvals).toMatchObject([
+      { requestId: 'req-1', toolName: 'publish', hint: 'Publish it?' },
+    ]);
+    await c.append(
+      createEvent({
+        invocationId: 't0',
+        author: 'user',
+        content: {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'req-1',
+                name: 'adk_request_confirmation',
+                response: { confirmed: true },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    expect(sessionView(await c.open()).approvals).toEqual([]);
+  });
+});
+
+describe('checkpoints from the tail', () => {
+  it('starts at the first turn that begins in the tail, on top of the state before it', async () => {
+    const c = await conversation();
+    await c.say('t0', 'first');
+    await c.append(
+      createEvent({
+        invocationId: 't1',
+        author: 'user',
+        content: createUserContent('run the flow'),
+      }),
+    );
+    await c.append(
+      createEvent({
+        invocationId: 't1',
+        author: 'flow',
+        actions: { agentState: { current_node: 'draft', step: 1 } },
+      }),
+    );
+    await c.append(
+      createEvent({
+        invocationId: 't1',
+        author: 'flow',
+        actions: { agentState: { completed_node: 'draft' }, stateDelta: { draft: 'x' } },
+      }),
+    );
+    // Three events of the tail: the flow's turn and the agent's answer before it, cut in half.
+    const opening = await c.open({ numActiveEvents: 4 });
+    const withStart = { ...opening, tailStart: { seq: 2, state: { last: 'first' } } };
+    expect(openingCheckpoints(withStart, { running: false })).toMatchObject([
+      { node: 'draft', status: 'done', stateAfter: { last: 'first', draft: 'x' } },
+    ]);
+    // No turn begins in an incomplete tail: nothing to start from.
+    const { tailStart: _, ...without } = withStart;
+    expect(openingCheckpoints(without, { running: false })).toEqual([]);
+  });
+});
