@@ -88,6 +88,12 @@ it('opens, rewinds and continues a session of 1,000 turns and 50 branches withou
   await expect.poll(() => active.count()).toBe(100);
   expect(await active.first().innerText()).toBe('turn 800');
 
+  // The chat shows the last 50 active events (25 turns here), earlier ones on request.
+  const chat = region(page, 'Conversation');
+  expect(await chat.locator('.message').count()).toBe(50);
+  await chat.getByRole('button', { name: 'Show earlier messages' }).click();
+  await expect.poll(() => chat.locator('.message').count()).toBe(150);
+
   // The event log reads the raw log a page at a time, newest first.
   const log = region(page, 'Event log');
   const lines = log.locator('ol > li:not(.earlier)');
