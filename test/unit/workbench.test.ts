@@ -1,0 +1,148 @@
+// The workbench opens and follows a session from its bounded opening (issue 8), against the app's
+// runtime in-process (fake-indexeddb) standing in for the worker: what it reads, when it reads it
+// again, and how "Show earlier" and the event log page back.
+
+import 'fake-indexeddb/auto';
+import type { Remote } from 'comlink';
+import { describe, expect, it } from 'vitest';
+import { sessionView } from '../../src/ui/session-view.ts';
+import { LOG_PAGE, Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
+import { AppRuntime } from '../../workers/app-runtime.ts';
+import { OPENING, type RuntimeBroadcast } from '../../workers/protocol.ts';
+import type { RuntimeApi } from '../../workers/runtime.ts';
+import { inProcessLocks } from '../../workers/session-locks.ts';
+import { freshDbName } from '../support/helpers.ts';
+
+/** A workbench on a runtime of its own, counting the openings it reads. */
+function setUp() {
+  const listeners = new Set<(message: RuntimeBroadcast) => void>();
+  const runtime = new AppRuntime({
+    dbName: freshDbName(),
+    locks: inProcessLocks(),
+    broadcast: (message) => listeners.forEach((listener) => listener(message)),
+    timing: { thinkMs: 0, chunkDelayMs: 0 },
+  });
+  const openings: { numActiveEvents?: number; numTurns?: number }[] = [];
+  const api = {
+    agents: () => runtime.agents(),
+    settings: () => runtime.settings(),
+    listSessions: () => runtime.listSessions(),
+    createSession: (agentId?: string) => runtime.createSession(agentId),
+    busySessions: () => runtime.busySessions(),
+    interruptedRuns: () => runtime.interruptedRuns(),
+    openSessionSummary: (sessionId: string, limits: (typeof openings)[number]) => {
+      openings.push(limits);
+      return runtime.openSessionSummary(sessionId, limits);
+    },
+    readLog: (sessionId: string, fromSeq: number, limit: number) =>
+      runtime.readLog(sessionId, fromSeq, limit),
+    send: runtime.send.bind(runtime),
+    rewind: runtime.rewind.bind(runtime),
+  };
+  const client: RuntimeClient = {
+    // Only what these tests make the workbench call: anything else fails loudly.
+    runtime: api as unknown as Remote<RuntimeApi>,
+    callback: (listener) => listener,
+    onBroadcast: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return { runtime, workbench: new Workbench(client), openings, listeners };
+}
+
+/** A session of `turns` state-keeper turns, written through the runtime. */
+async function longSession(runtime: AppRuntime, turns: number): Promise<string> {
+  const { id } = await runtime.createSession();
+  for (let i = 0; i < turns; i++) await runtime.send(id, `set k${i} to ${i}`, () => undefined);
+  return id;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Workbench', () => {
+  it('opens a session from its opening, and reads more of it on "Show earlier"', async () => {
+    const { runtime, workbench, openings } = setUp();
+    await longSession(runtime, 60);
+    await workbench.init();
+    const current = workbench.snapshot.current!;
+    expect(openings).toEqual([OPENING]);
+    expect(current.activeTail).toHaveLength(50);
+    const view = sessionView(current);
+    expect(view.earlierMessages).toBe(true);
+    expect(view.history.map((row) => row.text).at(-1)).toBe('set k59 to 59');
+    expect(view.history).toHaveLength(50);
+    expect(view.earlierTurns).toBe(true);
+
+    await workbench.showEarlierTurns();
+    const more = sessionView(workbench.snapshot.current!);
+    expect(more.history).toHaveLength(60);
+    expect(more.earlierTurns).toBe(false);
+    await workbench.showEarlierMessages();
+    expect(workbench.snapshot.current!.activeTail).toHaveLength(150);
+    expect(openings.at(-1)).toEqual({ numActiveEvents: 150, numTurns: 100 });
+  });
+
+  it('pages through the raw log, newest first, only while the event log is open', async () => {
+    const { runtime, workbench } = setUp();
+    await longSession(runtime, 60);
+    await workbench.init();
+    const { eventCount } = workbench.snapshot.current!;
+    await workbench.openLog(true);
+    const log = workbench.snapshot.log!;
+    expect(log.from).toBe(eventCount - LOG_PAGE);
+    expect(log.entries.map(({ seq }) => seq)).toEqual(
+      Array.from({ length: LOG_PAGE }, (_, i) => eventCount - LOG_PAGE + i),
+    );
+    await workbench.showEarlierLog();
+    expect(workbench.snapshot.log!.from).toBe(Math.max(0, eventCount - 2 * LOG_PAGE));
+    expect(workbench.snapshot.log!.entries.at(-1)!.seq).toBe(eventCount - 1);
+    await workbench.openLog(false);
+    expect(workbench.snapshot.log).toBeUndefined();
+  });
+
+  it('extends the open session with each stored event of its run, and reads it again at the end', async () => {
+    const { runtime, workbench, openings } = setUp();
+    await longSession(runtime, 3);
+    await workbench.init();
+    const tails: number[] = [];
+    const unsubscribe = workbench.subscribe(() => {
+      if (workbench.snapshot.running) tails.push(workbench.snapshot.current!.activeTail.length);
+    });
+    await workbench.send('set color to red');
+    unsubscribe();
+    // The tail grew during the run (the stored events), and the opening was read once at its end.
+    expect(Math.max(...tails)).toBeGreaterThan(tails[0]!);
+    expect(openings).toHaveLength(2);
+    const current = workbench.snapshot.current!;
+    expect(current.state).toMatchObject({ color: 'red' });
+    const messages = sessionView(current).chat.filter((item) => item.kind === 'message');
+    expect(messages.at(-1)).toMatchObject({ text: 'color is now red.' });
+    expect(sessionView(current).history.at(-1)!.text).toBe('set color to red');
+  });
+
+  it('follows another tab’s changes at most every 150 ms, and a rewind at once', async () => {
+    const { runtime, workbench, openings, listeners } = setUp();
+    const id = await longSession(runtime, 3);
+    await workbench.init();
+    // Another tab's run: a burst of stored events reads the opening again, not once each.
+    let changes = 0;
+    listeners.add((message) => {
+      if (message.type === 'session-changed') changes++;
+    });
+    await runtime.send(id, 'set size to large', () => undefined);
+    await sleep(300);
+    expect(changes).toBeGreaterThan(3);
+    expect(openings.length - 1).toBeGreaterThan(0);
+    expect(openings.length - 1).toBeLessThan(changes);
+    expect(workbench.snapshot.current!.state).toMatchObject({ size: 'large' });
+
+    const [, second] = sessionView(workbench.snapshot.current!).history;
+    await workbench.rewind(second!.invocationId);
+    expect(sessionView(workbench.snapshot.current!).history.map((row) => row.text)).toEqual([
+      'set k0 to 0',
+      'set k1 to 1',
+    ]);
+    expect(workbench.snapshot.current!.state).not.toHaveProperty('size');
+  });
+});
