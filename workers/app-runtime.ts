@@ -23,20 +23,16 @@ import {
   type Part,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
-import type {
-  LogPage,
-  RunRecord,
-  SessionSummary as StoreSessionSummary,
-} from '../src/store/session-service.ts';
+import type { LogPage } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './app-agent-specs.ts';
 import { AppAgents } from './app-agents.ts';
 import { AppFlows, rewindToCheckpoint } from './app-flows.ts';
+import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
 import { exportSessionFile, importSessionFile, type SessionFileDeps } from './app-session-files.ts';
 import {
   DEFAULT_SETTINGS,
   type AgentInfo,
-  type ArtifactInfo,
   type InterruptedRun,
   type OpeningLimits,
   type RuntimeBroadcast,
@@ -58,12 +54,6 @@ export interface AppRuntimeOptions {
   modelHttp?: HttpModelOptions;
 }
 
-/**
- * The most events an opening's active tail reaches back to hold the current turn and the paused
- * runs: past it, the Checkpoints panel and the approvals show what the tail holds.
- */
-const MAX_TAIL = 5000;
-
 /** Called with each event of a run as it comes (partial ones included). */
 export type EventListener = (event: Event) => void;
 
@@ -72,6 +62,7 @@ export class AppRuntime {
   private readonly artifacts: IndexedDbArtifactService;
   private readonly store: IndexedDbAppStore;
   private readonly agentList: AppAgents;
+  private readonly openings: AppOpenings;
   /** Stops the run of a session (the Stop button). */
   private readonly controllers = new Map<string, AbortController>();
 
@@ -86,6 +77,7 @@ export class AppRuntime {
     this.sessions = new IndexedDbSessionService(dbName);
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore(dbName);
+    this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
     this.flows = new AppFlows(this.store, options);
     this.providers = new AppProviders(this.store, options);
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options);
@@ -159,70 +151,19 @@ export class AppRuntime {
     this.options.broadcast({ type: 'sessions-changed' });
   }
 
-  /**
-   * The whole session, every event of its log: what tests check a run's log with. The page never
-   * asks for it (it opens sessions with openSessionSummary, and pages through the log with
-   * readLog); a session export reads the whole log on its own.
-   */
-  async openSession(sessionId: string): Promise<SessionSnapshot> {
-    const key = this.key(sessionId);
-    const [session, meta, artifacts] = await Promise.all([
-      this.sessions.getSession(key),
-      this.store.getSessionMeta(APP_NAME, USER_ID, sessionId),
-      this.artifactInfo(sessionId),
-    ]);
-    if (!session) throw new SessionNotFoundError(sessionId);
-    return {
-      summary: summaryOf(session, meta),
-      state: { ...session.state },
-      events: [...session.events],
-      artifacts,
-    };
+  /** The whole session, every event of its log (tests read a run's log with it). */
+  openSession(sessionId: string): Promise<SessionSnapshot> {
+    return this.openings.whole(sessionId);
   }
 
-  /**
-   * What the page needs to draw a session, read without reading its whole log: its cost grows
-   * with `numActiveEvents` and `numTurns`, not with the log (issue 8). The active tail reaches
-   * back further when it must (up to MAX_TAIL events) to hold the whole current turn (its flow
-   * checkpoints) and every paused run from its first event (its pending approvals).
-   */
-  async openSessionSummary(
-    sessionId: string,
-    { numActiveEvents = 50, numTurns = 50 }: OpeningLimits = {},
-  ): Promise<SessionOpening> {
-    const key = this.key(sessionId);
-    const readSummary = (count: number) =>
-      this.sessions.getSessionSummary({ ...key, numActiveEvents: count, numTurns });
-    const [first, meta, artifacts, runs] = await Promise.all([
-      readSummary(numActiveEvents),
-      this.store.getSessionMeta(APP_NAME, USER_ID, sessionId),
-      this.artifactInfo(sessionId),
-      this.sessions.listRuns({ appName: APP_NAME, userId: USER_ID, sessionId }),
-    ]);
-    if (!first) throw new SessionNotFoundError(sessionId);
-    let found = first;
-    const reach = await this.tailReach(sessionId, found, runs);
-    const tailFrom = found.activeTail[0]?.seq ?? 0;
-    if (!found.activeComplete && reach < tailFrom && found.eventCount - reach <= MAX_TAIL) {
-      // Never fewer active events than that between `reach` and the end: the tail gets there.
-      found = (await readSummary(found.eventCount - reach)) ?? found;
-    }
-    const { session, ...opening } = found;
-    const tailStart = await this.tailStart(sessionId, found);
-    return {
-      summary: summaryOf(session, meta),
-      state: { ...session.state },
-      ...opening,
-      ...(tailStart ? { tailStart } : {}),
-      artifacts,
-    };
+  /** What the page needs to draw a session, read without reading its whole log. */
+  openSessionSummary(sessionId: string, limits?: OpeningLimits): Promise<SessionOpening> {
+    return this.openings.opening(sessionId, limits);
   }
 
   /** A page of the raw log for the event log (markers included), oldest first. */
-  async readLog(sessionId: string, fromSeq: number, limit: number): Promise<LogPage> {
-    const page = await this.sessions.listEvents({ ...this.key(sessionId), fromSeq, limit });
-    if (!page) throw new SessionNotFoundError(sessionId);
-    return page;
+  readLog(sessionId: string, fromSeq: number, limit: number): Promise<LogPage> {
+    return this.openings.logPage(sessionId, fromSeq, limit);
   }
 
   /** Sends a message as a new turn. */
@@ -402,59 +343,6 @@ export class AppRuntime {
         this.options.broadcast({ type: 'session-changed', sessionId });
       }
     });
-  }
-
-  /**
-   * The position the active tail must reach back to: the first event of the current turn and of
-   * every paused run of the session.
-   */
-  private async tailReach(
-    sessionId: string,
-    summary: StoreSessionSummary,
-    runs: readonly RunRecord[],
-  ): Promise<number> {
-    const tip = summary.activePath.at(-1);
-    const paused = await Promise.all(
-      runs
-        .filter((run) => run.status === 'paused')
-        .map((run) =>
-          this.sessions.getInvocationCheckpoint({
-            ...this.key(sessionId),
-            invocationId: run.invocationId,
-          }),
-        ),
-    );
-    return Math.min(
-      tip?.firstSeq ?? summary.eventCount,
-      ...paused.map((checkpoint) => checkpoint?.firstSeq ?? summary.eventCount),
-    );
-  }
-
-  /** Where the first turn that begins in the active tail begins, and the state just before it. */
-  private async tailStart(
-    sessionId: string,
-    summary: StoreSessionSummary,
-  ): Promise<SessionOpening['tailStart']> {
-    const seqs = new Set(summary.activeTail.map(({ seq }) => seq));
-    const turn = summary.activePath.find((candidate) => seqs.has(candidate.firstSeq));
-    if (!turn) return undefined;
-    const checkpoint = await this.sessions.getInvocationCheckpoint({
-      ...this.key(sessionId),
-      invocationId: turn.invocationId,
-    });
-    return checkpoint && { seq: turn.firstSeq, state: { ...checkpoint.state } };
-  }
-
-  private async artifactInfo(sessionId: string): Promise<ArtifactInfo[]> {
-    const key = this.key(sessionId);
-    const files = await this.artifacts.listArtifactKeys(key);
-    return Promise.all(
-      files.map(async (filename) => ({
-        filename,
-        versions: await this.artifacts.listVersions({ ...key, filename }),
-        scope: isUserArtifact(filename) ? ('user' as const) : ('session' as const),
-      })),
-    );
   }
 
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
