@@ -1,0 +1,106 @@
+// The workbench's state (what the page shows) and how the open session follows a run.
+
+import type { Remote } from 'comlink';
+import type { Event } from '../core/event.ts';
+import { applyDelta } from '../core/state.ts';
+import type { RuntimeApi } from '../../workers/runtime.ts';
+import type {
+  AgentInfo,
+  InterruptedRun,
+  LogEntry,
+  OpeningLimits,
+  RuntimeBroadcast,
+  SessionOpening,
+  SessionSummary,
+  Settings,
+} from '../../workers/protocol.ts';
+import { DEFAULT_SETTINGS, OPENING } from '../../workers/protocol.ts';
+
+export interface Streaming {
+  eventId: string;
+  author: string;
+  text: string;
+}
+
+/** The event log's pages of the raw log read so far, while it is open. */
+export interface LogPages {
+  /** Position of the first entry in the raw log: the ones before it come with "Show earlier". */
+  from: number;
+  entries: LogEntry[];
+  eventCount: number;
+}
+
+/** How much more of a session each "Show earlier" reads (OPENING: how much at first). */
+export const MORE: Required<OpeningLimits> = { numActiveEvents: 100, numTurns: 50 };
+/** Events per page of the event log. */
+export const LOG_PAGE = 100;
+
+export interface WorkbenchState {
+  ready: boolean;
+  agents: AgentInfo[];
+  sessions: SessionSummary[];
+  /** The open session, as far back as `limits` reads it. */
+  current: SessionOpening | undefined;
+  limits: Required<OpeningLimits>;
+  /** The event log's pages, while it is open. */
+  log: LogPages | undefined;
+  /** This tab is running the current session. */
+  running: boolean;
+  /** Another tab is running the current session. */
+  busyElsewhere: boolean;
+  streaming: Streaming | undefined;
+  interrupted: InterruptedRun[];
+  settings: Settings;
+  selectedTurnId: string | undefined;
+  /** The message being sent, shown until the log has it (the runner does not yield it). */
+  sent: string | undefined;
+  /** Confirmation requests answered in this run, hidden until the log has the answers. */
+  answered: readonly string[];
+  /** Ids of the events this tab's run has stored so far (they follow the message just sent). */
+  runEventIds: ReadonlySet<string>;
+  error: string | undefined;
+  notice: string | undefined;
+}
+
+export interface RuntimeClient {
+  runtime: Remote<RuntimeApi>;
+  /** Wraps a callback so that the worker can call it (Comlink's proxy). */
+  callback: (listener: (event: Event) => void) => (event: Event) => void;
+  /** Listens to what every tab's worker says it changed; returns the unsubscribe. */
+  onBroadcast: (listener: (message: RuntimeBroadcast) => void) => () => void;
+}
+
+export const INITIAL: WorkbenchState = {
+  ready: false,
+  agents: [],
+  sessions: [],
+  current: undefined,
+  limits: OPENING,
+  log: undefined,
+  running: false,
+  busyElsewhere: false,
+  streaming: undefined,
+  interrupted: [],
+  settings: DEFAULT_SETTINGS,
+  selectedTurnId: undefined,
+  sent: undefined,
+  answered: [],
+  runEventIds: new Set(),
+  error: undefined,
+  notice: undefined,
+};
+
+/**
+ * The open session once this tab's run has stored `event`: the tail and the state extended.
+ * Stored events carry no temp: keys, so the delta applies as it is. The user's message was stored
+ * before them (the runner does not yield it): the read at the end of the run has it.
+ */
+export function withStoredEvent(current: SessionOpening, event: Event): SessionOpening {
+  const seq = current.eventCount;
+  return {
+    ...current,
+    activeTail: [...current.activeTail, { seq, event }],
+    eventCount: seq + 1,
+    state: applyDelta(current.state, event.actions.stateDelta),
+  };
+}
