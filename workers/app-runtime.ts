@@ -185,13 +185,19 @@ export class AppRuntime {
     this.controllers.get(sessionId)?.abort();
   }
 
-  async rewind(sessionId: string, rewindBeforeInvocationId: string): Promise<Event> {
-    const marker = await this.locked(sessionId, async () => {
-      const runner = await this.runnerFor(sessionId);
-      return runner.rewindAsync({ userId: USER_ID, sessionId, rewindBeforeInvocationId });
-    });
-    this.options.broadcast({ type: 'session-changed', sessionId });
-    return marker;
+  rewind(sessionId: string, rewindBeforeInvocationId: string): Promise<Event> {
+    return this.rewindBefore(sessionId, async () => rewindBeforeInvocationId);
+  }
+
+  /**
+   * Brings back the branch of a turn off the active path (History's "Switch to this branch"):
+   * rewinds before the last marker that left it, found under the lock, so that what it found
+   * still holds when it rewinds.
+   */
+  switchToBranch(sessionId: string, invocationId: string): Promise<Event> {
+    return this.rewindBefore(sessionId, () =>
+      this.sessions.getSwitchMarker({ ...this.key(sessionId), invocationId }),
+    );
   }
 
   /** Rewinds a flow session to before a node ran (after its checkpoint); it can then resume. */
@@ -343,6 +349,17 @@ export class AppRuntime {
         this.options.broadcast({ type: 'session-changed', sessionId });
       }
     });
+  }
+
+  /** Rewinds before the invocation `target` finds, under the session's lock, and tells tabs. */
+  private async rewindBefore(sessionId: string, target: () => Promise<string>): Promise<Event> {
+    const marker = await this.locked(sessionId, async () => {
+      const runner = await this.runnerFor(sessionId);
+      const rewindBeforeInvocationId = await target();
+      return runner.rewindAsync({ userId: USER_ID, sessionId, rewindBeforeInvocationId });
+    });
+    this.options.broadcast({ type: 'session-changed', sessionId });
+    return marker;
   }
 
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {

@@ -35,6 +35,8 @@ const api = {
     runtime.send(sessionId, text, onEvent),
   stop: (sessionId: string) => runtime.stop(sessionId),
   rewind: (sessionId: string, invocationId: string) => runtime.rewind(sessionId, invocationId),
+  switchToBranch: (sessionId: string, invocationId: string) =>
+    runtime.switchToBranch(sessionId, invocationId),
   rewindToCheckpoint: (sessionId: string, checkpointEventId: string) =>
     runtime.rewindToCheckpoint(sessionId, checkpointEventId),
   edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>

@@ -21,7 +21,7 @@ import type { BaseArtifactService } from './artifact-service.ts';
 import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import { snapshotToRestore, type RewindReader } from './rewind-point.ts';
 import { TurnLog } from './turn-log.ts';
-import { readSessionSummary, tipRestoredBy } from './turn-summary.ts';
+import { readSessionSummary, switchMarker, tipRestoredBy } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import {
   artifactsNotAtomic,
@@ -48,6 +48,7 @@ import {
   type ForkSessionRequest,
   type GetSessionRequest,
   type GetSessionSummaryRequest,
+  type GetSwitchMarkerRequest,
   type ListEventsRequest,
   type LogPage,
   type SessionSummary as SessionSummaryView,
@@ -263,6 +264,17 @@ export class InMemorySessionService extends BaseSessionService {
       request,
     );
     return summary;
+  }
+
+  override async getSwitchMarker(request: GetSwitchMarkerRequest): Promise<string> {
+    const stored = this.find(request);
+    if (!stored) throw new SessionNotFoundError(request.sessionId);
+    return switchMarker(
+      stored.turns.reader(stored),
+      stored.record.tip ?? NO_TURN,
+      request.invocationId,
+      request.sessionId,
+    );
   }
 
   override async listEvents(request: ListEventsRequest): Promise<LogPage | undefined> {

@@ -44,6 +44,7 @@ import {
   type ForkSessionRequest,
   type GetSessionRequest,
   type GetSessionSummaryRequest,
+  type GetSwitchMarkerRequest,
   type ListEventsRequest,
   type LogPage,
   type SessionSummary as SessionSummaryView,
@@ -59,7 +60,7 @@ import {
 } from './session-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
 import { SUMMARY_STORES, indexedDbTurnReader } from './indexeddb-turns.ts';
-import { readSessionSummary } from './turn-summary.ts';
+import { readSessionSummary, switchMarker } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import {
   WRITE_STORES,
@@ -373,6 +374,21 @@ export class IndexedDbSessionService extends BaseSessionService {
         request,
       );
       return deepFreeze(summary);
+    });
+  }
+
+  override async getSwitchMarker(request: GetSwitchMarkerRequest): Promise<string> {
+    const { appName, userId, sessionId, invocationId } = request;
+    const db = await this.database.open();
+    return readTransaction(db, SUMMARY_STORES, async (tx) => {
+      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+      if (!record) throw new SessionNotFoundError(sessionId);
+      return switchMarker(
+        indexedDbTurnReader(tx, record),
+        record.tip ?? NO_TURN,
+        invocationId,
+        sessionId,
+      );
     });
   }
 

@@ -93,11 +93,6 @@ export interface TurnSummary {
   firstSeq: number;
   /** Started by the user's text message (it can be edited and run again). */
   editable: boolean;
-  /**
-   * For a turn off the active path listed as a branch: the marker to rewind before to bring its
-   * branch back (the last one that left it).
-   */
-  switchToBranch?: string;
 }
 
 /** A turn of the active path with the turns that hang under it (its branches, if several). */
@@ -130,6 +125,11 @@ export interface SessionSummary {
   pathComplete: boolean;
   /** When `pathComplete`: every root turn, in log order (more than one after a rewind to the start). */
   roots?: TurnSummary[];
+}
+
+export interface GetSwitchMarkerRequest extends SessionKey {
+  /** A turn off the active path: the branch to bring back is the one it belongs to. */
+  invocationId: string;
 }
 
 export interface ListEventsRequest extends SessionKey {
@@ -300,6 +300,16 @@ export abstract class BaseSessionService {
   abstract getSessionSummary(
     request: GetSessionSummaryRequest,
   ): Promise<SessionSummary | undefined>;
+
+  /**
+   * The invocation id of the marker to rewind before to bring back the branch of a turn off the
+   * active path (the last marker that left a turn of that branch, as core/branch-tree finds it):
+   * what "switch to this branch" rewinds before. The summary leaves it out, as its cost grows
+   * with the number of rewinds. Unknown session → SessionNotFoundError; unknown invocation →
+   * InvocationNotFoundError; an invocation that is not a turn, or a turn on the active path →
+   * InvalidRequestError.
+   */
+  abstract getSwitchMarker(request: GetSwitchMarkerRequest): Promise<string>;
 
   /**
    * A page of the raw log, each event said to be active or not and each marker with what it went

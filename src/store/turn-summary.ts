@@ -1,7 +1,7 @@
 // The turn summary of a session, read the same way by both session services (each over its own
-// storage), so that they cannot disagree: where a rewind marker moves the tip, and what opening a
+// storage), so that they cannot disagree: where a rewind marker moves the tip, what opening a
 // session reads — the end of the active conversation and the end of the active path of turns —
-// without reading the whole log.
+// without reading the whole log, and which marker brings a branch back.
 //
 // What must stay true: the tip kept in the session record is the tip of core/branch-tree.ts, and
 // the last turn whose first event is among the active events of core/active-events.ts. Both views
@@ -9,6 +9,7 @@
 // one that needs no replay.
 
 import { indexAfterMarker } from '../core/active-events.ts';
+import { InvalidRequestError, InvocationNotFoundError } from '../core/errors.ts';
 import { rewindTargetOf, type Event, type RewindTarget } from '../core/event.ts';
 import type { RewindReader } from './rewind-point.ts';
 import { NO_TURN, type InvocationTurn, type RestoredTip } from './session-log.ts';
@@ -35,7 +36,10 @@ export interface TurnReader extends RewindReader {
   childCount(parentId: string): Promise<number>;
   /** The turns hanging under `parentId`, in log order. */
   children(parentId: string): Promise<StoredTurn[]>;
-  /** The markers that moved the tip, in log order. */
+  /**
+   * The markers that moved the tip, in log order: every one, so a switch to a branch and the raw
+   * log's pages read them, never an opening (their number grows with the rewinds).
+   */
   markers(): Promise<StoredTurn[]>;
 }
 
@@ -120,19 +124,9 @@ export async function readSessionSummary(
     activePathEnd(reader, tip, numTurns),
   ]);
   const pathComplete = path.length === 0 || path[0]!.turn.turn!.parentId === NO_TURN;
-  const activeIds = new Set(path.map((turn) => turn.invocationId));
-  let markers: Promise<StoredTurn[]> | undefined;
-  const branches = async (parentId: string) => {
-    const children = await reader.children(parentId);
-    markers ??= reader.markers();
-    return Promise.all(
-      children.map(async (child) =>
-        activeIds.has(child.invocationId)
-          ? summaryOf(child)
-          : summaryOf(child, await switchMarker(reader, child, await markers!)),
-      ),
-    );
-  };
+  // A branch is listed without the marker that brings it back (switchMarker finds it when asked):
+  // finding it reads every marker of the session, which would make the open grow with rewinds.
+  const branches = async (parentId: string) => (await reader.children(parentId)).map(summaryOf);
   const counts = await Promise.all(path.map((turn) => reader.childCount(turn.invocationId)));
   // The tip's children are all off the active path (a rewind to just after it left them): they
   // are listed as soon as there is one, so that a branch just left can be switched back to.
@@ -173,27 +167,51 @@ async function activePathEnd(
 }
 
 /**
- * The marker to rewind before to bring back the branch that starts at `child` (off the active
- * path): the last marker that left a turn of that branch, as core/branch-tree.ts finds it.
+ * The marker to rewind before to bring back the branch of the turn `invocationId`, off the active
+ * path of a session whose record says `tip`: the last marker that left a turn of that branch, as
+ * core/branch-tree.ts finds it. It reads every marker of the session, so opening one never asks
+ * (the page asks when the user switches). Unknown invocation → InvocationNotFoundError; one that
+ * is not a turn, or a turn on the active path → InvalidRequestError.
  */
-async function switchMarker(
+export async function switchMarker(
   reader: TurnReader,
-  child: StoredTurn,
-  markers: readonly StoredTurn[],
-): Promise<string | undefined> {
+  tip: string,
+  invocationId: string,
+  sessionId: string,
+): Promise<string> {
+  const branch = await reader.invocationTurn(invocationId);
+  if (!branch) throw new InvocationNotFoundError(invocationId, sessionId);
+  if (!branch.turn.turn) {
+    throw new InvalidRequestError(`Invocation ${invocationId} is not a turn: it has no branch`);
+  }
+  if (await inBranch(reader, tip, branch)) {
+    throw new InvalidRequestError(
+      `Turn ${invocationId} is on the active path: there is no branch to switch to`,
+    );
+  }
+  const markers = await reader.markers();
   for (let m = markers.length - 1; m >= 0; m--) {
     const marker = markers[m]!;
-    for (let id = marker.turn.marker!.abandonedTip; id !== NO_TURN;) {
-      if (id === child.invocationId) return marker.invocationId;
-      const turn = await reader.invocationTurn(id);
-      if (!turn?.turn.turn || turn.firstSeq < child.firstSeq) break;
-      id = turn.turn.turn.parentId;
+    if (await inBranch(reader, marker.turn.marker!.abandonedTip, branch)) {
+      return marker.invocationId;
     }
   }
-  return undefined;
+  // The tip was in the branch when its first turn was written, and is not now: a marker left it.
+  throw new Error(`Bug: no marker left the branch of ${invocationId}`);
 }
 
-function summaryOf(stored: StoredTurn, switchToBranch?: string): TurnSummary {
+/** Whether the turn `id` is `branch` or hangs below it, walked up to no earlier than `branch`. */
+async function inBranch(reader: TurnReader, id: string, branch: StoredTurn): Promise<boolean> {
+  while (id !== NO_TURN) {
+    if (id === branch.invocationId) return true;
+    const turn = await reader.invocationTurn(id);
+    if (!turn?.turn.turn || turn.firstSeq < branch.firstSeq) return false;
+    id = turn.turn.turn.parentId;
+  }
+  return false;
+}
+
+function summaryOf(stored: StoredTurn): TurnSummary {
   const turn = stored.turn.turn!;
   return {
     invocationId: stored.invocationId,
@@ -201,6 +219,5 @@ function summaryOf(stored: StoredTurn, switchToBranch?: string): TurnSummary {
     text: turn.title,
     firstSeq: stored.firstSeq,
     editable: turn.editable,
-    ...(switchToBranch ? { switchToBranch } : {}),
   };
 }

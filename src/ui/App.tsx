@@ -246,6 +246,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
           disabled={locked}
           onSelect={actions.selectTurn}
           onRewind={actions.rewind}
+          onSwitchBranch={actions.switchToBranch}
           onEdit={actions.edit}
           onFork={actions.fork}
         />
@@ -283,6 +284,7 @@ function actionsOf(workbench: Workbench) {
     openLog: (open: boolean) => void workbench.openLog(open),
     showEarlierLog: () => void workbench.showEarlierLog(),
     rewind: (id: string) => void workbench.rewind(id),
+    switchToBranch: (id: string) => void workbench.switchToBranch(id),
     rewindToCheckpoint: (id: string) => void workbench.rewindToCheckpoint(id),
     edit: (id: string, text: string) => void workbench.edit(id, text),
     fork: (id: string) => void workbench.fork(id),

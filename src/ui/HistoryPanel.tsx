@@ -1,11 +1,11 @@
-import type { TurnOperations } from '../core/branch-tree.ts';
-import type { HistoryRow } from './history-model.ts';
+import type { HistoryOperations, HistoryRow } from './history-model.ts';
 import { pure } from './pure.ts';
 import { TurnActions } from './TurnActions.tsx';
 
 interface Actions {
   onSelect: (invocationId: string | undefined) => void;
   onRewind: (invocationId: string) => void;
+  onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
 }
@@ -65,7 +65,7 @@ interface RowProps extends Actions {
    * The operations of the selected turn, set for it only, so that the other rows keep their
    * props and stay still.
    */
-  selected: TurnOperations | undefined;
+  selected: HistoryOperations | undefined;
   disabled: boolean;
 }
 
@@ -89,6 +89,7 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
           operations={selected}
           disabled={disabled}
           onRewind={props.onRewind}
+          onSwitchBranch={props.onSwitchBranch}
           onEdit={props.onEdit}
           onFork={props.onFork}
           onClose={() => props.onSelect(undefined)}

@@ -1,16 +1,18 @@
 import { useState } from 'preact/hooks';
-import type { TurnOperations } from '../core/branch-tree.ts';
+import type { HistoryOperations } from './history-model.ts';
 
 interface Props {
-  operations: TurnOperations;
+  operations: HistoryOperations;
   disabled: boolean;
   onRewind: (invocationId: string) => void;
+  onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
   onClose: () => void;
 }
 
-export function TurnActions({ operations, disabled, onRewind, onEdit, onFork, onClose }: Props) {
+export function TurnActions(props: Props) {
+  const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onClose } = props;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(operations.edit?.text ?? '');
   const { rewindBefore, switchToBranch, edit, fork } = operations;
@@ -48,7 +50,7 @@ export function TurnActions({ operations, disabled, onRewind, onEdit, onFork, on
           type="button"
           class="primary"
           disabled={disabled}
-          onClick={() => onRewind(switchToBranch.rewindBeforeInvocationId)}
+          onClick={() => onSwitchBranch(switchToBranch.invocationId)}
         >
           Switch to this branch
         </button>

@@ -15,7 +15,17 @@ export interface HistoryRow {
   indent: number;
   /** The first turn of a branch that forked off its parent. */
   startsBranch: boolean;
-  operations: TurnOperations;
+  operations: HistoryOperations;
+}
+
+/**
+ * What the History panel offers for a turn: the branch tree's operations, but switching to a
+ * turn's branch names the turn, and the worker finds the marker to rewind before when the user
+ * switches (finding it reads every marker of the session, which an opening must not).
+ */
+export interface HistoryOperations extends Omit<TurnOperations, 'switchToBranch'> {
+  /** For a turn off the active path (always left by some marker): bring its branch back. */
+  switchToBranch?: { invocationId: string };
 }
 
 export type HistorySource = Pick<SessionOpening, 'activePath' | 'pathComplete' | 'roots'>;
@@ -49,9 +59,7 @@ function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
       rewindBefore: { rewindBeforeInvocationId: invocationId },
       fork: { atInvocationId: invocationId },
       ...(turn.editable ? { edit: { invocationId, text } } : {}),
-      ...(!active && turn.switchToBranch
-        ? { switchToBranch: { rewindBeforeInvocationId: turn.switchToBranch } }
-        : {}),
+      ...(active ? {} : { switchToBranch: { invocationId } }),
     },
   };
 }

@@ -188,16 +188,14 @@ export class Workbench extends ViewState<WorkbenchState> {
     this.set({ selectedTurnId: invocationId });
   }
 
-  /** Rewinds before `invocationId`: a turn, or the marker that left a branch (switch branch). */
-  async rewind(invocationId: string): Promise<void> {
-    const sessionId = this.state.current?.summary.id;
-    if (!sessionId) return;
-    await this.guard(async () => {
-      await this.client.runtime.rewind(sessionId, invocationId);
-      this.set({ selectedTurnId: undefined });
-      await this.reload();
-      await this.refreshInterrupted();
-    });
+  /** Rewinds before the turn `invocationId`. */
+  rewind(invocationId: string): Promise<void> {
+    return this.rewound((sessionId) => this.client.runtime.rewind(sessionId, invocationId));
+  }
+
+  /** Brings back the branch of the turn `invocationId`, off the active path. */
+  switchToBranch(invocationId: string): Promise<void> {
+    return this.rewound((sessionId) => this.client.runtime.switchToBranch(sessionId, invocationId));
   }
 
   /** Rewinds a flow session to before a node ran; the run can then resume from that node. */
@@ -262,6 +260,18 @@ export class Workbench extends ViewState<WorkbenchState> {
 
   dismiss(): void {
     this.set({ error: undefined, notice: undefined });
+  }
+
+  /** Rewinds the open session by `rewind`, then draws it again. */
+  private async rewound(rewind: (sessionId: string) => Promise<unknown>): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    await this.guard(async () => {
+      await rewind(sessionId);
+      this.set({ selectedTurnId: undefined });
+      await this.reload();
+      await this.refreshInterrupted();
+    });
   }
 
   /** Runs that can be resumed without an answer from the user (cut off, or stopped). */

@@ -167,6 +167,32 @@ describe('AppRuntime', () => {
     expect((await runtime.openSession(id)).state).toEqual({ color: 'blue' });
   });
 
+  it('switches back to a branch a rewind left, finding the marker to rewind before itself', async () => {
+    const { runtime, broadcasts } = open();
+    const { id } = await runtime.createSession();
+    await runtime.send(id, 'set a to 1', () => undefined);
+    const second = listener();
+    await runtime.send(id, 'set b to 2', second.onEvent);
+    const turn = second.stored()[0]!.invocationId;
+    await runtime.rewind(id, turn);
+    expect((await runtime.openSession(id)).state).toEqual({ a: '1' });
+    await expect(runtime.switchToBranch(id, 'set a to 1')).rejects.toMatchObject({
+      name: 'InvocationNotFoundError',
+    });
+
+    broadcasts.length = 0;
+    const marker = await runtime.switchToBranch(id, turn);
+    expect(broadcasts).toContainEqual({ type: 'session-changed', sessionId: id });
+    const { state, events } = await runtime.openSession(id);
+    expect(state).toEqual({ a: '1', b: '2' });
+    expect(events.at(-1)).toEqual(marker);
+    // Its turn is on the active path again: nothing to switch to, and nothing written.
+    await expect(runtime.switchToBranch(id, turn)).rejects.toMatchObject({
+      name: 'InvalidRequestError',
+    });
+    expect((await runtime.openSession(id)).events).toHaveLength(events.length);
+  });
+
   it('rewinds, forks and deletes sessions', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();

@@ -5,18 +5,21 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   activeEvents,
   createEvent,
+  InMemorySessionService,
   rewindTargetOf,
   type BaseSessionService,
   type Event,
   type Session,
 } from '../../src/index.ts';
-import { branchTree, type BranchTree, type Turn } from '../../src/core/branch-tree.ts';
+import { branchTree, type Turn } from '../../src/core/branch-tree.ts';
 import type {
   LogEntry,
   LogPage,
   SessionSummary,
   TurnSummary,
 } from '../../src/store/session-service.ts';
+import { replayTurns } from '../../src/store/turn-log.ts';
+import { readSessionSummary } from '../../src/store/turn-summary.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';
 
 const appName = 'app';
@@ -31,15 +34,13 @@ function random(seed: number) {
   };
 }
 
-function turnSummaryOf(tree: BranchTree, turn: Turn, log: readonly Event[]): TurnSummary {
-  const switchTo = turn.active ? undefined : turn.operations.switchToBranch;
+function turnSummaryOf(turn: Turn, log: readonly Event[]): TurnSummary {
   return {
     invocationId: turn.invocationId,
     parentId: turn.parentId,
     text: turn.text,
     firstSeq: log.indexOf(turn.firstEvent),
     editable: turn.operations.edit !== undefined,
-    ...(switchTo ? { switchToBranch: switchTo.rewindBeforeInvocationId } : {}),
   };
 }
 
@@ -54,7 +55,7 @@ function expectedSummary(
   const path = tree.activePath.slice(-numTurns);
   const pathComplete = path.length === tree.activePath.length;
   const summaries = (ids: readonly string[]) =>
-    ids.map((id) => turnSummaryOf(tree, tree.byId.get(id)!, log));
+    ids.map((id) => turnSummaryOf(tree.byId.get(id)!, log));
   return {
     eventCount: log.length,
     activeTail: active.slice(-numActiveEvents).map((event) => ({
@@ -65,7 +66,7 @@ function expectedSummary(
     activePath: path.map((id) => {
       const turn = tree.byId.get(id)!;
       return {
-        ...turnSummaryOf(tree, turn, log),
+        ...turnSummaryOf(turn, log),
         childCount: turn.childIds.length,
         ...(turn.childIds.length > 1 || (id === tree.activePath.at(-1) && turn.childIds.length > 0)
           ? { children: summaries(turn.childIds) }
@@ -120,6 +121,28 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
     const { session: summarized, ...rest } = summary!;
     expect(summarized.events).toEqual([]);
     expect(rest).toEqual(expectedSummary(log, numActiveEvents, numTurns));
+  }
+
+  /**
+   * The switch marker of every turn off the active path is the one `branchTree` of the whole log
+   * gives; a turn on the path, or an invocation that is no turn, has none.
+   */
+  async function checkSwitchMarkers(session: Session) {
+    const log = (await service.getSession(key(session)))!.events;
+    const tree = branchTree(log);
+    for (const turn of tree.turns) {
+      const marker = service.getSwitchMarker({ ...key(session), invocationId: turn.invocationId });
+      if (turn.active) {
+        await expect(marker).rejects.toMatchObject({ name: 'InvalidRequestError' });
+      } else {
+        expect(await marker).toBe(turn.operations.switchToBranch!.rewindBeforeInvocationId);
+      }
+    }
+    for (const { invocationId } of tree.markers) {
+      await expect(
+        service.getSwitchMarker({ ...key(session), invocationId }),
+      ).rejects.toMatchObject({ name: 'InvalidRequestError' });
+    }
   }
 
   /** Turns, state-only invocations, rewinds of both kinds and late events of old invocations. */
@@ -205,6 +228,7 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
       await check(session, 50, 50);
       await check(session, 4, 3);
       await check(session, 1000, 1000);
+      await checkSwitchMarkers(session);
     },
   );
 
@@ -255,10 +279,13 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
         invocationId: 'a',
         childCount: 1,
         children: [
-          expect.objectContaining({ invocationId: 'b', switchToBranch: marker.invocationId }),
+          { invocationId: 'b', parentId: 'a', text: 'second', firstSeq: 1, editable: true },
         ],
       }),
     ]);
+    expect(await service.getSwitchMarker({ ...key(session), invocationId: 'b' })).toBe(
+      marker.invocationId,
+    );
   });
 
   it('agrees for an imported log', async () => {
@@ -272,5 +299,61 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
   it('is undefined for an unknown session', async () => {
     expect(await service.getSessionSummary({ appName, userId, sessionId: 'nope' })).toBeUndefined();
     expect(await service.listEvents({ appName, userId, sessionId: 'nope' })).toBeUndefined();
+  });
+
+  it('finds no switch marker in an unknown session or for an unknown invocation', async () => {
+    const session = await randomSession(3, 20);
+    await expect(
+      service.getSwitchMarker({ appName, userId, sessionId: 'nope', invocationId: 'turn-0' }),
+    ).rejects.toMatchObject({ name: 'SessionNotFoundError' });
+    await expect(
+      service.getSwitchMarker({ ...key(session), invocationId: 'nope' }),
+    ).rejects.toMatchObject({ name: 'InvocationNotFoundError' });
+  });
+});
+
+it('summarizes a session without reading its rewind markers (their number grows with rewinds)', async () => {
+  const service = new InMemorySessionService();
+  const session = await service.createSession({ appName, userId });
+  const key = { appName, userId, sessionId: session.id };
+  const say = (invocationId: string) =>
+    service.appendEvent({
+      session,
+      event: createEvent({
+        invocationId,
+        author: 'user',
+        content: { role: 'user', parts: [{ text: invocationId }] },
+      }),
+    });
+  // Branches both among the roots (x, a) and under a fork of the active path (b, c under a).
+  await say('x');
+  await service.rewindSession({ ...key, rewindBeforeInvocationId: 'x' });
+  await say('a');
+  await say('b');
+  await service.rewindSession({ ...key, rewindBeforeInvocationId: 'b' });
+  await say('c');
+
+  const log = (await service.getSession(key))!.events;
+  const { tip, turns } = await replayTurns(log);
+  const eventSeqs = new Map(log.map((event, seq) => [event.id, seq]));
+  const checkpoints = new Map(
+    log.map((event) => {
+      const firstSeq = turns.get(event.invocationId)!.firstSeq;
+      return [
+        event.invocationId,
+        { invocationId: event.invocationId, firstSeq, state: {}, artifacts: {} },
+      ];
+    }),
+  );
+  const reader = {
+    ...turns.reader({ events: log, eventSeqs, checkpoints }),
+    markers: () => Promise.reject(new Error('read every marker of the session')),
+  };
+  const { session: summarized, ...summary } = (await service.getSessionSummary(key))!;
+  expect(summary.roots?.map((turn) => turn.invocationId)).toEqual(['x', 'a']);
+  expect(summary.activePath[0]!.children?.map((turn) => turn.invocationId)).toEqual(['b', 'c']);
+  expect(await readSessionSummary(reader, summarized, tip)).toEqual({
+    session: summarized,
+    ...summary,
   });
 });

@@ -40,6 +40,11 @@ async function conversation() {
     rewind: async (invocationId: string) =>
       (await service.rewindSession({ ...key, rewindBeforeInvocationId: invocationId }))
         .invocationId,
+    /** Switches to the branch of a turn off the active path, as the worker does. */
+    async switchTo(invocationId: string) {
+      const marker = await service.getSwitchMarker({ ...key, invocationId });
+      await service.rewindSession({ ...key, rewindBeforeInvocationId: marker });
+    },
     async open(limits: OpeningLimits = {}): Promise<SessionOpening> {
       const { session: opened, ...rest } = (await service.getSessionSummary({
         ...key,
@@ -56,7 +61,7 @@ const shape = (opening: SessionOpening) =>
     row.text,
     row.active ? 'active' : 'branch',
     row.indent,
-    row.operations.switchToBranch?.rewindBeforeInvocationId,
+    row.operations.switchToBranch?.invocationId,
   ]);
 
 describe('History rows from an opening', () => {
@@ -65,24 +70,24 @@ describe('History rows from an opening', () => {
     await c.say('red', 'set color to red');
     await c.say('blue', 'set color to blue');
     await c.say('large', 'set size to large');
-    const left = await c.rewind('blue');
+    await c.rewind('blue');
     expect(shape(await c.open())).toEqual([
       ['set color to red', 'active', 0, undefined],
-      ['set color to blue', 'branch', 1, left],
+      ['set color to blue', 'branch', 1, 'blue'],
     ]);
 
     // A new turn forks: the branch (by its first turn) comes first, then the conversation.
     await c.say('green', 'set color to green');
     expect(shape(await c.open())).toEqual([
       ['set color to red', 'active', 0, undefined],
-      ['set color to blue', 'branch', 1, left],
+      ['set color to blue', 'branch', 1, 'blue'],
       ['set color to green', 'active', 0, undefined],
     ]);
 
-    const back = await c.rewind(left);
+    await c.switchTo('blue');
     expect(shape(await c.open())).toEqual([
       ['set color to red', 'active', 0, undefined],
-      ['set color to green', 'branch', 1, back],
+      ['set color to green', 'branch', 1, 'green'],
       ['set color to blue', 'active', 0, undefined],
       ['set size to large', 'active', 0, undefined],
     ]);
@@ -91,10 +96,10 @@ describe('History rows from an opening', () => {
   it('lists other roots when the path starts at the first turn, and offers earlier turns otherwise', async () => {
     const c = await conversation();
     await c.say('a', 'first');
-    const left = await c.rewind('a');
+    await c.rewind('a');
     for (const id of ['b', 'c', 'd', 'e']) await c.say(id, `turn ${id}`);
     expect(shape(await c.open())).toEqual([
-      ['first', 'branch', 1, left],
+      ['first', 'branch', 1, 'a'],
       ['turn b', 'active', 0, undefined],
       ['turn c', 'active', 0, undefined],
       ['turn d', 'active', 0, undefined],

@@ -38,6 +38,7 @@ function setUp() {
       runtime.readLog(sessionId, fromSeq, limit),
     send: runtime.send.bind(runtime),
     rewind: runtime.rewind.bind(runtime),
+    switchToBranch: runtime.switchToBranch.bind(runtime),
   };
   const client: RuntimeClient = {
     // Only what these tests make the workbench call: anything else fails loudly.
@@ -144,5 +145,18 @@ describe('Workbench', () => {
       'set k1 to 1',
     ]);
     expect(workbench.snapshot.current!.state).not.toHaveProperty('size');
+
+    // The branch just left is offered by its first turn; the worker finds what brings it back.
+    const branch = sessionView(workbench.snapshot.current!).history.find((row) => !row.active)!;
+    expect(branch.operations.switchToBranch).toEqual({ invocationId: second!.invocationId });
+    await workbench.switchToBranch(branch.invocationId);
+    const rows = sessionView(workbench.snapshot.current!).history;
+    expect(rows.map((row) => [row.text, row.active])).toEqual([
+      ['set k0 to 0', true],
+      ['set k1 to 1', true],
+      ['set k2 to 2', true],
+      ['set size to large', true],
+    ]);
+    expect(workbench.snapshot.current!.state).toMatchObject({ size: 'large' });
   });
 });
