@@ -1,7 +1,7 @@
 // Sessions in memory: for tests, demos and InMemoryRunner. Every write happens synchronously
 // inside one method call, which makes it as atomic as an IndexedDB transaction.
 
-import { conversationThrough, indexOfTarget } from '../core/active-events.ts';
+import { conversationThrough } from '../core/active-events.ts';
 import {
   DuplicateEventError,
   InvocationNotFoundError,
@@ -19,8 +19,8 @@ import {
 import { applyDelta } from '../core/state.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
-import { snapshotToRestore, type RewindReader } from './rewind-point.ts';
-import { TurnLog } from './turn-log.ts';
+import { snapshotToRestore } from './rewind-point.ts';
+import { TurnLog, memoryRewindReader } from './turn-log.ts';
 import { readSessionSummary, switchMarker, tipRestoredBy } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import {
@@ -174,7 +174,7 @@ export class InMemorySessionService extends BaseSessionService {
     for (;;) {
       const stored = this.find(request);
       if (!stored) throw new SessionNotFoundError(request.sessionId);
-      const reader = readerOf(stored);
+      const reader = memoryRewindReader(stored);
       const restored = await snapshotToRestore(reader, target, request.sessionId);
       const tip = await tipRestoredBy(stored.turns.reader(stored), target, '');
       // Those reads took turns of their own: if another call changed the session meanwhile,
@@ -343,26 +343,6 @@ export class InMemorySessionService extends BaseSessionService {
       events,
     );
   }
-}
-
-/** The reads a rewind makes, over a session in memory. */
-function readerOf(stored: StoredSession): RewindReader {
-  const { events, eventSeqs, checkpoints } = stored;
-  return {
-    length: events.length,
-    eventAt: async (index) => events[index]!,
-    indexOfTarget: async (target) =>
-      indexOfTarget(target, {
-        firstIndexOf: (invocationId) => checkpoints.get(invocationId)?.firstSeq,
-        indexOfEvent: (eventId) => eventSeqs.get(eventId),
-      }),
-    checkpoint: async (invocationId) => checkpoints.get(invocationId),
-    findEvent: async (eventId) => {
-      const index = eventSeqs.get(eventId);
-      return index === undefined ? undefined : { index, event: events[index]! };
-    },
-    span: async (from, to) => events.slice(from, to + 1),
-  };
 }
 
 /**

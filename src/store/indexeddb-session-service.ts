@@ -59,7 +59,7 @@ import {
   type SessionKey,
 } from './session-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
-import { SUMMARY_STORES, indexedDbTurnReader } from './indexeddb-turns.ts';
+import { SUMMARY_STORES, indexedDbTurnReader, rewindReader } from './indexeddb-turns.ts';
 import { readSessionSummary, switchMarker } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import {
@@ -68,7 +68,6 @@ import {
   appendAfterKnown,
   appendInTx,
   readScopes,
-  rewindReader,
   seqRange,
   writeLog,
 } from './session-writes.ts';

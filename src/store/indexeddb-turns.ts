@@ -6,6 +6,7 @@ import type { AppendTx } from './session-writes.ts';
 import type { ReadTx } from './transaction.ts';
 import { NO_TURN, type SessionRecord } from './session-log.ts';
 import type { StoredTurn, TurnReader } from './turn-summary.ts';
+import type { RewindReader } from './rewind-point.ts';
 
 /** The stores a summary reads, and the one it reads first (the session's record). */
 export const SUMMARY_STORES = [
@@ -32,22 +33,21 @@ function storedTurn(record: CheckpointRecord): StoredTurn {
 
 const byFirstSeq = (a: StoredTurn, b: StoredTurn) => a.firstSeq - b.firstSeq;
 
-/** The reads of a turn summary (and of a rewind) of the session `record` describes. */
-export function indexedDbTurnReader(tx: SummaryTx | AppendTx, record: SessionRecord): TurnReader {
+/** The reads a rewind makes inside `tx`: single records and one stretch of the log. */
+export function rewindReader(tx: SummaryTx | AppendTx, record: SessionRecord): RewindReader {
   // Only reads are made, which a readwrite transaction over more stores has too.
   const reads = tx as SummaryTx;
   const { appName, userId, id: sessionId } = record;
   const events = reads.objectStore(Stores.events);
   const checkpoints = reads.objectStore(Stores.checkpoints);
-  const checkpoint = (invocationId: string) =>
-    checkpoints.get([appName, userId, sessionId, invocationId]);
   const findEvent = async (eventId: string) => {
     const found = await events.index('byEventId').get([appName, userId, sessionId, eventId]);
     return found && { index: found.seq, event: found.event };
   };
+  const checkpoint = (invocationId: string) =>
+    checkpoints.get([appName, userId, sessionId, invocationId]);
   const span = (from: number, to: number) =>
     IDBKeyRange.bound([appName, userId, sessionId, from], [appName, userId, sessionId, to]);
-  const parentKey = (parentId: string) => [appName, userId, sessionId, parentId] as const;
   return {
     length: record.eventCount,
     eventAt: async (seq) => (await events.get([appName, userId, sessionId, seq]))!.event,
@@ -58,8 +58,18 @@ export function indexedDbTurnReader(tx: SummaryTx | AppendTx, record: SessionRec
     checkpoint,
     findEvent,
     span: async (from, to) => (await events.getAll(span(from, to))).map((stored) => stored.event),
+  };
+}
+
+/** The reads of a turn summary (and of a rewind) of the session `record` describes. */
+export function indexedDbTurnReader(tx: SummaryTx | AppendTx, record: SessionRecord): TurnReader {
+  const checkpoints = (tx as SummaryTx).objectStore(Stores.checkpoints);
+  const { appName, userId, id: sessionId } = record;
+  const parentKey = (parentId: string) => [appName, userId, sessionId, parentId] as const;
+  return {
+    ...rewindReader(tx, record),
     invocationTurn: async (invocationId) => {
-      const found = await checkpoint(invocationId);
+      const found = await checkpoints.get([appName, userId, sessionId, invocationId]);
       return found && storedTurn(found);
     },
     childCount: (parentId) => checkpoints.index('byParentTurn').count([...parentKey(parentId)]),

@@ -18,7 +18,6 @@ import {
   type SessionRecord,
 } from './session-log.ts';
 import { tipRestoredBy } from './turn-summary.ts';
-import type { RewindReader } from './rewind-point.ts';
 import type { WriteTx } from './transaction.ts';
 
 /**
@@ -39,31 +38,6 @@ export type AppendTx = WriteTx<typeof WRITE_STORES>;
 export function seqRange(record: SessionRecord, from: number, to?: number): IDBKeyRange {
   const { appName, userId, id } = record;
   return IDBKeyRange.bound([appName, userId, id, from], [appName, userId, id, to ?? []]);
-}
-
-/** The reads a rewind makes inside `tx`: single records and one stretch of the log. */
-export function rewindReader(tx: AppendTx, record: SessionRecord): RewindReader {
-  const { appName, userId, id: sessionId } = record;
-  const events = tx.objectStore(Stores.events);
-  const checkpoints = tx.objectStore(Stores.checkpoints);
-  const findEvent = async (eventId: string) => {
-    const found = await events.index('byEventId').get([appName, userId, sessionId, eventId]);
-    return found && { index: found.seq, event: found.event };
-  };
-  const checkpoint = (invocationId: string) =>
-    checkpoints.get([appName, userId, sessionId, invocationId]);
-  return {
-    length: record.eventCount,
-    eventAt: async (seq) => (await events.get([appName, userId, sessionId, seq]))!.event,
-    indexOfTarget: async (target) =>
-      target.type === 'beforeInvocation'
-        ? (await checkpoint(target.invocationId))?.firstSeq
-        : (await findEvent(target.eventId))?.index,
-    checkpoint,
-    findEvent,
-    span: async (from, to) =>
-      (await events.getAll(seqRange(record, from, to))).map((stored) => stored.event),
-  };
 }
 
 /** The part of a transaction that reads app and user state (any mode, any wider store list). */

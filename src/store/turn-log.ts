@@ -44,22 +44,7 @@ export class TurnLog {
 
   /** The reads of a rewind and of a turn summary over `log`. */
   reader(log: LogInMemory): TurnReader {
-    const { events, eventSeqs, checkpoints } = log;
-    const rewind: RewindReader = {
-      length: events.length,
-      eventAt: async (index) => events[index]!,
-      indexOfTarget: async (target) =>
-        indexOfTarget(target, {
-          firstIndexOf: (invocationId) => checkpoints.get(invocationId)?.firstSeq,
-          indexOfEvent: (eventId) => eventSeqs.get(eventId),
-        }),
-      checkpoint: async (invocationId) => checkpoints.get(invocationId),
-      findEvent: async (eventId) => {
-        const index = eventSeqs.get(eventId);
-        return index === undefined ? undefined : { index, event: events[index]! };
-      },
-      span: async (from, to) => events.slice(from, to + 1),
-    };
+    const rewind = memoryRewindReader(log);
     const byId = (ids: readonly string[] | undefined) =>
       (ids ?? []).map((id) => this.turns.get(id)!);
     return {
@@ -70,6 +55,26 @@ export class TurnLog {
       markers: async () => byId(this.markers),
     };
   }
+}
+
+/** The reads a rewind makes, over a log in memory. */
+export function memoryRewindReader(log: LogInMemory): RewindReader {
+  const { events, eventSeqs, checkpoints } = log;
+  return {
+    length: events.length,
+    eventAt: async (index) => events[index]!,
+    indexOfTarget: async (target) =>
+      indexOfTarget(target, {
+        firstIndexOf: (invocationId) => checkpoints.get(invocationId)?.firstSeq,
+        indexOfEvent: (eventId) => eventSeqs.get(eventId),
+      }),
+    checkpoint: async (invocationId) => checkpoints.get(invocationId),
+    findEvent: async (eventId) => {
+      const index = eventSeqs.get(eventId);
+      return index === undefined ? undefined : { index, event: events[index]! };
+    },
+    span: async (from, to) => events.slice(from, to + 1),
+  };
 }
 
 /**
