@@ -59,8 +59,13 @@ import {
   type SessionKey,
 } from './session-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
-import { SUMMARY_STORES, indexedDbTurnReader, rewindReader } from './indexeddb-turns.ts';
-import { readSessionSummary, switchMarker } from './turn-summary.ts';
+import {
+  SUMMARY_STORES,
+  indexedDbTurnReader,
+  rewindReader,
+  type SummaryTx,
+} from './indexeddb-turns.ts';
+import { readSessionSummary, switchMarker, type TurnReader } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import {
   WRITE_STORES,
@@ -359,50 +364,38 @@ export class IndexedDbSessionService extends BaseSessionService {
   override async getSessionSummary(
     request: GetSessionSummaryRequest,
   ): Promise<SessionSummaryView | undefined> {
-    const { appName, userId, sessionId } = request;
-    const db = await this.database.open();
-    return readTransaction(db, SUMMARY_STORES, async (tx) => {
-      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-      if (!record) return undefined;
+    const { appName, userId } = request;
+    return this.readTurns(request, async (reader, record, tx) => {
       const [appState, userState] = await readScopes(tx, appName, userId);
       const session = toSession(record, appState, userState, []);
-      const summary = await readSessionSummary(
-        indexedDbTurnReader(tx, record),
-        session,
-        record.tip ?? NO_TURN,
-        request,
-      );
-      return deepFreeze(summary);
+      return deepFreeze(await readSessionSummary(reader, session, record.tip ?? NO_TURN, request));
     });
   }
 
   override async getSwitchMarker(request: GetSwitchMarkerRequest): Promise<string> {
-    const { appName, userId, sessionId, invocationId } = request;
-    const db = await this.database.open();
-    return readTransaction(db, SUMMARY_STORES, async (tx) => {
-      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-      if (!record) throw new SessionNotFoundError(sessionId);
-      return switchMarker(
-        indexedDbTurnReader(tx, record),
-        record.tip ?? NO_TURN,
-        invocationId,
-        sessionId,
-      );
-    });
+    const { sessionId, invocationId } = request;
+    const marker = await this.readTurns(request, (reader, record) =>
+      switchMarker(reader, record.tip ?? NO_TURN, invocationId, sessionId),
+    );
+    if (marker === undefined) throw new SessionNotFoundError(sessionId);
+    return marker;
   }
 
   override async listEvents(request: ListEventsRequest): Promise<LogPage | undefined> {
-    const { appName, userId, sessionId } = request;
+    return this.readTurns(request, async (reader) =>
+      deepFreeze(await readLogPage(reader, request.fromSeq ?? 0, request.limit ?? 100)),
+    );
+  }
+
+  /** Runs `read` over the session's turn summary in one read transaction (none: `undefined`). */
+  private async readTurns<T>(
+    { appName, userId, sessionId }: SessionKey,
+    read: (reader: TurnReader, record: SessionRecord, tx: SummaryTx) => Promise<T>,
+  ): Promise<T | undefined> {
     const db = await this.database.open();
     return readTransaction(db, SUMMARY_STORES, async (tx) => {
       const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-      if (!record) return undefined;
-      const page = await readLogPage(
-        indexedDbTurnReader(tx, record),
-        request.fromSeq ?? 0,
-        request.limit ?? 100,
-      );
-      return deepFreeze(page);
+      return record && read(indexedDbTurnReader(tx, record), record, tx);
     });
   }
 

@@ -16,7 +16,7 @@ export const SUMMARY_STORES = [
   Stores.appStates,
   Stores.userStates,
 ];
-type SummaryTx = ReadTx<typeof SUMMARY_STORES>;
+export type SummaryTx = ReadTx<typeof SUMMARY_STORES>;
 
 function storedTurn(record: CheckpointRecord): StoredTurn {
   const { invocationId, firstSeq, tipBefore, turn, marker } = record;
