@@ -139,13 +139,11 @@ export function resumeRows(resume: ResumeSamples, pace: 'visible' | 'instant'): 
   return [
     row('the resumed run starts (holds its session)', resume.runStartMs),
     row('its first streamed text on screen', resume.firstStreamMs),
+    // Context only: the target is judged on the instant rows (the demo's pause is not the app's).
     row('its first stored event', resume.firstEventMs, {
-      target: target(resume.firstEventMs),
       note: `includes the demo model's ${DEMO_PAUSE_MS} ms pause and its whole streamed answer`,
     }),
-    row(`its first streamed text, less the demo's ${DEMO_PAUSE_MS} ms pause`, lessPause, {
-      target: target(lessPause),
-    }),
+    row(`its first streamed text, less the demo's ${DEMO_PAUSE_MS} ms pause`, lessPause),
   ];
 }
 
