@@ -123,6 +123,15 @@ export class StorageFullError extends Error {
   }
 }
 
+/**
+ * The browser's storage gave up on a write or a read for a reason of its own (IndexedDB aborted
+ * the transaction): a write saved nothing. IndexedDB names this an `AbortError`, which here means
+ * a cancellation that nobody reports, so it never travels under that name.
+ */
+export class StorageError extends Error {
+  override name = 'StorageError' as const;
+}
+
 /** A session file to import is not valid; nothing was imported. */
 export class InvalidSessionFileError extends Error {
   override name = 'InvalidSessionFileError' as const;
@@ -154,6 +163,7 @@ const NAMES = [
   'ToolError',
   'LlmCallsLimitExceededError',
   'StorageFullError',
+  'StorageError',
   'InvalidSessionFileError',
   'SessionBusyError',
 ] as const;

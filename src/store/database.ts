@@ -11,7 +11,7 @@ import {
   type IDBPTransaction,
   type StoreNames,
 } from 'idb';
-import { StorageFullError } from '../core/errors.ts';
+import { StorageError, StorageFullError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { AgentSpec } from '../agents/agent-spec.ts';
 import type { Flow } from '../flows/flow.ts';
@@ -305,14 +305,28 @@ async function drop(shared: SharedConnection): Promise<void> {
 }
 
 /**
- * Runs an IndexedDB write and turns a full disk into a StorageFullError. The transaction has
- * aborted by then, so nothing was written.
+ * Runs an IndexedDB write (or read) and gives its failures their Trellis names: a full disk is a
+ * StorageFullError, and a transaction the browser aborted on its own is a StorageError. The
+ * transaction has aborted by then, so nothing was written.
  */
-export async function withStorageErrors<T>(write: () => Promise<T>): Promise<T> {
+export async function withStorageErrors<T>(
+  work: () => Promise<T>,
+  kind: 'write' | 'read' = 'write',
+): Promise<T> {
   try {
-    return await write();
+    return await work();
   } catch (error) {
     if (isQuotaError(error)) throw new StorageFullError({ cause: error });
+    // IndexedDB reports a transaction it rolled back, and each request of it, as an AbortError:
+    // passed on as it is, a run would take it for a cancellation and end without a word (the
+    // page shows no AbortError). Nothing here aborts a transaction and rejects with that error.
+    if ((error as Error | null)?.name === 'AbortError') {
+      const message =
+        kind === 'write'
+          ? "The browser's storage did not save this change (it aborted the write), so nothing of it was saved. Try again; if it keeps failing, reload the page."
+          : "The browser's storage could not be read (it aborted the read). Try again; if it keeps failing, reload the page.";
+      throw new StorageError(message, { cause: error });
+    }
     throw error;
   }
 }
