@@ -97,7 +97,12 @@ export class FlowAgent extends BaseAgent {
     let waiting = progress.waiting;
     for (;;) {
       const tokens = mergeTokens(waiting, ctx.branch);
-      const ready = readyTokens(tokens, this.graph.reach);
+      // Nodes resumed in this round are still on their way: a join they lead to waits for them.
+      const ready = readyTokens(
+        tokens,
+        this.graph.reach,
+        runs.map((run) => run.token),
+      );
       waiting = tokens.filter((token) => !ready.includes(token));
       runs.push(...ready.map((token) => ({ token })));
       if (runs.length === 0) break;

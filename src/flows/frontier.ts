@@ -4,9 +4,9 @@
 // What must stay true:
 // - a node reached over several unconditional edges at once runs once per arrival set: tokens at
 //   the same node merge (a join), on the branch the arriving branches share;
-// - a token waits while another waiting token can still reach its node (so a join runs only once
-//   every parallel branch that leads to it has arrived); if every token waits on another (a
-//   cycle through a loop), they all run;
+// - a token waits while another waiting token, or a node still running, can reach its node (so a
+//   join runs only once every parallel branch that leads to it has arrived, on resume too); if
+//   every token waits on another (a cycle through a loop), they all run;
 // - parallel branches get their own branch name (`<flow>.<node>`, nested under the branch the
 //   fan-out happened on), so an agent on one never sees another's events.
 
@@ -60,12 +60,21 @@ export function mergeTokens(tokens: readonly FlowToken[], base: string | undefin
   );
 }
 
-/** The tokens that may run now (see the invariants above). */
-export function readyTokens(tokens: readonly FlowToken[], reach: Reachability): FlowToken[] {
+/**
+ * The tokens that may run now (see the invariants above). `running` are nodes that run this round
+ * anyway (a resumed run's nodes cut off mid-way): a token they can reach waits for them too.
+ */
+export function readyTokens(
+  tokens: readonly FlowToken[],
+  reach: Reachability,
+  running: readonly FlowToken[] = [],
+): FlowToken[] {
+  const others = [...tokens, ...running];
   const ready = tokens.filter(
-    (token) => !tokens.some((other) => other.node !== token.node && reach(other.node, token.node)),
+    (token) => !others.some((other) => other.node !== token.node && reach(other.node, token.node)),
   );
-  return ready.length > 0 ? ready : [...tokens];
+  // Every waiting token waits on another: a cycle, unless running nodes are what they wait on.
+  return ready.length > 0 || running.length > 0 ? ready : [...tokens];
 }
 
 /**
