@@ -36,6 +36,9 @@ import type {
 const DEFAULT_HEARTBEAT_MS = 5_000;
 const STALE_AFTER_BEATS = 3;
 
+/** Failures that leave nothing half done: the run is interrupted (resumable), not failed. */
+const RESUMABLE_FAILURES = new Set(['ModelUnreachableError', 'StorageError', 'StorageFullError']);
+
 export class Runner {
   readonly appName: string;
   readonly agent: BaseAgent;
@@ -268,8 +271,9 @@ export class Runner {
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
-      // A model that could not be reached answered nothing: the run can go on once it can.
-      const outcome = name === 'ModelUnreachableError' ? 'interrupted' : 'failed';
+      // A model that could not be reached answered nothing, and a store that failed saved nothing
+      // of the change it failed: the run can go on once they can.
+      const outcome = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
       finish = () => run.finish(outcome, { error: { name, message } });
       throw error;
     } finally {

@@ -4,6 +4,7 @@
 
 import 'fake-indexeddb/auto';
 import {
+  StorageFullError,
   InMemoryArtifactService,
   InMemorySessionService,
   type AppendEventRequest,
@@ -48,7 +49,10 @@ class FailingInMemorySessionService extends InMemorySessionService {
 
   override async appendEvent(request: AppendEventRequest): Promise<Event> {
     if (!request.event.partial && this.faults.next()) {
-      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      // What IndexedDbSessionService throws when the browser's storage is full.
+      throw new StorageFullError({
+        cause: new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
+      });
     }
     return super.appendEvent(request);
   }
@@ -56,7 +60,7 @@ class FailingInMemorySessionService extends InMemorySessionService {
 
 export const failingInMemory: FailingKind = {
   name: 'in-memory, full disk',
-  errorName: 'QuotaExceededError',
+  errorName: 'StorageFullError',
   open() {
     const sessionService = new FailingInMemorySessionService();
     const services: Services = {

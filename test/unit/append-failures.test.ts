@@ -126,7 +126,8 @@ describe.each([failingInMemory, failingIndexedDb(rollbacks)])(
       });
       // The user's message did not reach the store: there is no invocation, and no run.
       if (invocationId === undefined) expect(runs).toEqual([]);
-      else expect(runs).toMatchObject([{ invocationId, status: 'failed' }]);
+      // Nothing of the failed change was saved: the run is offered for resuming.
+      else expect(runs).toMatchObject([{ invocationId, status: 'interrupted' }]);
       expect(runs[0]?.error?.name ?? kind.errorName).toBe(kind.errorName);
     }
 
