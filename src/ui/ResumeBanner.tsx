@@ -14,8 +14,8 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
     <section class="banner resume" aria-label="Interrupted runs">
       <p>
         {interrupted.length === 1 ? 'A run was' : `${interrupted.length} runs were`} cut off (a
-        reload, a crash, Stop or a model that could not be reached). Nothing that was saved is lost;
-        resume to finish.
+        reload, a crash, Stop, a model that could not be reached or storage that failed). Nothing
+        that was saved is lost; resume to finish.
       </p>
       <ul>
         {interrupted.map((run) => (
