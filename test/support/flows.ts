@@ -3,6 +3,7 @@
 
 import {
   FunctionTool,
+  type Flow,
   ScriptedModel,
   textOf,
   type Event,
@@ -71,3 +72,25 @@ export function replies(events: readonly Event[]): string[] {
     .filter((event) => !event.partial && event.author !== 'user' && textOf(event.content))
     .map((event) => `${event.author}: ${textOf(event.content)}`);
 }
+
+/** start → b and c at once; c → e; b and e → d (a join) → end. */
+export const FAN_FLOW: Flow = {
+  name: 'fan',
+  state: [{ key: 'notes', operation: 'append', default: [] }],
+  nodes: [
+    { id: 'start', type: 'start' },
+    { id: 'b', type: 'agent', instruction: 'B', updateState: { notes: '{{output}}' } },
+    { id: 'c', type: 'agent', instruction: 'C', updateState: { notes: '{{output}}' } },
+    { id: 'e', type: 'agent', instruction: 'E', updateState: { notes: '{{output}}' } },
+    { id: 'd', type: 'agent', instruction: 'D' },
+    { id: 'end', type: 'end' },
+  ],
+  edges: [
+    { from: 'start', to: 'b' },
+    { from: 'start', to: 'c' },
+    { from: 'b', to: 'd' },
+    { from: 'c', to: 'e' },
+    { from: 'e', to: 'd' },
+    { from: 'd', to: 'end' },
+  ],
+};

@@ -12,7 +12,6 @@ import {
   compileFlow,
   textOf,
   type Event,
-  type Flow,
 } from '../../src/index.ts';
 import {
   CommitRollbacks,
@@ -20,7 +19,7 @@ import {
   failingIndexedDb,
   type AppendFaults,
 } from '../support/failing-appends.ts';
-import { nodeModel } from '../support/flows.ts';
+import { FAN_FLOW, nodeModel } from '../support/flows.ts';
 import {
   appName,
   openRunnerSession,
@@ -52,30 +51,8 @@ const workflow = () =>
     ),
   });
 
-/** start → b and c at once; c → e; b and e → d (a join) → end. */
-const fan: Flow = {
-  name: 'fan',
-  state: [{ key: 'notes', operation: 'append', default: [] }],
-  nodes: [
-    { id: 'start', type: 'start' },
-    { id: 'b', type: 'agent', instruction: 'B', updateState: { notes: '{{output}}' } },
-    { id: 'c', type: 'agent', instruction: 'C', updateState: { notes: '{{output}}' } },
-    { id: 'e', type: 'agent', instruction: 'E', updateState: { notes: '{{output}}' } },
-    { id: 'd', type: 'agent', instruction: 'D' },
-    { id: 'end', type: 'end' },
-  ],
-  edges: [
-    { from: 'start', to: 'b' },
-    { from: 'start', to: 'c' },
-    { from: 'b', to: 'd' },
-    { from: 'c', to: 'e' },
-    { from: 'e', to: 'd' },
-    { from: 'd', to: 'end' },
-  ],
-};
-
 const fanAgent = () =>
-  compileFlow(fan, {
+  compileFlow(FAN_FLOW, {
     model: nodeModel(
       Object.fromEntries(['b', 'c', 'e', 'd'].map((node) => [node, () => `${node} says hi`])),
     ),

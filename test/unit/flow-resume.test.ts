@@ -10,7 +10,7 @@ import {
   type Event,
   type Flow,
 } from '../../src/index.ts';
-import { call, nodeModel, nodePath, recordingTool, replies } from '../support/flows.ts';
+import { FAN_FLOW, call, nodeModel, nodePath, recordingTool, replies } from '../support/flows.ts';
 import { collect } from '../support/helpers.ts';
 import { openRunnerSession, userId, type RunnerSession } from '../support/runner-session.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';
@@ -159,26 +159,8 @@ describe.each(serviceKinds)('flows that pause and resume ($name)', (kind) => {
   });
 
   it('runs parallel branches on their own branches, and a join once, after all arrive', async () => {
-    const flow: Flow = {
-      name: 'fan',
-      state: [{ key: 'notes', operation: 'append', default: [] }],
-      nodes: [
-        { id: 'start', type: 'start' },
-        { id: 'b', type: 'agent', instruction: 'B', updateState: { notes: '{{output}}' } },
-        { id: 'c', type: 'agent', instruction: 'C', updateState: { notes: '{{output}}' } },
-        { id: 'e', type: 'agent', instruction: 'E', updateState: { notes: '{{output}}' } },
-        { id: 'd', type: 'agent', instruction: 'D' },
-        { id: 'end', type: 'end' },
-      ],
-      edges: [
-        { from: 'start', to: 'b' },
-        { from: 'start', to: 'c' },
-        { from: 'b', to: 'd' },
-        { from: 'c', to: 'e' },
-        { from: 'e', to: 'd' },
-        { from: 'd', to: 'end' },
-      ],
-    };
+    const flow = FAN_FLOW;
+
     const seen = new Map<string, string>();
     const model = nodeModel(
       Object.fromEntries(
