@@ -35,6 +35,8 @@ export {
 } from './workbench-state.ts';
 
 export class Workbench extends ViewState<WorkbenchState> {
+  /** The user pressed Stop during the run under way. */
+  private stopped = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Counts the reads of the opening: only the latest one asked for is shown. */
   private reads = 0;
@@ -181,7 +183,9 @@ export class Workbench extends ViewState<WorkbenchState> {
 
   stop(): void {
     const sessionId = this.state.current?.summary.id;
-    if (sessionId) void this.client.runtime.stop(sessionId);
+    if (!sessionId) return;
+    this.stopped = true;
+    void this.client.runtime.stop(sessionId);
   }
 
   selectTurn(invocationId: string | undefined): void {
@@ -290,6 +294,7 @@ export class Workbench extends ViewState<WorkbenchState> {
     start: (onEvent: (event: Event) => void) => Promise<void>,
   ): Promise<void> {
     this.set({ running: true, runEventIds: new Set(), error: undefined, notice: undefined });
+    this.stopped = false;
     const logged: Event[] = [];
     const failure = await start(
       this.client.callback((event) => {
@@ -302,7 +307,10 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
     this.set({ running: false, streaming: undefined });
     if (this.state.current?.summary.id === sessionId) await this.reload();
-    if (failure !== undefined && !showsError(logged, (failure as Error).message))
+    // Stop cancels the run: its AbortError is no failure. Any other AbortError (a tool's own
+    // request, a store that gave up) is one, and is shown.
+    const cancelled = this.stopped && (failure as Error | undefined)?.name === 'AbortError';
+    if (failure !== undefined && !cancelled && !showsError(logged, (failure as Error).message))
       this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
     await Promise.all([this.refreshSessions(), this.refreshInterrupted()]);
@@ -390,7 +398,7 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
   }
 
-  /** Runs an action; its failure becomes the error shown (a cancelled one is not a failure). */
+  /** Runs an action; its failure becomes the error shown. */
   private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
     try {
       return await action();
@@ -400,9 +408,8 @@ export class Workbench extends ViewState<WorkbenchState> {
     }
   }
 
-  /** Shows a failure as the error (a cancelled action is not a failure). */
+  /** Shows a failure as the error. */
   private fail(error: unknown): void {
-    if ((error as Error | null)?.name === 'AbortError') return;
     const message = (error as Error | null)?.message ?? String(error);
     if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
     this.set({ error: message });

@@ -49,7 +49,7 @@ function setUp() {
       return () => listeners.delete(listener);
     },
   };
-  return { runtime, workbench: new Workbench(client), openings, listeners };
+  return { runtime, workbench: new Workbench(client), openings, listeners, api };
 }
 
 /** A session of `turns` state-keeper turns, written through the runtime. */
@@ -158,5 +158,30 @@ describe('Workbench', () => {
       ['set size to large', true],
     ]);
     expect(workbench.snapshot.current!.state).toMatchObject({ size: 'large' });
+  });
+
+  it('shows a run that failed with an AbortError nobody asked for, and not a run the user stopped', async () => {
+    const { runtime, workbench, api } = setUp();
+    await longSession(runtime, 1);
+    await workbench.init();
+    // A tool's own request that gave up, say: the run was not cancelled.
+    api.send = async () => {
+      throw new DOMException('The tool’s request gave up.', 'AbortError');
+    };
+    await workbench.send('go');
+    expect(workbench.snapshot.error).toBe('The tool’s request gave up.');
+
+    workbench.dismiss();
+    let stopped!: () => void;
+    const stopping = new Promise<void>((resolve) => (stopped = resolve));
+    Object.assign(api, { stop: () => stopped() });
+    api.send = async () => {
+      await stopping;
+      throw new DOMException('The run was stopped.', 'AbortError');
+    };
+    const run = workbench.send('go again');
+    workbench.stop();
+    await run;
+    expect(workbench.snapshot.error).toBeUndefined();
   });
 });
