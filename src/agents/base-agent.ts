@@ -87,7 +87,7 @@ export abstract class BaseAgent {
       }
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));
-      if (error.name === 'AbortError' || reported.has(error)) throw error;
+      if (ctx.isCancellation(error) || reported.has(error)) throw error;
       reported.add(error);
       yield ctx.createEvent({ errorCode: errorCodeOf(error), errorMessage: error.message });
       throw error;

@@ -101,7 +101,7 @@ async function runCall(
     if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
     return respond(toResponse(result));
   } catch (thrown) {
-    if ((thrown as Error | null)?.name === 'AbortError') throw thrown;
+    if (ctx.isCancellation(thrown)) throw thrown;
     const error = new ToolError(call.name, messageOf(thrown), { cause: thrown });
     return { ...respond({ error: error.message }), error };
   }

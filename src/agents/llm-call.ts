@@ -83,7 +83,7 @@ export async function* callModel(
   } catch (error) {
     const name = (error as Error | null)?.name;
     // Providers' own errors already say what failed and what to do.
-    if (name === 'AbortError' || name === 'ModelError' || name === 'ModelUnreachableError')
+    if (ctx.isCancellation(error) || name === 'ModelError' || name === 'ModelUnreachableError')
       throw error;
     throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
       cause: error,

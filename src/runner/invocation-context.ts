@@ -196,6 +196,17 @@ export class InvocationContext {
   }
 
   /** Set to stop the whole invocation after the current event. */
+  /**
+   * Whether `error` is this run being cancelled (Stop, or its consumer stopped reading): an
+   * AbortError while the run's signal is aborted. Any other AbortError (a tool's own request that
+   * gave up, say) is a failure like any other.
+   */
+  isCancellation(error: unknown): boolean {
+    return (
+      (error as Error | null)?.name === 'AbortError' && this.runConfig.signal?.aborted === true
+    );
+  }
+
   get endInvocation(): boolean {
     return this.shared.endInvocation;
   }
