@@ -5,6 +5,7 @@ import {
   DatabaseRef,
   Stores,
   sessionRange,
+  withStorageErrors,
   type ArtifactRecord,
   type ArtifactRecordKey,
   type IndexedDbServiceOptions,
@@ -100,7 +101,10 @@ export class IndexedDbArtifactService extends BaseArtifactService {
 
   override async listVersions(request: ArtifactKey): Promise<number[]> {
     const db = await this.database.open();
-    const keys = await db.getAllKeys(Stores.artifacts, fileRange(request));
+    const keys = await withStorageErrors(
+      () => db.getAllKeys(Stores.artifacts, fileRange(request)),
+      'read',
+    );
     return keys.map((key) => key[4]);
   }
 

@@ -15,6 +15,7 @@ import {
   DatabaseRef,
   Stores,
   sessionRange,
+  withStorageErrors,
   type IndexedDbServiceOptions,
   type TrellisDb,
 } from './database.ts';
@@ -342,9 +343,13 @@ export class IndexedDbSessionService extends BaseSessionService {
   }): Promise<RunRecord[]> {
     const { appName, userId, sessionId } = request;
     const db = await this.database.open();
-    if (sessionId !== undefined)
-      return db.getAll(Stores.runs, sessionRange(appName, userId, sessionId));
-    return db.getAllFromIndex(Stores.runs, 'byUser', [appName, userId]);
+    return withStorageErrors(
+      () =>
+        sessionId !== undefined
+          ? db.getAll(Stores.runs, sessionRange(appName, userId, sessionId))
+          : db.getAllFromIndex(Stores.runs, 'byUser', [appName, userId]),
+      'read',
+    );
   }
 
   override async importSession(request: ImportSessionRequest): Promise<Session> {
@@ -404,7 +409,10 @@ export class IndexedDbSessionService extends BaseSessionService {
   ): Promise<InvocationCheckpoint | undefined> {
     const { appName, userId, sessionId, invocationId } = request;
     const db = await this.database.open();
-    const record = await db.get(Stores.checkpoints, [appName, userId, sessionId, invocationId]);
+    const record = await withStorageErrors(
+      () => db.get(Stores.checkpoints, [appName, userId, sessionId, invocationId]),
+      'read',
+    );
     if (!record) return undefined;
     const { firstSeq, state, artifacts } = record;
     return deepFreeze({ invocationId, firstSeq, state, artifacts });
