@@ -5,7 +5,10 @@ import type { AgentSpec } from '../src/agents/agent-spec.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
-import type { ActiveTurnSummary, LoggedEvent, TurnSummary } from '../src/store/session-service.ts';
+import type {
+  GetSessionSummaryRequest,
+  SessionSummary as StoreSessionSummary,
+} from '../src/store/session-service.ts';
 
 export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
 
@@ -163,21 +166,10 @@ export interface SessionSnapshot {
  * state, the end of its active conversation and the end of its branch tree. Older events, turns
  * and the raw log are asked for when the user wants them.
  */
-export interface SessionOpening {
+export interface SessionOpening extends Omit<StoreSessionSummary, 'session'> {
   summary: SessionSummary;
   /** Session, `user:` and `app:` keys. */
   state: Record<string, unknown>;
-  /** Number of events in the raw log, markers included. */
-  eventCount: number;
-  /** The last active events, oldest first, each with its position in the raw log. */
-  activeTail: LoggedEvent[];
-  /** Whether `activeTail` is the whole active conversation. */
-  activeComplete: boolean;
-  /** The last turns of the active path, oldest first, with the branches that leave them. */
-  activePath: ActiveTurnSummary[];
-  /** Whether `activePath` starts at the first turn; `roots` then lists every root turn. */
-  pathComplete: boolean;
-  roots?: TurnSummary[];
   /**
    * The first turn of the active path that begins in `activeTail`: the position of its first
    * event and the session-scoped state just before it (the Checkpoints panel starts there).
@@ -187,10 +179,7 @@ export interface SessionOpening {
 }
 
 /** How much of a session an opening reads: the last active events, the last turns. */
-export interface OpeningLimits {
-  numActiveEvents?: number;
-  numTurns?: number;
-}
+export type OpeningLimits = Pick<GetSessionSummaryRequest, 'numActiveEvents' | 'numTurns'>;
 
 /** How much of a session the app reads when it opens one (issue 8 measures this open). */
 export const OPENING: Required<OpeningLimits> = { numActiveEvents: 50, numTurns: 50 };
