@@ -2,7 +2,7 @@
 
 import { functionCallsOf, textOf, type Content } from '../core/content.ts';
 import { LlmCallsLimitExceededError, ModelError, messageOf } from '../core/errors.ts';
-import { isFinalResponse, type Event } from '../core/event.ts';
+import { isFinalResponse, type Event, type ModelTiming } from '../core/event.ts';
 import { newFunctionCallId } from '../core/ids.ts';
 import type { LlmRequest, LlmResponse } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -67,6 +67,8 @@ export async function* callModel(
   const streamed = ctx.createEvent();
   let partialText = '';
   let final: LlmResponse | undefined;
+  const started = performance.now();
+  let firstTokenAt: number | undefined;
   try {
     for await (const response of model.generateContentAsync(
       request,
@@ -74,6 +76,7 @@ export async function* callModel(
       signal ? { signal } : {},
     )) {
       if (response.partial) {
+        if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
         partialText += textOf(response.content);
         yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
       } else {
@@ -94,7 +97,15 @@ export async function* callModel(
     ? { content: { role: 'model', parts: [{ text: partialText }] } }
     : undefined;
   if (!final) return undefined;
-  return modelEvent(agent, streamed, final, tools);
+  const finishedAt = performance.now();
+  const timing: ModelTiming = {
+    firstTokenMs: Math.round((firstTokenAt ?? finishedAt) - started),
+    totalMs: Math.round(finishedAt - started),
+  };
+  return modelEvent(agent, streamed, final, tools, {
+    modelVersion: final.modelVersion ?? request.model ?? model.model,
+    timing,
+  });
 }
 
 function modelEvent(
@@ -102,6 +113,7 @@ function modelEvent(
   base: Event,
   response: LlmResponse,
   tools: ReadonlyMap<string, BaseTool>,
+  { modelVersion, timing }: { modelVersion: string; timing: ModelTiming },
 ): Event {
   const content = response.content && withCallIds(response.content);
   const longRunning = functionCallsOf(content)
@@ -115,6 +127,8 @@ function modelEvent(
     ...(response.errorCode ? { errorCode: response.errorCode } : {}),
     ...(response.errorMessage ? { errorMessage: response.errorMessage } : {}),
     ...(response.usageMetadata ? { usageMetadata: response.usageMetadata } : {}),
+    modelVersion,
+    customMetadata: { trellis: { timing } },
     ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
   };
   const hasAnswerText = event.content?.parts.some(

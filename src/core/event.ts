@@ -61,6 +61,30 @@ export interface Event {
   errorCode?: string;
   errorMessage?: string;
   usageMetadata?: UsageMetadata;
+  /** The model that wrote a model event, as its provider named it (ADK's `modelVersion`). */
+  modelVersion?: string;
+  /**
+   * Free-form data beside the event (ADK's `customMetadata`). Trellis keeps its own under
+   * `trellis` (see ModelTiming for a model event's timing).
+   */
+  customMetadata?: Record<string, unknown>;
+}
+
+/** How long a model answer took (milliseconds), kept in `customMetadata.trellis.timing`. */
+export interface ModelTiming {
+  /** From the request to the first token of the answer (text or call). */
+  firstTokenMs: number;
+  /** From the request to the whole answer. */
+  totalMs: number;
+}
+
+/** The timing of a model event, if it has one. */
+export function modelTimingOf(event: Event): ModelTiming | undefined {
+  const trellis = event.customMetadata?.trellis as { timing?: ModelTiming } | undefined;
+  const timing = trellis?.timing;
+  return timing && typeof timing.totalMs === 'number' && typeof timing.firstTokenMs === 'number'
+    ? timing
+    : undefined;
 }
 
 export function createEventActions(init: Partial<EventActions> = {}): EventActions {

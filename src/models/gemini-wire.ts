@@ -32,6 +32,7 @@ export interface GeminiResponse {
     candidatesTokenCount?: number;
     totalTokenCount?: number;
   };
+  modelVersion?: string;
   error?: { code?: number; message?: string; status?: string };
 }
 
@@ -178,6 +179,7 @@ export class GeminiAnswer {
   private textSignature: string | undefined;
   private readonly others: SignedPart[] = [];
   private usage: UsageMetadata | undefined;
+  private modelVersion: string | undefined;
   private finishReason: string | undefined;
   private finishMessage: string | undefined;
   private blocked: { reason: string; message?: string } | undefined;
@@ -195,6 +197,7 @@ export class GeminiAnswer {
 
   add(chunk: GeminiResponse): Part[] {
     if (chunk.usageMetadata) this.usage = toUsage(chunk.usageMetadata);
+    if (chunk.modelVersion) this.modelVersion = chunk.modelVersion;
     const feedback = chunk.promptFeedback;
     if (feedback?.blockReason) {
       this.blocked = {
@@ -239,6 +242,7 @@ export class GeminiAnswer {
       ...(parts.length > 0 ? { content: { role: 'model', parts } } : {}),
       ...this.failure(),
       ...(this.usage ? { usageMetadata: this.usage } : {}),
+      ...(this.modelVersion ? { modelVersion: this.modelVersion } : {}),
     };
   }
 

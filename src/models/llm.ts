@@ -47,6 +47,8 @@ export interface LlmResponse {
   errorCode?: string;
   errorMessage?: string;
   usageMetadata?: UsageMetadata;
+  /** The model that answered, as the provider names it (it may differ from the one asked). */
+  modelVersion?: string;
 }
 
 export interface GenerateOptions {

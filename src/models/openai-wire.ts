@@ -31,6 +31,8 @@ export interface OpenAiChunk {
     finish_reason?: string | null;
   }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | null;
+  /** The model that answered (servers may name a more exact one than was asked). */
+  model?: string;
   error?: unknown;
 }
 
@@ -181,6 +183,7 @@ export class OpenAiAnswer {
   private thoughts = '';
   private readonly calls: { id: string; name: string; arguments: string }[] = [];
   private usage: UsageMetadata | undefined;
+  private modelVersion: string | undefined;
   private finishReason: string | undefined;
   private choices = 0;
 
@@ -196,6 +199,7 @@ export class OpenAiAnswer {
 
   add(chunk: OpenAiChunk): Part[] {
     if (chunk.usage) this.usage = toUsage(chunk.usage);
+    if (typeof chunk.model === 'string' && chunk.model) this.modelVersion = chunk.model;
     const choice = chunk.choices?.[0];
     if (!choice) return []; // the usage chunk has no choices
     this.choices++;
@@ -241,6 +245,7 @@ export class OpenAiAnswer {
       ...(parts.length > 0 ? { content: { role: 'model', parts } } : {}),
       ...(stop ? { errorCode: stop.code, errorMessage: stop.message } : {}),
       ...(this.usage ? { usageMetadata: this.usage } : {}),
+      ...(this.modelVersion ? { modelVersion: this.modelVersion } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import {
   LlmAgent,
   ScriptedModel,
   functionCallResponse,
+  modelTimingOf,
   textResponse,
   type Event,
   type LlmRequest,
@@ -46,6 +47,40 @@ describe.each(serviceKinds)('LlmAgent ($name)', (kind) => {
     expect(session.events.map((e) => e.author)).toEqual(['user', 'user', 'greeter']);
     expect(session.events[1]!.invocationId).toBe(events[0]!.invocationId);
     expect(session.events[2]).toEqual(events[0]);
+  });
+
+  it('records on each answer the model that wrote it, its usage and how long it took', async () => {
+    const usageMetadata = { promptTokenCount: 12, candidatesTokenCount: 5, totalTokenCount: 17 };
+    const model = new ScriptedModel(
+      [
+        [
+          { content: { role: 'model', parts: [{ text: 'Hel' }] }, partial: true },
+          { content: { role: 'model', parts: [{ text: 'lo' }] }, partial: true },
+          { content: { role: 'model', parts: [{ text: 'Hello' }] }, usageMetadata },
+        ],
+        { content: { role: 'model', parts: [{ text: 'Again' }] }, modelVersion: 'exact-v2' },
+      ],
+      { model: 'scripted-v1', delayMs: 5 },
+    );
+    const { run, read } = await setUp(new LlmAgent({ name: 'timed', model }));
+    const first = (await run('hi', { streamingMode: 'sse' })).at(-1);
+    const [second] = await run('again');
+    expect(first).toMatchObject({ modelVersion: 'scripted-v1', usageMetadata });
+    // The provider's own name for the model wins over the one asked for.
+    expect(second).toMatchObject({ modelVersion: 'exact-v2' });
+    expect(second!.usageMetadata).toBeUndefined();
+    for (const event of [first!, second!]) {
+      const timing = modelTimingOf(event)!;
+      expect(timing.firstTokenMs).toBeGreaterThanOrEqual(0);
+      expect(timing.totalMs).toBeGreaterThanOrEqual(timing.firstTokenMs);
+    }
+    // Three scripted pauses: the first chunk comes after one, the whole answer after three.
+    const timing = modelTimingOf(first!)!;
+    expect(timing.totalMs - timing.firstTokenMs).toBeGreaterThanOrEqual(5);
+    // Stored as yielded: the timing is part of the log.
+    const session = await read();
+    expect(session.events.at(-1)).toEqual(second);
+    expect(session.events.find((event) => event.id === first!.id)).toEqual(first);
   });
 
   it('runs the tools the model calls, feeds back the results, and loops until a final answer', async () => {

@@ -57,6 +57,7 @@ describe('GeminiModel', () => {
         parts: [{ text: 'The sky is blue because air scatters blue light most.' }],
       },
       usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 13, totalTokenCount: 22 },
+      modelVersion: 'gemini-2.5-flash',
     });
     const request = lastRequest();
     expect(request.method).toBe('POST');

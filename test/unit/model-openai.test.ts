@@ -59,6 +59,7 @@ describe('OpenAiCompatibleModel', () => {
         parts: [{ text: 'The sky is blue because air scatters blue light most.' }],
       },
       usageMetadata: { promptTokenCount: 21, candidatesTokenCount: 12, totalTokenCount: 33 },
+      modelVersion: 'gpt-4o-mini-2024-07-18',
     });
     const request = lastRequest();
     expect(request.path).toBe('/v1/chat/completions');
@@ -82,6 +83,7 @@ describe('OpenAiCompatibleModel', () => {
           parts: [{ text: 'The sky is blue because air scatters blue light most.' }],
         },
         usageMetadata: { promptTokenCount: 21, candidatesTokenCount: 12, totalTokenCount: 33 },
+        modelVersion: 'gpt-4o-mini-2024-07-18',
       },
     ]);
     expect(lastRequest().body.stream).toBe(false);
@@ -198,6 +200,7 @@ describe('OpenAiCompatibleModel', () => {
           ],
         },
         usageMetadata: { promptTokenCount: 58, candidatesTokenCount: 15, totalTokenCount: 73 },
+        modelVersion: 'gpt-4o-mini-2024-07-18',
       },
     ]);
     const followUp: LlmRequest = {
