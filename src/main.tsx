@@ -4,8 +4,12 @@ import { App } from './ui/App.tsx';
 import { FlowEditor } from './ui/flow-editor.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
+import { applyTheme, rememberedTheme } from './ui/theme.ts';
 import { Workbench } from './ui/workbench.ts';
 import './ui/styles.css';
+
+// Before the first paint: the theme chosen last (the settings come from the worker later).
+applyTheme(rememberedTheme());
 
 const client = connectRuntime();
 const workbench = new Workbench(client);

@@ -196,8 +196,16 @@ export interface Settings {
    * middle of a run is easy to try; `instant`: they answer at once.
    */
   demoPace: DemoPace;
+  /** Light or dark, or as the system says (`prefers-color-scheme`). */
+  theme: Theme;
 }
 
 export type DemoPace = 'visible' | 'instant';
 
-export const DEFAULT_SETTINGS: Settings = { autoResume: false, demoPace: 'visible' };
+export type Theme = 'system' | 'light' | 'dark';
+
+export const DEFAULT_SETTINGS: Settings = {
+  autoResume: false,
+  demoPace: 'visible',
+  theme: 'system',
+};

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
 import { AgentsView } from './AgentsView.tsx';
@@ -21,10 +21,11 @@ import { SessionList } from './SessionList.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
+import { applyTheme } from './theme.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
-import type { Settings } from '../../workers/protocol.ts';
+import type { Settings, Theme } from '../../workers/protocol.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -35,6 +36,12 @@ const PLACEHOLDERS: Record<string, string> = {
 
 /** What the main area shows: the session, or one of the views opened from the header. */
 type View = 'chat' | 'flows' | 'agents' | 'providers';
+
+/**
+ * On a phone-sized screen the workbench is one column showing one pane at a time (chosen in the
+ * Panels bar); on a wider one every pane shows and the bar is hidden.
+ */
+type Pane = 'chat' | 'sessions' | 'flow' | 'history' | 'state' | 'artifacts' | 'log';
 
 interface Props {
   workbench: Workbench;
@@ -47,7 +54,23 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<View>('chat');
-  const toggle = (next: View) => setView((open) => (open === next ? 'chat' : next));
+  const [pane, setPane] = useState<Pane>('chat');
+  const toggle = (next: View) => {
+    setView((open) => (open === next ? 'chat' : next));
+    setPane('chat');
+  };
+  // Until the worker has said which theme is set, the one main.tsx took from this browser holds.
+  useEffect(() => {
+    if (state.ready) applyTheme(state.settings.theme);
+  }, [state.ready, state.settings.theme]);
+  // Opening a session from the Sessions pane (on a phone) shows its chat.
+  const openSession = useMemo(
+    () => (id: string) => {
+      actions.open(id);
+      setPane('chat');
+    },
+    [actions],
+  );
   const use = (agentId: string) => {
     actions.setAgent(agentId);
     setView('chat');
@@ -65,7 +88,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
 
   return (
-    <div class={view === 'chat' ? 'app' : 'app flows-open'}>
+    <div class={view === 'chat' ? 'app' : 'app flows-open'} data-pane={pane}>
       <header class="top">
         <p class="brand">
           <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
@@ -108,6 +131,19 @@ export function App({ workbench, flows, providers, builder }: Props) {
               />{' '}
               Instant demos (no pause per step)
             </label>
+            <label>
+              Theme{' '}
+              <select
+                value={state.settings.theme}
+                onChange={(event) =>
+                  actions.updateSettings({ theme: event.currentTarget.value as Theme })
+                }
+              >
+                <option value="system">As the system</option>
+                <option value="light">Light</option>
+                <option value="dark">Dark</option>
+              </select>
+            </label>
             <button
               type="button"
               onClick={(event) => {
@@ -121,11 +157,27 @@ export function App({ workbench, flows, providers, builder }: Props) {
         </details>
       </header>
 
+      <nav class="panes" aria-label="Panels">
+        {PANES.filter(({ id }) => id !== 'flow' || flow).map(({ id, label }) => (
+          <button
+            key={id}
+            type="button"
+            aria-pressed={pane === id}
+            onClick={() => {
+              setPane(id);
+              if (id === 'chat') setView('chat');
+            }}
+          >
+            {label}
+          </button>
+        ))}
+      </nav>
+
       <SessionList
         sessions={state.sessions}
         currentId={current?.summary.id}
         busyIds={busyElsewhere && current ? [current.summary.id] : []}
-        onOpen={actions.open}
+        onOpen={openSession}
         onNew={actions.newSession}
         onRename={actions.rename}
         onDelete={actions.remove}
@@ -264,6 +316,16 @@ export function App({ workbench, flows, providers, builder }: Props) {
 }
 
 const EMPTY: never[] = [];
+
+const PANES: { id: Pane; label: string }[] = [
+  { id: 'chat', label: 'Chat' },
+  { id: 'sessions', label: 'Sessions' },
+  { id: 'flow', label: 'Flow' },
+  { id: 'history', label: 'History' },
+  { id: 'state', label: 'State' },
+  { id: 'artifacts', label: 'Artifacts' },
+  { id: 'log', label: 'Log' },
+];
 
 /** Stable callbacks (the panels re-render only when their data changes). */
 function actionsOf(workbench: Workbench) {
