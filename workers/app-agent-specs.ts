@@ -15,6 +15,7 @@ import {
   type AgentSpec,
 } from '../src/agents/agent-spec.ts';
 import { InvalidRequestError } from '../src/index.ts';
+import { attachmentPolicy } from '../src/models/attachments.ts';
 import type { AgentSpecRecord, IndexedDbAppStore } from '../src/store/app-store.ts';
 import { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from '../src/tools/builtin-tools.ts';
 import type { AgentSource } from './app-flows.ts';
@@ -60,13 +61,18 @@ export class AppAgentSpecs {
 
   /** The saved agents as agents of the Agent select. */
   async agentInfos(): Promise<AgentInfo[]> {
-    return (await this.list()).map((spec) => ({
+    const [specs, providers] = await Promise.all([this.list(), this.providers.list()]);
+    const kinds = new Map(providers.map((provider) => [provider.id, provider.kind]));
+    return specs.map((spec) => ({
       id: spec.agentId,
       name: spec.name,
       description:
         `${spec.model || 'default model'} on ${spec.providerName ?? 'a deleted provider'}` +
         (spec.description ? `: ${spec.description}` : ''),
       kind: 'agent' as const,
+      // The message goes to this agent's model first (a sub-agent it hands over to reads
+      // what it can: see openai-wire for a file a server cannot take).
+      attachments: attachmentPolicy(kinds.get(spec.providerId) ?? 'openai-compatible'),
     }));
   }
 

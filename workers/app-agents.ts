@@ -10,6 +10,7 @@ import { agentChoice } from './app-sessions.ts';
 import { isFlowAgent, type AgentSource, type AppFlows } from './app-flows.ts';
 import { isSpecAgent, type AppAgentSpecs } from './app-agent-specs.ts';
 import type { AgentInfo } from './protocol.ts';
+import { attachmentPolicy } from '../src/models/attachments.ts';
 
 export class AppAgents {
   private readonly runners = new Map<string, { version: string; runner: Runner }>();
@@ -29,6 +30,7 @@ export class AppAgents {
       name,
       description,
       kind: 'demo' as const,
+      attachments: attachmentPolicy('demo'),
     }));
     const [flows, specs] = await Promise.all([this.flows.agentInfos(), this.specs.agentInfos()]);
     return [...demos, ...flows, ...specs];

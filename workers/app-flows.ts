@@ -6,6 +6,7 @@
 //   runtime rebuilds its cached runner when the version changes (an edit, in any tab);
 // - deleting a flow keeps the sessions that used it; running one says the flow was deleted.
 
+import { attachmentPolicy } from '../src/models/attachments.ts';
 import { EXAMPLE_FLOWS, FLOW_DEMO_TOOLS, createFlowAgent } from '../src/demos/flow-demos.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
@@ -85,6 +86,7 @@ export class AppFlows {
       description: flow.description ?? 'A flow (graph workflow) on the offline demo model.',
       kind: readOnly ? 'example' : 'flow',
       flow,
+      attachments: attachmentPolicy('demo'),
     }));
   }
 

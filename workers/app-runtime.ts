@@ -34,6 +34,7 @@ import {
   DEFAULT_SETTINGS,
   type AgentInfo,
   type InterruptedRun,
+  type OutgoingAttachment,
   type OpeningLimits,
   type RuntimeBroadcast,
   type SessionOpening,
@@ -41,7 +42,16 @@ import {
   type SessionSummary,
   type Settings,
 } from './protocol.ts';
-import { APP_NAME, DEFAULT_TITLE, USER_ID, newMeta, summaryOf, userText } from './app-sessions.ts';
+import {
+  APP_NAME,
+  DEFAULT_TITLE,
+  USER_ID,
+  newMeta,
+  summaryOf,
+  userMessage,
+  userText,
+} from './app-sessions.ts';
+import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import type { SessionLocks } from './session-locks.ts';
 
 export interface AppRuntimeOptions {
@@ -166,9 +176,17 @@ export class AppRuntime {
     return this.openings.logPage(sessionId, fromSeq, limit);
   }
 
-  /** Sends a message as a new turn. */
-  async send(sessionId: string, text: string, onEvent: EventListener): Promise<void> {
-    const message = userText(text);
+  /** Sends a message as a new turn, with the files attached to it. */
+  async send(
+    sessionId: string,
+    text: string,
+    onEvent: EventListener,
+    attachments: readonly OutgoingAttachment[] = [],
+  ): Promise<void> {
+    const message =
+      attachments.length === 0
+        ? userText(text)
+        : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
     await this.run(sessionId, onEvent, async (runner, signal) => {
       await this.titleFromFirstMessage(sessionId, message);
       return runner.runAsync({
@@ -364,6 +382,13 @@ export class AppRuntime {
 
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
     return this.options.locks.withLock(sessionId, work);
+  }
+
+  private async attachmentPolicy(sessionId: string): Promise<AttachmentPolicy> {
+    const { agentId } = await this.meta(sessionId);
+    const agent = (await this.agentList.list()).find((info) => info.id === agentId);
+    if (!agent) throw new InvalidRequestError(`There is no agent ${agentId}`);
+    return agent.attachments;
   }
 
   private async runnerFor(sessionId: string): Promise<Runner> {

@@ -3,6 +3,7 @@
 
 import type { AgentSpec } from '../src/agents/agent-spec.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
+import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 import type {
@@ -38,6 +39,8 @@ export interface AgentInfo {
   kind: AgentKind;
   /** The graph of a flow agent. */
   flow?: Flow;
+  /** The files a message to it can carry (the composer refuses others before sending). */
+  attachments: AttachmentPolicy;
 }
 
 /** A flow as the Flows view lists it. */
@@ -135,6 +138,13 @@ export interface AgentImportResult {
   imported: AgentSpecInfo[];
   /** Providers the file named that this browser did not have, added without a key. */
   addedProviders: string[];
+}
+
+/** A file the user attached to a message: it goes to the model and is kept as an artifact. */
+export interface OutgoingAttachment {
+  name: string;
+  mimeType: string;
+  bytes: Uint8Array;
 }
 
 export interface SessionSummary {

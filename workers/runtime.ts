@@ -8,6 +8,7 @@ import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
   type OpeningLimits,
+  type OutgoingAttachment,
   type ProviderInput,
   type RuntimeBroadcast,
   type Settings,
@@ -31,8 +32,12 @@ const api = {
     runtime.openSessionSummary(sessionId, limits),
   readLog: (sessionId: string, fromSeq: number, limit: number) =>
     runtime.readLog(sessionId, fromSeq, limit),
-  send: (sessionId: string, text: string, onEvent: EventListener) =>
-    runtime.send(sessionId, text, onEvent),
+  send: (
+    sessionId: string,
+    text: string,
+    onEvent: EventListener,
+    attachments?: OutgoingAttachment[],
+  ) => runtime.send(sessionId, text, onEvent, attachments),
   stop: (sessionId: string) => runtime.stop(sessionId),
   rewind: (sessionId: string, invocationId: string) => runtime.rewind(sessionId, invocationId),
   switchToBranch: (sessionId: string, invocationId: string) =>

@@ -7,7 +7,7 @@ import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
 import { flowProgress } from './checkpoints-model.ts';
 import { CheckpointsPanel } from './CheckpointsPanel.tsx';
-import { Composer } from './Composer.tsx';
+import { Composer, type EditTarget } from './Composer.tsx';
 import { download } from './download.ts';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
@@ -25,7 +25,7 @@ import { applyTheme } from './theme.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
-import type { Settings, Theme } from '../../workers/protocol.ts';
+import type { OutgoingAttachment, Settings, Theme } from '../../workers/protocol.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -63,6 +63,15 @@ export function App({ workbench, flows, providers, builder }: Props) {
   useEffect(() => {
     if (state.ready) applyTheme(state.settings.theme);
   }, [state.ready, state.settings.theme]);
+  // Escape stops a run wherever the focus is (the composer handles its own first).
+  useEffect(() => {
+    if (!state.running) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && !event.defaultPrevented) actions.stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [state.running, actions]);
   // Opening a session from the Sessions pane (on a phone) shows its chat.
   const openSession = useMemo(
     () => (id: string) => {
@@ -80,7 +89,12 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const session = current && sessionView(current);
   const locked = running || busyElsewhere;
   const agentId = current?.summary.agentId;
-  const flow = state.agents.find((agent) => agent.id === agentId)?.flow;
+  const agentInfo = state.agents.find((agent) => agent.id === agentId);
+  const flow = agentInfo?.flow;
+  const [editing, setEditing] = useState<EditTarget>();
+  const approvalsWaiting =
+    session?.approvals.filter((approval) => !state.answered.includes(approval.requestId)).length ??
+    0;
   const checkpoints = useMemo(
     () => (flow && current ? openingCheckpoints(current, { running: locked }) : EMPTY),
     [flow, current?.activeTail, current?.summary.id, locked],
@@ -275,7 +289,15 @@ export function App({ workbench, flows, providers, builder }: Props) {
               running={running}
               disabled={!state.ready || busyElsewhere || !current}
               placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
+              policy={agentInfo?.attachments}
+              lastMessage={session?.lastMessage}
+              editing={editing}
+              approvalsWaiting={approvalsWaiting}
               onSend={actions.send}
+              onEdit={actions.edit}
+              onStartEdit={setEditing}
+              onRejectAndSend={actions.rejectAndSend}
+              onShowApprovals={showApprovals}
               onStop={actions.stop}
             />
           </>
@@ -317,6 +339,13 @@ export function App({ workbench, flows, providers, builder }: Props) {
 
 const EMPTY: never[] = [];
 
+/** Takes the user to the approval cards: the first one's first button gets the focus. */
+function showApprovals(): void {
+  const card = document.querySelector<HTMLElement>('.approvals');
+  card?.scrollIntoView({ block: 'nearest' });
+  card?.querySelector<HTMLElement>('input, button')?.focus();
+}
+
 const PANES: { id: Pane; label: string }[] = [
   { id: 'chat', label: 'Chat' },
   { id: 'sessions', label: 'Sessions' },
@@ -338,7 +367,10 @@ function actionsOf(workbench: Workbench) {
       void workbench.exportSession(id).then((file) => file && download(file.filename, file.json)),
     importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
     setAgent: (agentId: string) => void workbench.setAgent(agentId),
-    send: (text: string) => void workbench.send(text),
+    send: (text: string, attachments: OutgoingAttachment[]) =>
+      void workbench.send(text, attachments),
+    rejectAndSend: (text: string, attachments: OutgoingAttachment[]) =>
+      void workbench.rejectAndSend(text, attachments),
     stop: () => workbench.stop(),
     selectTurn: (id: string | undefined) => workbench.selectTurn(id),
     showEarlierMessages: () => void workbench.showEarlierMessages(),

@@ -1,41 +1,264 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { formatBytes } from '../core/format.ts';
+import { attachmentProblems, type AttachmentPolicy } from '../models/attachments.ts';
+import type { OutgoingAttachment } from '../../workers/protocol.ts';
+import { draftFile, releaseDraft, toAttachment, type DraftFile } from './composer-files.ts';
+
+/** A past message being edited: sending runs the edited text as a new version of its turn. */
+export interface EditTarget {
+  invocationId: string;
+  text: string;
+}
 
 interface Props {
   running: boolean;
   disabled: boolean;
   placeholder: string;
-  onSend: (text: string) => void;
+  /** What the agent takes as attachments (undefined: none can be attached). */
+  policy: AttachmentPolicy | undefined;
+  /** The user's last message in the conversation: ↑ in an empty composer edits it. */
+  lastMessage: EditTarget | undefined;
+  editing: EditTarget | undefined;
+  /** Approval requests waiting for an answer. */
+  approvalsWaiting: number;
+  onSend: (text: string, attachments: OutgoingAttachment[]) => void;
+  onEdit: (invocationId: string, text: string) => void;
+  onStartEdit: (target: EditTarget | undefined) => void;
+  /** Rejects the waiting approvals, then sends the message once that run has ended. */
+  onRejectAndSend: (text: string, attachments: OutgoingAttachment[]) => void;
+  onShowApprovals: () => void;
   onStop: () => void;
 }
 
-export function Composer({ running, disabled, placeholder, onSend, onStop }: Props) {
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line, Escape stops a run (or leaves an
+ * edit), ↑ in an empty box edits the last message. Files come by the Attach button, by pasting
+ * or by dropping them here; they are checked against the agent's policy before anything is sent.
+ */
+export function Composer(props: Props) {
+  const { running, disabled, editing, approvalsWaiting, policy } = props;
   const [text, setText] = useState('');
+  const [files, setFiles] = useState<DraftFile[]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!editing) return;
+    setText(editing.text);
+    box.current?.focus();
+  }, [editing]);
+  // Files the user did not send are let go (their previews' object URLs) when the composer goes.
+  const held = useRef(files);
+  held.current = files;
+  useEffect(() => () => held.current.forEach(releaseDraft), []);
+
+  const waiting = approvalsWaiting > 0 && !editing;
+  const blocked = disabled || running;
+
+  const add = async (picked: Iterable<File>) => {
+    const drafts = await Promise.all([...picked].map(draftFile));
+    if (drafts.length === 0) return;
+    setFiles((current) => [...current, ...drafts]);
+    setProblems([]);
+  };
+  const remove = (draft: DraftFile) => {
+    releaseDraft(draft);
+    setFiles((current) => current.filter((file) => file.id !== draft.id));
+    setProblems([]);
+  };
+  const clear = () => {
+    setText('');
+    setFiles([]);
+    setProblems([]);
+  };
+
+  const submit = async () => {
+    const message = text.trim();
+    if (blocked || (!message && files.length === 0)) return;
+    if (editing) {
+      if (!message) return;
+      props.onEdit(editing.invocationId, message);
+      props.onStartEdit(undefined);
+      clear();
+      return;
+    }
+    const found = files.length === 0 ? [] : attachmentProblems(files, policy ?? NONE);
+    if (found.length > 0) {
+      setProblems(found);
+      return;
+    }
+    // Read every file before anything goes: a file that cannot be read sends nothing.
+    let attachments: OutgoingAttachment[];
+    try {
+      attachments = await Promise.all(files.map(toAttachment));
+    } catch (error) {
+      setProblems([`A file could not be read: ${(error as Error).message}`]);
+      return;
+    }
+    if (waiting) props.onRejectAndSend(message, attachments);
+    else props.onSend(message, attachments);
+    files.forEach(releaseDraft);
+    clear();
+  };
+
   return (
     <form
-      class="composer"
+      class={`composer${dragging ? ' dragging' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
-        if (!text.trim() || running || disabled) return;
-        onSend(text);
-        setText('');
+        void submit();
+      }}
+      onDragOver={(event) => {
+        if (!event.dataTransfer?.types.includes('Files') || blocked) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        setDragging(false);
+        if (!event.dataTransfer?.files.length || blocked) return;
+        event.preventDefault();
+        void add(event.dataTransfer.files);
       }}
     >
-      <input
-        aria-label="Message"
-        value={text}
-        placeholder={placeholder}
-        disabled={disabled}
-        onInput={(event) => setText(event.currentTarget.value)}
-      />
-      {running ? (
-        <button type="button" class="danger" onClick={onStop}>
-          Stop
-        </button>
-      ) : (
-        <button type="submit" class="primary" disabled={disabled}>
-          Send
-        </button>
+      {editing && (
+        <p class="composer-note" role="status">
+          Editing your message: sending runs it again, and the old version stays as a branch.{' '}
+          <button
+            type="button"
+            class="quiet"
+            onClick={() => {
+              props.onStartEdit(undefined);
+              clear();
+            }}
+          >
+            Cancel edit
+          </button>
+        </p>
       )}
+      {waiting && (
+        <p class="composer-note" role="status">
+          {approvalsWaiting === 1 ? 'An approval is' : `${approvalsWaiting} approvals are`} waiting
+          for your answer.{' '}
+          <button type="button" class="quiet" onClick={props.onShowApprovals}>
+            Answer it
+          </button>{' '}
+          or send to reject {approvalsWaiting === 1 ? 'it' : 'them'} and go on with your message.
+        </p>
+      )}
+      {files.length > 0 && (
+        <ul class="attachments" aria-label="Attachments">
+          {files.map((draft) => (
+            <li key={draft.id} class={draft.kind ? '' : 'unsupported'}>
+              {draft.previewUrl ? (
+                <img src={draft.previewUrl} alt="" width="40" height="40" />
+              ) : (
+                <span class="file-icon" aria-hidden="true">
+                  {draft.kind === 'pdf' ? 'PDF' : 'TXT'}
+                </span>
+              )}
+              <span class="attachment-name">{draft.name}</span>
+              <span class="hint">{formatBytes(draft.size)}</span>
+              <button
+                type="button"
+                class="quiet"
+                aria-label={`Remove ${draft.name}`}
+                onClick={() => remove(draft)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {problems.length > 0 && (
+        <ul class="composer-problems" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      <div class="composer-row">
+        {!editing && (
+          <>
+            <button
+              type="button"
+              class="attach"
+              aria-label="Attach files"
+              title="Attach images, PDFs or text files (or paste or drop them here)"
+              disabled={blocked || !policy}
+              onClick={() => picker.current?.click()}
+            >
+              <span aria-hidden="true">＋</span>
+            </button>
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              tabIndex={-1}
+              accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.ts,.tsx,.js,.py,.yaml,.yml,.toml,.sql,.sh,.log"
+              onChange={(event) => {
+                const input = event.currentTarget;
+                void add(input.files ?? []).then(() => (input.value = ''));
+              }}
+            />
+          </>
+        )}
+        <textarea
+          ref={box}
+          aria-label="Message"
+          rows={1}
+          value={text}
+          placeholder={editing ? 'The edited message' : props.placeholder}
+          disabled={disabled}
+          onInput={(event) => setText(event.currentTarget.value)}
+          onPaste={(event) => {
+            const pasted = event.clipboardData?.files;
+            if (!pasted?.length || !policy) return;
+            event.preventDefault();
+            void add(pasted);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              void submit();
+            } else if (event.key === 'Escape') {
+              if (running) {
+                event.preventDefault();
+                props.onStop();
+              } else if (editing) {
+                event.preventDefault();
+                props.onStartEdit(undefined);
+                clear();
+              }
+            } else if (
+              event.key === 'ArrowUp' &&
+              !text &&
+              files.length === 0 &&
+              !editing &&
+              props.lastMessage &&
+              !blocked
+            ) {
+              event.preventDefault();
+              props.onStartEdit(props.lastMessage);
+            }
+          }}
+        />
+        {running ? (
+          <button type="button" class="danger" onClick={props.onStop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" class="primary" disabled={disabled}>
+            {editing ? 'Run edited' : waiting ? 'Reject and send' : 'Send'}
+          </button>
+        )}
+      </div>
     </form>
   );
 }
+
+const NONE: AttachmentPolicy = { kinds: [], maxFileBytes: 0, maxTotalBytes: 0, takenBy: 'agent' };

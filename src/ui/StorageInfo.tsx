@@ -1,3 +1,4 @@
+import { formatBytes } from '../core/format.ts';
 import { useEffect, useState } from 'preact/hooks';
 
 interface Usage {
@@ -32,15 +33,4 @@ export function StorageInfo({ refreshKey }: { refreshKey: unknown }) {
       {usage.persisted ? ' · kept' : ''}
     </p>
   );
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`;
 }

@@ -3,7 +3,8 @@
 // drawing a session costs what the opening holds, never the length of its log. Each part is
 // computed once per value it depends on (a run extends the tail and the state, not the path).
 
-import type { Event } from '../core/event.ts';
+import { functionResponsesOf, textOf } from '../core/content.ts';
+import { isRewindMarker, type Event } from '../core/event.ts';
 import type { SessionOpening } from '../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from './approvals-model.ts';
 import { chatItems, type ChatItem } from './chat-model.ts';
@@ -22,9 +23,11 @@ export interface SessionView {
   /** More turns of the active path lie before `history` (ask for more turns). */
   earlierTurns: boolean;
   state: StateGroup[];
+  /** The user's last text message in the conversation (↑ in the composer edits it). */
+  lastMessage: { invocationId: string; text: string } | undefined;
 }
 
-type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals'>;
+type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals' | 'lastMessage'>;
 
 const views = new WeakMap<SessionOpening, SessionView>();
 const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
@@ -49,7 +52,12 @@ export function sessionView(opening: SessionOpening): SessionView {
 function fromTail(tail: SessionOpening['activeTail']): TailView {
   return memo(tails, tail, () => {
     const active = tail.map(({ event }) => event);
-    return { active, chat: chatItems(active), approvals: pendingApprovals(active) };
+    return {
+      active,
+      chat: chatItems(active),
+      approvals: pendingApprovals(active),
+      lastMessage: lastUserMessage(active),
+    };
   });
 }
 
@@ -65,6 +73,18 @@ export function openingCheckpoints(
   const from = tailStart?.seq ?? (activeComplete ? 0 : Infinity);
   const events = activeTail.filter(({ seq }) => seq >= from).map(({ event }) => event);
   return checkpointRows(events, summary.id, { running, stateBefore: tailStart?.state ?? {} });
+}
+
+/** The last message the user typed (not an answer to a call, not a rewind marker). */
+function lastUserMessage(active: readonly Event[]): SessionView['lastMessage'] {
+  for (let i = active.length - 1; i >= 0; i--) {
+    const event = active[i]!;
+    if (event.author !== 'user' || isRewindMarker(event)) continue;
+    const text = textOf(event.content);
+    if (text && !functionResponsesOf(event.content).length)
+      return { invocationId: event.invocationId, text };
+  }
+  return undefined;
 }
 
 function memo<K extends object, V>(cache: WeakMap<K, V>, key: K, make: () => V): V {

@@ -15,7 +15,8 @@ import { isTrellisError } from '../core/errors.ts';
 import { showsError } from './chat-model.ts';
 import type { Event } from '../core/event.ts';
 import type { InterruptedRun, RuntimeBroadcast, Settings } from '../../workers/protocol.ts';
-import { OPENING } from '../../workers/protocol.ts';
+import { OPENING, type OutgoingAttachment } from '../../workers/protocol.ts';
+import { sessionView } from './session-view.ts';
 import {
   INITIAL,
   LOG_PAGE,
@@ -174,11 +175,27 @@ export class Workbench extends ViewState<WorkbenchState> {
     });
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
     const sessionId = this.state.current?.summary.id;
-    if (!sessionId || !text.trim()) return;
-    this.set({ sent: text.trim() });
-    await this.running(sessionId, (onEvent) => this.client.runtime.send(sessionId, text, onEvent));
+    if (!sessionId || (!text.trim() && attachments.length === 0)) return;
+    this.set({ sent: sentText(text, attachments) });
+    await this.running(sessionId, (onEvent) =>
+      this.client.runtime.send(sessionId, text, onEvent, attachments),
+    );
+  }
+
+  /**
+   * Rejects the approvals the session waits for (each run goes on, told the user declined),
+   * then sends the message: what the composer does when the user sends while one waits.
+   */
+  async rejectAndSend(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
+    const current = this.state.current;
+    if (!current) return;
+    for (const approval of sessionView(current).approvals) {
+      await this.answer(approval.requestId, false);
+      if (this.state.error) return;
+    }
+    await this.send(text, attachments);
   }
 
   stop(): void {
@@ -414,4 +431,10 @@ export class Workbench extends ViewState<WorkbenchState> {
     if (isTrellisError(error, 'SessionBusyError')) this.set({ busyElsewhere: true });
     this.set({ error: message });
   }
+}
+
+/** The message as shown until the log has it: its text, and the names of its files. */
+function sentText(text: string, attachments: readonly OutgoingAttachment[]): string {
+  const files = attachments.map((file) => `📎 ${file.name}`).join('\n');
+  return [text.trim(), files].filter(Boolean).join('\n');
 }

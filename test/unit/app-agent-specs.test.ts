@@ -3,6 +3,7 @@
 // with a built-in tool streamed, Stop and a server that cannot be reached (both resumable), and
 // agent files that never hold a key.
 
+import { attachmentPolicy } from '../../src/models/attachments.ts';
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf, type Event } from '../../src/index.ts';
@@ -91,7 +92,10 @@ describe('AppRuntime agent builder', () => {
       name: 'calc',
       description: 'fixture-calculator on Fixture: Does sums.',
       kind: 'agent',
+      // An OpenAI-compatible server takes images and text files, not PDFs.
+      attachments: attachmentPolicy('openai-compatible'),
     });
+    expect(agents.at(-1)!.attachments.kinds).toEqual(['image', 'text']);
     expect(broadcasts).toContainEqual({ type: 'agents-changed' });
   });
 
