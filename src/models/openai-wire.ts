@@ -3,6 +3,7 @@
 
 import { base64ToBytes, type Content, type Part } from '../core/content.ts';
 import type { UsageMetadata } from '../core/event.ts';
+import { attachmentKindOf } from './attachments.ts';
 import type { FailureContext } from './model-errors.ts';
 import { badResponse } from './model-http.ts';
 import type { LlmRequest, LlmResponse } from './llm.ts';
@@ -148,13 +149,16 @@ function userContent(parts: Part[]): string | OpenAiContentPart[] {
         { type: 'image_url', image_url: { url: `data:${data.mimeType};base64,${data.data}` } },
       ];
     }
-    if (data.mimeType.startsWith('text/') || data.mimeType === 'application/json') {
-      return [{ type: 'text', text: new TextDecoder().decode(base64ToBytes(data.data)) }];
+    const name = data.displayName ? ` ${data.displayName}` : '';
+    if (attachmentKindOf(data.mimeType) === 'text') {
+      // The server takes no files: a text file's text goes in, under its name.
+      const text = new TextDecoder().decode(base64ToBytes(data.data));
+      return [{ type: 'text', text: name ? `File${name}:\n${text}` : text }];
     }
     return [
       {
         type: 'text',
-        text: `[A ${data.mimeType} attachment was left out: this model takes text and images only.]`,
+        text: `[The ${data.mimeType} attachment${name} was left out: this server takes text and images only.]`,
       },
     ];
   });

@@ -181,6 +181,43 @@ describe('OpenAiCompatibleModel', () => {
     ]);
   });
 
+  it('sends an attached text file as text under its name, and says a PDF was left out', async () => {
+    const encode = (text: string) => Buffer.from(text).toString('base64');
+    await collect(
+      openai('fixture-text').generateContentAsync({
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { text: 'Summarise these.' },
+              {
+                inlineData: {
+                  mimeType: 'text/markdown',
+                  data: encode('# Notes'),
+                  displayName: 'notes.md',
+                },
+              },
+              {
+                inlineData: {
+                  mimeType: 'application/pdf',
+                  data: encode('%PDF'),
+                  displayName: 'paper.pdf',
+                },
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(lastRequest().body.messages).toEqual([
+      {
+        role: 'user',
+        content:
+          'Summarise these.\nFile notes.md:\n# Notes\n[The application/pdf attachment paper.pdf was left out: this server takes text and images only.]',
+      },
+    ]);
+  });
+
   it('assembles a tool call streamed in pieces, and answers its result', async () => {
     const model = openai('fixture-tool-call');
     const request = ask('Weather in Paris?', { tools: [weatherTool] });
