@@ -52,6 +52,8 @@ import {
   userText,
 } from './app-sessions.ts';
 import type { AttachmentPolicy } from '../src/models/attachments.ts';
+import type { SessionUsage } from '../src/core/usage.ts';
+import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
 
 export interface AppRuntimeOptions {
@@ -157,6 +159,7 @@ export class AppRuntime {
           .map((filename) => this.artifacts.deleteArtifact({ ...key, filename })),
       );
       await this.store.deleteSessionMeta(APP_NAME, USER_ID, sessionId);
+      await this.store.deleteSetting(usageKey(sessionId));
     });
     this.options.broadcast({ type: 'sessions-changed' });
   }
@@ -169,6 +172,11 @@ export class AppRuntime {
   /** What the page needs to draw a session, read without reading its whole log. */
   openSessionSummary(sessionId: string, limits?: OpeningLimits): Promise<SessionOpening> {
     return this.openings.opening(sessionId, limits);
+  }
+
+  /** What the session's model calls cost so far: calls, tokens, time. */
+  sessionUsage(sessionId: string): Promise<SessionUsage> {
+    return sessionUsage(this.sessions, this.store, sessionId);
   }
 
   /** A page of the raw log for the event log (markers included), oldest first. */

@@ -30,6 +30,7 @@ const api = {
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
   openSessionSummary: (sessionId: string, limits?: OpeningLimits) =>
     runtime.openSessionSummary(sessionId, limits),
+  sessionUsage: (sessionId: string) => runtime.sessionUsage(sessionId),
   readLog: (sessionId: string, fromSeq: number, limit: number) =>
     runtime.readLog(sessionId, fromSeq, limit),
   send: (

@@ -127,6 +127,13 @@ export class IndexedDbAppStore {
     );
   }
 
+  async deleteSetting(name: string): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.settings], (tx) =>
+      tx.objectStore(Stores.settings).delete(name),
+    );
+  }
+
   close(): Promise<void> {
     return this.database.release();
   }

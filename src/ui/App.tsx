@@ -22,6 +22,7 @@ import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
 import { applyTheme } from './theme.ts';
+import { sessionUsageText } from './usage-format.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
@@ -92,6 +93,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const agentInfo = state.agents.find((agent) => agent.id === agentId);
   const flow = agentInfo?.flow;
   const [editing, setEditing] = useState<EditTarget>();
+  const usageText = sessionUsageText(state.usage);
   const approvalsWaiting =
     session?.approvals.filter((approval) => !state.answered.includes(approval.requestId)).length ??
     0;
@@ -239,6 +241,11 @@ export function App({ workbench, flows, providers, builder }: Props) {
           <>
             <div class="session-bar">
               <h1 class="session-heading">{current?.summary.title ?? 'Trellis'}</h1>
+              {usageText && (
+                <p class="session-usage" title="Counted over every answer, rewound ones too">
+                  {usageText}
+                </p>
+              )}
               {flow && (
                 <div class="view-switch" role="group" aria-label="View">
                   <button

@@ -3,6 +3,7 @@
 import type { Remote } from 'comlink';
 import type { Event } from '../core/event.ts';
 import { applyDelta } from '../core/state.ts';
+import type { SessionUsage } from '../core/usage.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
 import type {
   AgentInfo,
@@ -42,6 +43,8 @@ export interface WorkbenchState {
   /** The open session, as far back as `limits` reads it. */
   current: SessionOpening | undefined;
   limits: Required<OpeningLimits>;
+  /** What the open session's model calls cost (read after it opens, then followed). */
+  usage: SessionUsage | undefined;
   /** The event log's pages, while it is open. */
   log: LogPages | undefined;
   /** This tab is running the current session. */
@@ -76,6 +79,7 @@ export const INITIAL: WorkbenchState = {
   sessions: [],
   current: undefined,
   limits: OPENING,
+  usage: undefined,
   log: undefined,
   running: false,
   busyElsewhere: false,

@@ -12,6 +12,7 @@
 
 import { ViewState } from './view-state.ts';
 import { isTrellisError } from '../core/errors.ts';
+import { withEventUsage } from '../core/usage.ts';
 import { showsError } from './chat-model.ts';
 import type { Event } from '../core/event.ts';
 import type { InterruptedRun, RuntimeBroadcast, Settings } from '../../workers/protocol.ts';
@@ -77,11 +78,13 @@ export class Workbench extends ViewState<WorkbenchState> {
       if (read !== this.reads) return;
       this.set({
         current,
+        usage: undefined,
         limits: OPENING,
         busyElsewhere: busy.includes(sessionId),
         selectedTurnId: undefined,
         streaming: undefined,
       });
+      void this.refreshUsage(sessionId);
       if (this.state.log) await this.openLog(true);
     });
   }
@@ -346,6 +349,7 @@ export class Workbench extends ViewState<WorkbenchState> {
     }
     this.set({
       current: withStoredEvent(current, event),
+      usage: this.state.usage && withEventUsage(this.state.usage, event),
       runEventIds: new Set([...this.state.runEventIds, event.id]),
       streaming: this.state.streaming?.eventId === event.id ? undefined : this.state.streaming,
     });
@@ -388,6 +392,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       const fresh = await this.client.runtime.openSessionSummary(sessionId, this.state.limits);
       if (read !== this.reads || this.state.current?.summary.id !== sessionId) return;
       this.set({ current: fresh });
+      void this.refreshUsage(sessionId);
       const log = this.state.log;
       if (log) await this.readLog(sessionId, log.from, fresh.eventCount - log.from);
     });
@@ -399,6 +404,16 @@ export class Workbench extends ViewState<WorkbenchState> {
       if (this.state.current?.summary.id !== sessionId) return;
       this.set({ log: { from, entries: page.entries, eventCount: page.eventCount } });
     });
+  }
+
+  /** Counts the session's usage (what the log holds beyond the count kept is counted now). */
+  private async refreshUsage(sessionId: string): Promise<void> {
+    try {
+      const usage = await this.client.runtime.sessionUsage(sessionId);
+      if (this.state.current?.summary.id === sessionId) this.set({ usage });
+    } catch {
+      // The totals are a courtesy: a session deleted meanwhile, say, has none to show.
+    }
   }
 
   private async refreshAgents(): Promise<void> {
