@@ -11,9 +11,15 @@ import './ui/styles.css';
 // Before the first paint: the theme chosen last (the settings come from the worker later).
 applyTheme(rememberedTheme());
 
+/** Unsaved flow edits, so that a reload keeps them (see FlowEditor). */
+const FLOW_DRAFTS = 'trellis-flow-drafts';
+
 const client = connectRuntime();
 const workbench = new Workbench(client);
-const flows = new FlowEditor(client);
+const flows = new FlowEditor(client, undefined, {
+  load: () => JSON.parse(localStorage.getItem(FLOW_DRAFTS) ?? '{}') as Record<string, string>,
+  save: (drafts) => localStorage.setItem(FLOW_DRAFTS, JSON.stringify(drafts)),
+});
 const providers = new ProvidersEditor(client);
 const builder = new AgentBuilder(client);
 render(

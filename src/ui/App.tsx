@@ -115,9 +115,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
           disabled={!state.ready || locked}
           onChange={actions.setAgent}
         />
-        <button type="button" aria-pressed={view === 'flows'} onClick={() => toggle('flows')}>
-          Flows
-        </button>
+        <FlowsButton editor={flows} pressed={view === 'flows'} onClick={() => toggle('flows')} />
         <button type="button" aria-pressed={view === 'agents'} onClick={() => toggle('agents')}>
           Agents
         </button>
@@ -345,6 +343,17 @@ export function App({ workbench, flows, providers, builder }: Props) {
 }
 
 const EMPTY: never[] = [];
+
+/** The header's Flows button, which says when a flow has edits not saved. */
+function FlowsButton(props: { editor: FlowEditor; pressed: boolean; onClick: () => void }) {
+  const { drafts } = useSnapshot(props.editor);
+  const unsaved = Object.keys(drafts).length > 0;
+  return (
+    <button type="button" aria-pressed={props.pressed} onClick={props.onClick}>
+      Flows{unsaved && <span class="badge unsaved"> unsaved</span>}
+    </button>
+  );
+}
 
 /** Takes the user to the approval cards: the first one's first button gets the focus. */
 function showApprovals(): void {

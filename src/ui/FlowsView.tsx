@@ -15,7 +15,7 @@ interface Props {
 export function FlowsView({ editor, onUse, onClose }: Props) {
   const state = useSnapshot(editor);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const { flows, selectedId, text, savedText, check, saving, status, error } = state;
+  const { flows, selectedId, text, savedText, check, saving, status, error, drafts } = state;
   const selected = flows.find((flow) => flow.id === selectedId);
   const readOnly = selected?.readOnly ?? false;
   const dirty = text !== savedText;
@@ -61,6 +61,7 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 >
                   {flow.name}
                   {flow.readOnly && <span class="badge">example</span>}
+                  {drafts[flow.id] !== undefined && <span class="badge unsaved">unsaved</span>}
                 </button>
                 <div class="flow-actions">
                   <button
@@ -118,6 +119,11 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
             >
               Save
             </button>
+            {dirty && !readOnly && (
+              <button type="button" onClick={() => editor.discard()}>
+                Discard changes
+              </button>
+            )}
             {selectedId && !dirty && (
               <button type="button" onClick={() => onUse(selectedId)}>
                 Use in this session

@@ -4,7 +4,10 @@
 // Invariants:
 // - only the answer to the latest check is shown (an older one arriving late is dropped);
 // - the worker saves nothing invalid; a refused save shows the problems it found;
-// - the list follows other tabs (and this tab's own saves) through the `flows-changed` broadcast.
+// - the list follows other tabs (and this tab's own saves) through the `flows-changed` broadcast;
+// - an edit is never lost without a word: the unsaved text of each flow is kept as a draft (in
+//   memory, and in the browser's storage when given one, so a reload keeps it too) until it is
+//   saved or discarded, whatever the user opens or leaves meanwhile.
 
 import { ViewState } from './view-state.ts';
 import type { FlowCheck, FlowInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
@@ -23,7 +26,17 @@ export interface FlowEditorState {
   /** "Saved.", "Not saved: …". */
   status: string | undefined;
   error: string | undefined;
+  /** Unsaved texts by flow id (`new` for a flow never saved), the one being edited included. */
+  drafts: Readonly<Record<string, string>>;
 }
+
+/** Where drafts outlive the page (localStorage in the app). */
+export interface DraftStorage {
+  load(): Record<string, string>;
+  save(drafts: Readonly<Record<string, string>>): void;
+}
+
+const NEW_KEY = 'new';
 
 const INITIAL: FlowEditorState = {
   flows: [],
@@ -34,6 +47,7 @@ const INITIAL: FlowEditorState = {
   saving: false,
   status: undefined,
   error: undefined,
+  drafts: {},
 };
 
 export class FlowEditor extends ViewState<FlowEditorState> {
@@ -44,8 +58,14 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   constructor(
     private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>,
     private readonly checkDelayMs = 250,
+    private readonly storage?: DraftStorage,
   ) {
-    super(INITIAL);
+    super({ ...INITIAL, drafts: loadDrafts(storage) });
+  }
+
+  /** Whether some flow has edits not saved. */
+  get hasUnsaved(): boolean {
+    return Object.keys(this.state.drafts).length > 0;
   }
 
   get selected(): FlowInfo | undefined {
@@ -100,6 +120,7 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   /** The user typed: the problems follow shortly. */
   edit(text: string): void {
     this.set({ text, status: undefined });
+    this.keepDraft(this.state.selectedId, text === this.state.savedText ? undefined : text);
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => void this.runCheck(), this.checkDelayMs);
   }
@@ -122,6 +143,7 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       return;
     }
     const saved = result.saved;
+    this.keepDraft(selectedId, undefined);
     await this.refresh();
     this.set({
       selectedId: saved.id,
@@ -134,6 +156,7 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   async remove(id: string): Promise<void> {
     await this.guard(async () => {
       await this.client.runtime.deleteFlow(id);
+      this.keepDraft(id, undefined);
       await this.refresh();
       if (this.state.selectedId === id) {
         const next = this.state.flows[0];
@@ -144,14 +167,46 @@ export class FlowEditor extends ViewState<FlowEditorState> {
     });
   }
 
+  /** Drops the unsaved edits of the flow being edited: back to its saved text. */
+  discard(): void {
+    this.keepDraft(this.state.selectedId, undefined);
+    this.load(this.state.selectedId, this.state.savedText);
+    this.set({ status: 'Changes discarded.' });
+  }
+
   dismiss(): void {
     this.set({ error: undefined, status: undefined });
   }
 
-  private load(selectedId: string | undefined, text: string): void {
+  /** Opens a flow at `savedText`, or at its draft when it has unsaved edits. */
+  private load(selectedId: string | undefined, savedText: string): void {
     clearTimeout(this.checkTimer);
-    this.set({ selectedId, text, savedText: text, check: undefined, status: undefined });
+    const draft = this.state.drafts[selectedId ?? NEW_KEY];
+    this.set({
+      selectedId,
+      text: draft ?? savedText,
+      savedText,
+      check: undefined,
+      status:
+        draft === undefined
+          ? undefined
+          : 'Unsaved changes from before: save them, or discard them.',
+    });
     void this.runCheck();
+  }
+
+  private keepDraft(selectedId: string | undefined, text: string | undefined): void {
+    const key = selectedId ?? NEW_KEY;
+    if (this.state.drafts[key] === text) return;
+    const drafts = { ...this.state.drafts };
+    if (text === undefined) delete drafts[key];
+    else drafts[key] = text;
+    this.set({ drafts });
+    try {
+      this.storage?.save(drafts);
+    } catch {
+      // A full or locked storage: the draft is still kept in this page.
+    }
   }
 
   private async runCheck(): Promise<void> {
@@ -168,5 +223,20 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       this.set({ error: (error as Error | null)?.message ?? String(error) });
       return undefined;
     }
+  }
+}
+
+function loadDrafts(storage: DraftStorage | undefined): Record<string, string> {
+  try {
+    const drafts: unknown = storage?.load();
+    if (typeof drafts !== 'object' || drafts === null || Array.isArray(drafts)) return {};
+    return Object.fromEntries(
+      Object.entries(drafts).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    );
+  } catch {
+    // Storage that is off, or drafts that no longer parse: there is nothing to restore.
+    return {};
   }
 }

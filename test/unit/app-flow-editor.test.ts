@@ -95,6 +95,68 @@ describe('FlowEditor', () => {
     editor.stop();
   });
 
+  it('keeps unsaved edits as a draft across other flows, a new view and a reload, until saved or discarded', async () => {
+    const { client: c } = client();
+    const kept: { drafts: Record<string, string> } = { drafts: {} };
+    const storage = {
+      load: () => kept.drafts,
+      save: (drafts: Readonly<Record<string, string>>) => void (kept.drafts = { ...drafts }),
+    };
+    const editor = new FlowEditor(c, 0, storage);
+    await editor.start();
+    await editor.duplicate('example:support');
+    const id = editor.snapshot.selectedId!;
+    const saved = editor.snapshot.text;
+    const edited = saved.replace('"name": "support-copy"', '"name": "support-edited"');
+    editor.edit(edited);
+    expect(editor.hasUnsaved).toBe(true);
+
+    // Opening another flow, or starting a new one, keeps it; coming back restores it, and says so.
+    await editor.select('example:research-brief');
+    editor.newFlow();
+    await editor.select(id);
+    expect(editor.snapshot.text).toBe(edited);
+    expect(editor.snapshot.savedText).toBe(saved);
+    expect(editor.snapshot.status).toMatch(/Unsaved changes from before/);
+    editor.stop();
+
+    // A reload: a new editor on the same storage has it.
+    const reloaded = new FlowEditor(c, 0, storage);
+    await reloaded.start();
+    expect(reloaded.hasUnsaved).toBe(true);
+    await reloaded.select(id);
+    expect(reloaded.snapshot.text).toBe(edited);
+
+    // Typing the saved text back is no edit; Discard and Save both end the draft.
+    reloaded.edit(saved);
+    expect(reloaded.hasUnsaved).toBe(false);
+    reloaded.edit(edited);
+    reloaded.discard();
+    expect(reloaded.snapshot.text).toBe(saved);
+    expect(kept.drafts).toEqual({});
+    reloaded.edit(edited);
+    await reloaded.save();
+    expect(reloaded.snapshot.status).toMatch(/Saved “support-edited”/);
+    expect(reloaded.hasUnsaved).toBe(false);
+    expect(kept.drafts).toEqual({});
+    reloaded.stop();
+  });
+
+  it('starts with no drafts when the stored ones are unreadable', async () => {
+    const editor = new FlowEditor(client().client, 0, {
+      load: () => {
+        throw new SyntaxError('Unexpected token');
+      },
+      save: () => {},
+    });
+    expect(editor.snapshot.drafts).toEqual({});
+    const other = new FlowEditor(client().client, 0, {
+      load: () => ({ 'flow:1': 42, 'flow:2': 'text' }) as unknown as Record<string, string>,
+      save: () => {},
+    });
+    expect(other.snapshot.drafts).toEqual({ 'flow:2': 'text' });
+  });
+
   it('shows only the latest check, and follows flows saved elsewhere', async () => {
     const { client: c, runtime } = client();
     const editor = new FlowEditor(c, 0);
