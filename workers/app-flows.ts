@@ -206,6 +206,9 @@ function compileProblems(flow: Flow, timing: DemoTiming | undefined): FlowProble
  * invocation resumable from that node: the resume banner lists runs from the runs store, so the
  * invocation gets a record as an interrupted run if it has none.
  */
+/** The owner of the record a rewind to a checkpoint leaves: the run was cut off on purpose. */
+export const REWIND_OWNER = 'rewind';
+
 export async function rewindToCheckpoint(
   runner: Runner,
   userId: string,
@@ -237,7 +240,7 @@ export async function rewindToCheckpoint(
       startedAt: now,
       updatedAt: now,
       heartbeatAt: now,
-      ownerId: 'rewind',
+      ownerId: REWIND_OWNER,
     });
   }
   return marker;

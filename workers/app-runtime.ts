@@ -16,17 +16,19 @@ import {
   Runner,
   SessionNotFoundError,
   isUserArtifact,
+  textOf,
   type BaseAgent,
   type Content,
   type Event,
   type HttpModelOptions,
+  type InterruptedInvocation,
   type Part,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
-import type { LogPage } from '../src/store/session-service.ts';
+import type { LogPage, RunRecord } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './app-agent-specs.ts';
 import { AppAgents } from './app-agents.ts';
-import { AppFlows, rewindToCheckpoint } from './app-flows.ts';
+import { AppFlows, REWIND_OWNER, rewindToCheckpoint } from './app-flows.ts';
 import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
 import { exportSessionFile, importSessionFile, type SessionFileDeps } from './app-session-files.ts';
@@ -34,6 +36,7 @@ import {
   DEFAULT_SETTINGS,
   type AgentInfo,
   type InterruptedRun,
+  type RunCause,
   type OutgoingAttachment,
   type OpeningLimits,
   type RuntimeBroadcast,
@@ -299,21 +302,43 @@ export class AppRuntime {
     );
   }
 
-  /** Runs that a reload, a crash or the Stop button cut off, and runs waiting for an answer. */
+  /**
+   * Runs that a reload, a crash, Stop, a failure or a rewind to a checkpoint cut off, and runs
+   * waiting for an answer, each with its turn's text and why it stopped.
+   */
   async interruptedRuns(): Promise<InterruptedRun[]> {
     const runner = await this.agentList.runner(DEFAULT_AGENT_ID);
-    const [runs, metas] = await Promise.all([
+    const [runs, metas, records] = await Promise.all([
       runner.listInterruptedInvocations({ userId: USER_ID }),
       this.store.listSessionMeta(APP_NAME, USER_ID),
+      this.sessions.listRuns({ appName: APP_NAME, userId: USER_ID }),
     ]);
     const titles = new Map(metas.map((meta) => [meta.sessionId, meta.title]));
     const agents = new Map(metas.map((meta) => [meta.sessionId, meta.agentId]));
+    const byRun = new Map(records.map((record) => [record.invocationId, record]));
     const offered = await Promise.all(
       runs.map((run) => this.agentList.resumable(agents.get(run.sessionId) ?? DEFAULT_AGENT_ID)),
     );
-    return runs
-      .filter((_, i) => offered[i])
-      .map((run) => ({ ...run, sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE }));
+    return Promise.all(
+      runs
+        .filter((_, i) => offered[i])
+        .map(async (run) => ({
+          ...run,
+          sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE,
+          turnText: await this.turnText(run.sessionId, run.invocationId),
+          cause: causeOf(run, byRun.get(run.invocationId)),
+        })),
+    );
+  }
+
+  /** The text of the message that began a turn ('' when there is none to show). */
+  private async turnText(sessionId: string, invocationId: string): Promise<string> {
+    const key = this.key(sessionId);
+    const checkpoint = await this.sessions.getInvocationCheckpoint({ ...key, invocationId });
+    if (!checkpoint) return '';
+    const page = await this.sessions.listEvents({ ...key, fromSeq: checkpoint.firstSeq, limit: 1 });
+    const text = textOf(page?.entries[0]?.event.content).trim();
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   }
 
   /** Which of these sessions another tab (or this one) is running right now. */
@@ -433,4 +458,15 @@ export class AppRuntime {
   private key(sessionId: string) {
     return { appName: APP_NAME, userId: USER_ID, sessionId };
   }
+}
+
+/** Why a run listed as interrupted stopped, from its record (see Runner and rewindToCheckpoint). */
+function causeOf(
+  run: InterruptedRun | InterruptedInvocation,
+  record: RunRecord | undefined,
+): RunCause {
+  if (run.status === 'paused') return 'waiting';
+  if (record?.ownerId === REWIND_OWNER) return 'rewound';
+  if (run.error) return 'failed';
+  return record?.status === 'running' ? 'cut-off' : 'stopped';
 }

@@ -196,7 +196,17 @@ export const OPENING: Required<OpeningLimits> = { numActiveEvents: 50, numTurns:
 
 export interface InterruptedRun extends InterruptedInvocation {
   sessionTitle: string;
+  /** The message that began the cut-off turn ('' when there is none). */
+  turnText: string;
+  cause: RunCause;
 }
+
+/**
+ * Why a run stopped: `cut-off` (a reload, a crash or a closed tab), `stopped` (Stop), `failed`
+ * (see its error: a model that could not be reached, a full disk), `rewound` (a rewind to a
+ * checkpoint), `waiting` (a paused run, waiting for an answer).
+ */
+export type RunCause = 'cut-off' | 'stopped' | 'failed' | 'rewound' | 'waiting';
 
 export interface Settings {
   /** Resume interrupted runs on load without asking. */

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
 import { AgentsView } from './AgentsView.tsx';
+import { Announcer } from './Announcer.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
@@ -200,30 +201,37 @@ export function App({ workbench, flows, providers, builder }: Props) {
       />
 
       <main class="main">
-        <UpdatePrompt />
-        <ResumeBanner runs={state.interrupted} disabled={running} onResume={actions.resume} />
-        {busyElsewhere && (
-          <p class="banner busy" role="status">
-            This session is running in another tab. It updates here live; you can act on it once
-            that run ends.
-          </p>
-        )}
-        {state.error && (
-          <p class="banner error" role="alert">
-            {state.error}{' '}
-            <button type="button" class="quiet" onClick={actions.dismiss}>
-              Dismiss
-            </button>
-          </p>
-        )}
-        {state.notice && (
-          <p class="banner notice" role="status">
-            {state.notice}{' '}
-            <button type="button" class="quiet" onClick={actions.dismiss}>
-              OK
-            </button>
-          </p>
-        )}
+        <Announcer
+          sessionId={current?.summary.id}
+          chat={session?.chat ?? EMPTY}
+          approvals={session?.approvals ?? EMPTY}
+        />
+        <div class="banners">
+          <UpdatePrompt />
+          <ResumeBanner runs={state.interrupted} disabled={running} onResume={actions.resume} />
+          {busyElsewhere && (
+            <p class="banner busy" role="status">
+              This session is running in another tab. It updates here live; you can act on it once
+              that run ends.
+            </p>
+          )}
+          {state.error && (
+            <p class="banner error" role="alert">
+              {state.error}{' '}
+              <button type="button" class="quiet" onClick={actions.dismiss}>
+                Dismiss
+              </button>
+            </p>
+          )}
+          {state.notice && (
+            <p class="banner notice" role="status">
+              {state.notice}{' '}
+              <button type="button" class="quiet" onClick={actions.dismiss}>
+                OK
+              </button>
+            </p>
+          )}
+        </div>
         {view === 'flows' ? (
           <FlowsView editor={flows} onUse={use} onClose={() => setView('chat')} />
         ) : view === 'agents' ? (
@@ -290,6 +298,9 @@ export function App({ workbench, flows, providers, builder }: Props) {
                 onShowEarlier={actions.showEarlierMessages}
               />
             )}
+            {state.rewind && (
+              <RewindNote said={state.rewind.said} disabled={locked} onUndo={actions.undoRewind} />
+            )}
             <Composer
               running={running}
               disabled={!state.ready || busyElsewhere || !current}
@@ -330,7 +341,12 @@ export function App({ workbench, flows, providers, builder }: Props) {
           onFork={actions.fork}
         />
         <StatePanel groups={session?.state ?? EMPTY} />
-        <ArtifactsPanel artifacts={current?.artifacts ?? EMPTY} onLoad={actions.loadArtifact} />
+        <ArtifactsPanel
+          // A file shown in one session is not shown in the next one opened.
+          key={current?.summary.id}
+          artifacts={current?.artifacts ?? EMPTY}
+          onLoad={actions.loadArtifact}
+        />
         <EventLog
           eventCount={current?.eventCount ?? 0}
           pages={state.log}
@@ -344,6 +360,20 @@ export function App({ workbench, flows, providers, builder }: Props) {
 
 const EMPTY: never[] = [];
 
+/** What the rewind just made did, with its undo; it takes the focus, which the rewind took away. */
+function RewindNote(props: { said: string; disabled: boolean; onUndo: () => void }) {
+  const note = useRef<HTMLParagraphElement>(null);
+  useEffect(() => note.current?.focus(), [props.said]);
+  return (
+    <p class="rewind-note" role="status" tabIndex={-1} ref={note}>
+      {props.said} Nothing is lost: the turns you left stay in History.{' '}
+      <button type="button" disabled={props.disabled} onClick={props.onUndo}>
+        Undo
+      </button>
+    </p>
+  );
+}
+
 /** The header's Flows button, which says when a flow has edits not saved. */
 function FlowsButton(props: { editor: FlowEditor; pressed: boolean; onClick: () => void }) {
   const { drafts } = useSnapshot(props.editor);
@@ -353,6 +383,10 @@ function FlowsButton(props: { editor: FlowEditor; pressed: boolean; onClick: () 
       Flows{unsaved && <span class="badge unsaved"> unsaved</span>}
     </button>
   );
+}
+
+function focusMessageBox(): void {
+  document.querySelector<HTMLElement>('.composer textarea')?.focus();
 }
 
 /** Takes the user to the approval cards: the first one's first button gets the focus. */
@@ -394,13 +428,20 @@ function actionsOf(workbench: Workbench) {
     openLog: (open: boolean) => void workbench.openLog(open),
     showEarlierLog: () => void workbench.showEarlierLog(),
     rewind: (id: string) => void workbench.rewind(id),
+    undoRewind: () => void workbench.undoRewind(),
     switchToBranch: (id: string) => void workbench.switchToBranch(id),
     rewindToCheckpoint: (id: string) => void workbench.rewindToCheckpoint(id),
-    edit: (id: string, text: string) => void workbench.edit(id, text),
+    // The button pressed goes away with what it answered: the focus goes to the message box.
+    edit: (id: string, text: string) => {
+      void workbench.edit(id, text);
+      focusMessageBox();
+    },
     fork: (id: string) => void workbench.fork(id),
     resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
-    answer: (requestId: string, confirmed: boolean, payload?: unknown) =>
-      void workbench.answer(requestId, confirmed, payload),
+    answer: (requestId: string, confirmed: boolean, payload?: unknown) => {
+      void workbench.answer(requestId, confirmed, payload);
+      focusMessageBox();
+    },
     updateSettings: (patch: Partial<Settings>) => void workbench.updateSettings(patch),
     loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
     dismiss: () => workbench.dismiss(),

@@ -1,4 +1,4 @@
-import type { InterruptedRun } from '../../workers/protocol.ts';
+import type { InterruptedRun, RunCause } from '../../workers/protocol.ts';
 
 interface Props {
   runs: InterruptedRun[];
@@ -6,32 +6,68 @@ interface Props {
   onResume: (run: InterruptedRun) => void;
 }
 
-/** Runs a reload, a crash, Stop or a lost connection cut off, each with its Resume button. */
+/** How many cut-off runs show before the rest fold away (the banner never fills the chat). */
+const SHOWN = 2;
+
+/**
+ * The runs that were cut off, each named by its turn, with why it stopped and its Resume button.
+ * Nothing that was saved is lost: resuming finishes the run from where it stopped.
+ */
 export function ResumeBanner({ runs, disabled, onResume }: Props) {
   const interrupted = runs.filter((run) => run.status === 'interrupted');
   if (interrupted.length === 0) return null;
+  const item = (run: InterruptedRun) => (
+    <li key={run.invocationId}>
+      <button
+        type="button"
+        class="primary"
+        disabled={disabled}
+        aria-label={`Resume “${run.turnText || run.sessionTitle}”`}
+        onClick={() => onResume(run)}
+      >
+        Resume
+      </button>{' '}
+      <span>
+        “{run.turnText || run.sessionTitle}”
+        {run.turnText && run.sessionTitle !== run.turnText && (
+          <span class="hint"> in {run.sessionTitle}</span>
+        )}
+        <span class="hint">
+          {' '}
+          {reasonOf(run)} ({run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()})
+        </span>
+      </span>
+    </li>
+  );
   return (
     <section class="banner resume" aria-label="Interrupted runs">
       <p>
-        {interrupted.length === 1 ? 'A run was' : `${interrupted.length} runs were`} cut off (a
-        reload, a crash, Stop, a model that could not be reached or storage that failed). Nothing
-        that was saved is lost; resume to finish.
+        {interrupted.length === 1
+          ? 'A run stopped before it finished.'
+          : `${interrupted.length} runs stopped before they finished.`}{' '}
+        Nothing that was saved is lost: resume to finish.
       </p>
-      <ul>
-        {interrupted.map((run) => (
-          <li key={run.invocationId}>
-            <button type="button" class="primary" disabled={disabled} onClick={() => onResume(run)}>
-              Resume “{run.sessionTitle}”
-            </button>{' '}
-            <span class="hint">
-              {run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()}
-              {run.error && `: ${firstSentence(run.error.message)}`}
-            </span>
-          </li>
-        ))}
-      </ul>
+      <ul>{interrupted.slice(0, SHOWN).map(item)}</ul>
+      {interrupted.length > SHOWN && (
+        <details>
+          <summary>{interrupted.length - SHOWN} more</summary>
+          <ul>{interrupted.slice(SHOWN).map(item)}</ul>
+        </details>
+      )}
     </section>
   );
+}
+
+const REASONS: Record<Exclude<RunCause, 'failed'>, string> = {
+  'cut-off': 'was cut off by a reload, a crash or a closed tab',
+  stopped: 'was stopped',
+  rewound: 'was rewound to a checkpoint, and goes on from there',
+  waiting: 'waits for an answer',
+};
+
+function reasonOf(run: InterruptedRun): string {
+  if (run.cause !== 'failed') return REASONS[run.cause];
+  return run.error ? `stopped: ${firstSentence(run.error.message)}` : 'stopped on a failure';
 }
 
 /** "Could not reach Ollama at http://localhost:11434 (4 attempts)." of a longer message. */

@@ -63,6 +63,8 @@ export interface WorkbenchState {
   runEventIds: ReadonlySet<string>;
   error: string | undefined;
   notice: string | undefined;
+  /** The rewind (or branch switch) just made: what the chat says of it, and how to undo it. */
+  rewind: { said: string; markerInvocationId: string } | undefined;
 }
 
 export interface RuntimeClient {
@@ -92,6 +94,7 @@ export const INITIAL: WorkbenchState = {
   runEventIds: new Set(),
   error: undefined,
   notice: undefined,
+  rewind: undefined,
 };
 
 /**

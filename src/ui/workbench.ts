@@ -79,6 +79,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       this.set({
         current,
         usage: undefined,
+        rewind: undefined,
         limits: OPENING,
         busyElsewhere: busy.includes(sessionId),
         selectedTurnId: undefined,
@@ -212,14 +213,33 @@ export class Workbench extends ViewState<WorkbenchState> {
     this.set({ selectedTurnId: invocationId });
   }
 
-  /** Rewinds before the turn `invocationId`. */
+  /** Rewinds before the turn `invocationId`; the chat then says so, with an undo. */
   rewind(invocationId: string): Promise<void> {
-    return this.rewound((sessionId) => this.client.runtime.rewind(sessionId, invocationId));
+    const text = this.turnText(invocationId);
+    return this.rewound(
+      (sessionId) => this.client.runtime.rewind(sessionId, invocationId),
+      text === undefined ? 'Rewound.' : `Rewound to before “${text}”.`,
+    );
   }
 
   /** Brings back the branch of the turn `invocationId`, off the active path. */
   switchToBranch(invocationId: string): Promise<void> {
-    return this.rewound((sessionId) => this.client.runtime.switchToBranch(sessionId, invocationId));
+    const text = this.turnText(invocationId);
+    return this.rewound(
+      (sessionId) => this.client.runtime.switchToBranch(sessionId, invocationId),
+      text === undefined ? 'Switched branch.' : `Switched to the branch of “${text}”.`,
+    );
+  }
+
+  /** Takes back the last rewind or switch: rewinds before its marker, which brings back what it left. */
+  async undoRewind(): Promise<void> {
+    const last = this.state.rewind;
+    if (!last) return;
+    await this.rewound(
+      (sessionId) => this.client.runtime.rewind(sessionId, last.markerInvocationId),
+      undefined,
+    );
+    if (!this.state.error) this.set({ notice: 'Undone: the conversation is back as it was.' });
   }
 
   /** Rewinds a flow session to before a node ran; the run can then resume from that node. */
@@ -287,15 +307,29 @@ export class Workbench extends ViewState<WorkbenchState> {
   }
 
   /** Rewinds the open session by `rewind`, then draws it again. */
-  private async rewound(rewind: (sessionId: string) => Promise<unknown>): Promise<void> {
+  private async rewound(
+    rewind: (sessionId: string) => Promise<Event>,
+    said: string | undefined,
+  ): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId) return;
     await this.guard(async () => {
-      await rewind(sessionId);
-      this.set({ selectedTurnId: undefined });
+      const marker = await rewind(sessionId);
+      this.set({
+        selectedTurnId: undefined,
+        rewind: said === undefined ? undefined : { said, markerInvocationId: marker.invocationId },
+      });
       await this.reload();
       await this.refreshInterrupted();
     });
+  }
+
+  /** The text of a turn the open session shows in History. */
+  private turnText(invocationId: string): string | undefined {
+    const current = this.state.current;
+    return (
+      current && sessionView(current).history.find((row) => row.invocationId === invocationId)?.text
+    );
   }
 
   /** Runs that can be resumed without an answer from the user (cut off, or stopped). */
@@ -313,7 +347,13 @@ export class Workbench extends ViewState<WorkbenchState> {
     sessionId: string,
     start: (onEvent: (event: Event) => void) => Promise<void>,
   ): Promise<void> {
-    this.set({ running: true, runEventIds: new Set(), error: undefined, notice: undefined });
+    this.set({
+      running: true,
+      runEventIds: new Set(),
+      error: undefined,
+      notice: undefined,
+      rewind: undefined,
+    });
     this.stopped = false;
     const logged: Event[] = [];
     const failure = await start(

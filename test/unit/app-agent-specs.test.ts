@@ -190,7 +190,12 @@ describe('AppRuntime agent builder', () => {
     expect(first.error).toBeUndefined();
     expect(first.events.some((e) => e.partial)).toBe(true);
     const [interrupted] = await runtime.interruptedRuns();
-    expect(interrupted).toMatchObject({ sessionId: id, status: 'interrupted' });
+    expect(interrupted).toMatchObject({
+      sessionId: id,
+      status: 'interrupted',
+      turnText: 'What is 6 * 7?',
+      cause: 'stopped',
+    });
     const resumed = await run((onEvent) => runtime.resume(id, interrupted!.invocationId, onEvent));
     expect(resumed.error).toBeUndefined();
     expect(texts(resumed.events)).toEqual(['The calculator says 6 × 7 = 42.']);
@@ -217,6 +222,7 @@ describe('AppRuntime agent builder', () => {
     expect(interrupted).toMatchObject({
       sessionId: id,
       status: 'interrupted',
+      cause: 'failed',
       error: { name: 'ModelUnreachableError' },
     });
 

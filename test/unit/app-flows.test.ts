@@ -202,7 +202,13 @@ describe('AppRuntime flows', () => {
     expect(left.at(-1)!.status).toBe('interrupted');
     expect(await openedRows(runtime, id)).toEqual(left);
     const [offered] = await runtime.interruptedRuns();
-    expect(offered).toMatchObject({ sessionId: id, invocationId: billing.invocationId });
+    // Named by its turn, and said to be rewound on purpose (not cut off by a crash).
+    expect(offered).toMatchObject({
+      sessionId: id,
+      invocationId: billing.invocationId,
+      turnText: 'Is invoice INV-1042 paid?',
+      cause: 'rewound',
+    });
 
     await runtime.resume(id, billing.invocationId, () => undefined);
     await approveAll(runtime, id);

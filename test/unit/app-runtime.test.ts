@@ -3,7 +3,7 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { activeEvents, textOf, type Event } from '../../src/index.ts';
+import { IndexedDbSessionService, activeEvents, textOf, type Event } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
@@ -53,6 +53,32 @@ describe('AppRuntime', () => {
     expect(broadcasts.at(-1)).toEqual({ type: 'session-changed', sessionId: summary.id });
   });
 
+  it('names a run a crash cut off by its turn, and says it was cut off', async () => {
+    const { runtime, dbName } = open();
+    const { id } = await runtime.createSession();
+    await runtime.send(id, 'set color to red', () => undefined);
+    // What a crash mid-run leaves: the run's record still says running, its runner gone.
+    const { events } = await runtime.openSession(id);
+    const sessions = new IndexedDbSessionService({ dbName });
+    const invocationId = events[0]!.invocationId;
+    await sessions.putRun({
+      appName: 'trellis',
+      userId: 'local',
+      sessionId: id,
+      invocationId,
+      agentName: 'state_keeper',
+      status: 'running',
+      startedAt: 1,
+      updatedAt: 1,
+      heartbeatAt: 1,
+      ownerId: 'a-tab-that-crashed',
+    });
+    expect(await runtime.interruptedRuns()).toMatchObject([
+      { invocationId, turnText: 'set color to red', cause: 'cut-off', status: 'interrupted' },
+    ]);
+    await sessions.close();
+  });
+
   it('runs the writing workflow to its approval, and finishes once approved', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession('writing-workflow');
@@ -63,7 +89,7 @@ describe('AppRuntime', () => {
       .find((e) => e.content?.parts[0]?.functionCall?.name === 'adk_request_confirmation')!;
     expect(request.author).toBe('publisher');
     expect(await runtime.interruptedRuns()).toMatchObject([
-      { sessionId: id, status: 'paused', sessionTitle: 'tea' },
+      { sessionId: id, status: 'paused', sessionTitle: 'tea', turnText: 'tea', cause: 'waiting' },
     ]);
     // However short a tail the page asks for, the opening reaches back to the paused run's first
     // event: its approval request is in it, and the Checkpoints panel can start there.

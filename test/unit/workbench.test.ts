@@ -39,6 +39,7 @@ function setUp() {
     send: runtime.send.bind(runtime),
     rewind: runtime.rewind.bind(runtime),
     switchToBranch: runtime.switchToBranch.bind(runtime),
+    sessionUsage: runtime.sessionUsage.bind(runtime),
   };
   const client: RuntimeClient = {
     // Only what these tests make the workbench call: anything else fails loudly.
@@ -183,5 +184,43 @@ describe('Workbench', () => {
     workbench.stop();
     await run;
     expect(workbench.snapshot.error).toBeUndefined();
+  });
+
+  it('says what a rewind did, and its undo brings back the turn it left', async () => {
+    const { runtime, workbench } = setUp();
+    const id = await longSession(runtime, 2);
+    await workbench.init();
+    const second = sessionView(workbench.snapshot.current!).history.at(-1)!;
+    expect(second.text).toBe('set k1 to 1');
+
+    await workbench.rewind(second.invocationId);
+    expect(workbench.snapshot.rewind?.said).toBe('Rewound to before “set k1 to 1”.');
+    expect(workbench.snapshot.current!.state).toEqual({ k0: '0' });
+
+    await workbench.undoRewind();
+    expect(workbench.snapshot.rewind).toBeUndefined();
+    expect(workbench.snapshot.notice).toMatch(/Undone/);
+    expect(workbench.snapshot.current!.state).toEqual({ k0: '0', k1: '1' });
+    const history = sessionView(workbench.snapshot.current!).history;
+    expect(history.filter((row) => row.active).map((row) => row.text)).toEqual([
+      'set k0 to 0',
+      'set k1 to 1',
+    ]);
+    // A new turn ends the note.
+    await workbench.send('set k2 to 2');
+    expect(workbench.snapshot.rewind).toBeUndefined();
+    expect((await runtime.openSession(id)).state).toMatchObject({ k2: '2' });
+  });
+
+  it('counts the session’s usage when it opens, and follows its run', async () => {
+    const { runtime, workbench } = setUp();
+    await longSession(runtime, 2);
+    await workbench.init();
+    await sleep(20);
+    const before = workbench.snapshot.usage!.calls;
+    expect(before).toBeGreaterThan(0);
+    await workbench.send('set k9 to 9');
+    await sleep(20);
+    expect(workbench.snapshot.usage!.calls).toBeGreaterThan(before);
   });
 });

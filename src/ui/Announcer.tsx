@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { PendingApproval } from './approvals-model.ts';
+import type { ChatItem } from './chat-model.ts';
+
+interface Props {
+  sessionId: string | undefined;
+  chat: ChatItem[];
+  approvals: PendingApproval[];
+}
+
+/** How much of a reply is read out: screen readers read on, the chat has the rest. */
+const SPOKEN = 300;
+
+/**
+ * A polite live region that tells screen-reader users what arrived while they were elsewhere: a
+ * finished reply (not every streamed chunk) and an approval that waits for them. What a session
+ * already held when it was opened is not read out.
+ */
+export function Announcer({ sessionId, chat, approvals }: Props) {
+  const [text, setText] = useState('');
+  const seen = useRef<{ sessionId: string | undefined; ids: Set<string> }>({
+    sessionId: undefined,
+    ids: new Set(),
+  });
+  useEffect(() => {
+    const ids = [...chat.map((item) => item.id), ...approvals.map((a) => a.requestId)];
+    if (seen.current.sessionId !== sessionId) {
+      seen.current = { sessionId, ids: new Set(ids) };
+      return;
+    }
+    const known = seen.current.ids;
+    const news: string[] = [];
+    for (const item of chat) {
+      if (known.has(item.id)) continue;
+      if (item.kind === 'message' && !item.fromUser)
+        news.push(`${item.author}: ${item.text.slice(0, SPOKEN)}`);
+      if (item.kind === 'error') news.push(`${item.author} failed: ${item.text.slice(0, SPOKEN)}`);
+    }
+    for (const approval of approvals) {
+      if (!known.has(approval.requestId))
+        news.push(`Waiting for your approval: ${approval.hint} (${approval.toolName})`);
+    }
+    ids.forEach((id) => known.add(id));
+    if (news.length > 0) setText(news.join('. '));
+  }, [sessionId, chat, approvals]);
+  return (
+    <div class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+      {text}
+    </div>
+  );
+}
