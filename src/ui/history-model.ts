@@ -63,3 +63,39 @@ function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
     },
   };
 }
+
+/**
+ * Where a turn of the active path stands among its versions: the turns that hang under the same
+ * parent (an edited message and its original, or a turn rewound and asked again), in the order
+ * they were written. The chat's ‹ 2 / 3 › arrows switch between them.
+ */
+export interface MessageVersions {
+  /** 1-based. */
+  index: number;
+  count: number;
+  previous?: string;
+  next?: string;
+}
+
+/** The versions of each turn of the active path that has several (turns shown only). */
+export function messageVersions({
+  activePath,
+  pathComplete,
+  roots,
+}: HistorySource): Map<string, MessageVersions> {
+  const versions = new Map<string, MessageVersions>();
+  activePath.forEach((turn, i) => {
+    // The first turn shown has its siblings only when the path starts at the root.
+    const siblings = i > 0 ? activePath[i - 1]!.children : pathComplete ? roots : undefined;
+    if (!siblings || siblings.length < 2) return;
+    const at = siblings.findIndex((sibling) => sibling.invocationId === turn.invocationId);
+    if (at < 0) return;
+    versions.set(turn.invocationId, {
+      index: at + 1,
+      count: siblings.length,
+      ...(at > 0 ? { previous: siblings[at - 1]!.invocationId } : {}),
+      ...(at < siblings.length - 1 ? { next: siblings[at + 1]!.invocationId } : {}),
+    });
+  });
+  return versions;
+}

@@ -9,7 +9,12 @@ import type { SessionOpening } from '../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from './approvals-model.ts';
 import { chatItems, type ChatItem } from './chat-model.ts';
 import { checkpointRows, type CheckpointRow } from './checkpoints-model.ts';
-import { historyRows, type HistoryRow } from './history-model.ts';
+import {
+  historyRows,
+  messageVersions,
+  type HistoryRow,
+  type MessageVersions,
+} from './history-model.ts';
 import { stateGroups, type StateGroup } from './state-model.ts';
 
 export interface SessionView {
@@ -22,6 +27,8 @@ export interface SessionView {
   history: HistoryRow[];
   /** More turns of the active path lie before `history` (ask for more turns). */
   earlierTurns: boolean;
+  /** The versions of the turns shown that have several (the chat's branch arrows). */
+  versions: Map<string, MessageVersions>;
   state: StateGroup[];
   /** The user's last text message in the conversation (↑ in the composer edits it). */
   lastMessage: { invocationId: string; text: string } | undefined;
@@ -33,6 +40,7 @@ const views = new WeakMap<SessionOpening, SessionView>();
 const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
 const paths = new WeakMap<SessionOpening['activePath'], HistoryRow[]>();
 const states = new WeakMap<object, StateGroup[]>();
+const versionMaps = new WeakMap<SessionOpening['activePath'], Map<string, MessageVersions>>();
 
 export function sessionView(opening: SessionOpening): SessionView {
   let view = views.get(opening);
@@ -42,6 +50,7 @@ export function sessionView(opening: SessionOpening): SessionView {
       earlierMessages: !opening.activeComplete,
       history: memo(paths, opening.activePath, () => historyRows(opening)),
       earlierTurns: !opening.pathComplete,
+      versions: memo(versionMaps, opening.activePath, () => messageVersions(opening)),
       state: memo(states, opening.state, () => stateGroups(opening.state)),
     };
     views.set(opening, view);

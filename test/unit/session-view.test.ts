@@ -226,3 +226,37 @@ describe('checkpoints from the tail', () => {
     expect(openingCheckpoints(without, { running: false })).toEqual([]);
   });
 });
+
+describe('Message versions (the chat’s branch arrows)', () => {
+  it('numbers the versions of a turn in the order they were written, and follows a switch', async () => {
+    const c = await conversation();
+    await c.say('one', 'first');
+    await c.say('two-a', 'second, take one');
+    await c.rewind('two-a');
+    await c.say('two-b', 'second, take two');
+    await c.rewind('two-b');
+    await c.say('two-c', 'second, take three');
+    await c.say('three', 'third');
+
+    let versions = sessionView(await c.open()).versions;
+    expect(versions.get('two-c')).toEqual({ index: 3, count: 3, previous: 'two-b' });
+    expect(versions.has('one')).toBe(false); // a single version: no arrows
+    expect(versions.has('three')).toBe(false);
+
+    await c.switchTo('two-a');
+    versions = sessionView(await c.open()).versions;
+    expect(versions.get('two-a')).toEqual({ index: 1, count: 3, next: 'two-b' });
+  });
+
+  it('gives a first turn its versions when the path starts at the root', async () => {
+    const c = await conversation();
+    await c.say('a', 'hello');
+    await c.rewind('a');
+    await c.say('b', 'hello again');
+    expect(sessionView(await c.open()).versions.get('b')).toEqual({
+      index: 2,
+      count: 2,
+      previous: 'a',
+    });
+  });
+});
