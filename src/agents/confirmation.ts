@@ -12,13 +12,20 @@ export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
 export const CONFIRMATION_REQUIRED =
   'This tool call requires confirmation, please approve or reject.';
 
+const REJECTED = 'The user rejected this tool call.';
+
 /** What the model is told when the human rejected a call. */
 export function rejectionMessage(confirmation: ToolConfirmation): string {
   const feedback =
     confirmation.payload === undefined || confirmation.payload === null
       ? ''
       : ` Their feedback: ${typeof confirmation.payload === 'string' ? confirmation.payload : JSON.stringify(confirmation.payload)}`;
-  return `The user rejected this tool call.${feedback}`;
+  return `${REJECTED}${feedback}`;
+}
+
+/** Whether a tool's response says a human rejected the call (it was declined, not failed). */
+export function isRejection(response: Record<string, unknown>): boolean {
+  return typeof response.error === 'string' && response.error.startsWith(REJECTED);
 }
 
 /**

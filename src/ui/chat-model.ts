@@ -1,9 +1,18 @@
 // What the chat shows: the active conversation as messages, tool calls compact.
 
-import { CONFIRMATION_REQUIRED } from '../agents/confirmation.ts';
-import type { Event } from '../core/event.ts';
+import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
+import { modelTimingOf, type Event } from '../core/event.ts';
+import { answerUsage } from './usage-format.ts';
 
-export type ToolStatus = 'running' | 'waiting' | 'awaiting approval' | 'done' | 'failed';
+export type ToolStatus =
+  'running' | 'waiting' | 'awaiting approval' | 'done' | 'declined' | 'failed';
+
+/** A file the user attached to a message (its bytes are in the event, as base64). */
+export interface ChatAttachment {
+  name: string;
+  mimeType: string;
+  data: string;
+}
 
 export type ChatItem =
   | {
@@ -11,8 +20,13 @@ export type ChatItem =
       id: string;
       eventId: string;
       author: string;
+      invocationId: string;
       fromUser: boolean;
       text: string;
+      /** The user's files. */
+      attachments?: ChatAttachment[];
+      /** A model's answer: which model, its tokens and timing, in one short line. */
+      usage?: string;
       /** The text is a JSON object (a flow node's structured output): shown as code. */
       json?: boolean;
     }
@@ -25,6 +39,8 @@ export type ChatItem =
       args: string;
       result?: string;
       status: ToolStatus;
+      /** The model answer that made this call, when it said nothing else (see message). */
+      usage?: string;
     }
   | { kind: 'error'; id: string; eventId: string; author: string; text: string };
 
@@ -50,8 +66,17 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
       continue;
     }
     let text = '';
+    const attachments: ChatAttachment[] = [];
     for (const part of event.content?.parts ?? []) {
       if (part.text && !part.thought) text += part.text;
+      const data = part.inlineData;
+      if (data && event.author === 'user') {
+        attachments.push({
+          name: data.displayName ?? data.mimeType,
+          mimeType: data.mimeType,
+          data: data.data,
+        });
+      }
       const call = part.functionCall;
       if (call && call.name !== 'adk_request_confirmation') {
         const result = call.id ? results.get(call.id) : undefined;
@@ -68,16 +93,24 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         });
       }
     }
-    if (text) {
+    const usage = answerUsage(event.modelVersion, event.usageMetadata, modelTimingOf(event));
+    if (!text && attachments.length === 0 && usage) {
+      const last = items.at(-1);
+      if (last?.kind === 'tool' && last.eventId === event.id) last.usage = usage;
+    }
+    if (text || attachments.length > 0) {
       const json = event.author === 'user' ? undefined : jsonReply(text);
       items.push({
         kind: 'message',
         id: event.id,
         eventId: event.id,
+        invocationId: event.invocationId,
         author: event.author,
         fromUser: event.author === 'user',
         text: json ?? text,
         ...(json !== undefined ? { json: true } : {}),
+        ...(attachments.length > 0 ? { attachments } : {}),
+        ...(usage ? { usage } : {}),
       });
     }
     // A model that stopped for its own reason (the token limit, a safety filter) after part of
@@ -99,6 +132,7 @@ function statusOf(result: Record<string, unknown> | undefined, longRunning: bool
   if (result === undefined) return 'running';
   if (result.error === CONFIRMATION_REQUIRED) return 'awaiting approval';
   if (longRunning) return 'waiting';
+  if (isRejection(result)) return 'declined';
   return typeof result.error === 'string' ? 'failed' : 'done';
 }
 

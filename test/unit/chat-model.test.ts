@@ -78,3 +78,78 @@ describe('chat items of structured output', () => {
     }
   });
 });
+
+describe('chat items of a turn', () => {
+  const call = (id: string) => ({ functionCall: { id, name: 'publish', args: { title: 'Tea' } } });
+  const answer = (id: string, response: Record<string, unknown>) => ({
+    functionResponse: { id, name: 'publish', response },
+  });
+
+  it('says a call a human rejected was declined, not failed', () => {
+    const items = chatItems([
+      event({ id: 'a', content: { role: 'model', parts: [call('c1'), call('c2')] } }),
+      event({
+        id: 'b',
+        author: 'user',
+        content: {
+          role: 'user',
+          parts: [
+            answer('c1', { error: 'The user rejected this tool call. Their feedback: not now' }),
+            answer('c2', { error: 'Disk on fire' }),
+          ],
+        },
+      }),
+    ]);
+    expect(items.map((item) => item.kind === 'tool' && item.status)).toEqual([
+      'declined',
+      'failed',
+    ]);
+  });
+
+  it('shows the files of the user’s message, and under an answer its model, tokens and time', () => {
+    const items = chatItems([
+      event({
+        id: 'u',
+        author: 'user',
+        content: {
+          role: 'user',
+          parts: [
+            { text: 'What is this?' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=', displayName: 'cat.png' } },
+          ],
+        },
+      }),
+      event({
+        id: 'm',
+        content: { role: 'model', parts: [{ text: 'A cat.' }] },
+        modelVersion: 'gemini-2.5-flash',
+        usageMetadata: { promptTokenCount: 1290, candidatesTokenCount: 4, totalTokenCount: 1294 },
+        customMetadata: { trellis: { timing: { firstTokenMs: 420, totalMs: 1340 } } },
+      }),
+    ]);
+    expect(items[0]).toMatchObject({
+      kind: 'message',
+      fromUser: true,
+      text: 'What is this?',
+      invocationId: 'i1',
+      attachments: [{ name: 'cat.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }],
+    });
+    expect(items[1]).toMatchObject({
+      kind: 'message',
+      fromUser: false,
+      usage: 'gemini-2.5-flash · 1,290 in · 4 out · first token 420 ms · 1.3 s',
+    });
+    expect((items[0] as { usage?: string }).usage).toBeUndefined();
+  });
+
+  it('puts the usage of an answer that only called a tool under its call', () => {
+    const [item] = chatItems([
+      event({
+        content: { role: 'model', parts: [call('c1')] },
+        modelVersion: 'demo-rules',
+        customMetadata: { trellis: { timing: { firstTokenMs: 3, totalMs: 5 } } },
+      }),
+    ]);
+    expect(item).toMatchObject({ kind: 'tool', usage: 'demo-rules · first token 3 ms · 5 ms' });
+  });
+});
