@@ -82,6 +82,13 @@ export function App({ workbench, flows, providers, builder }: Props) {
     },
     [actions],
   );
+  const newSession = useMemo(
+    () => () => {
+      actions.newSession();
+      setPane('chat');
+    },
+    [actions],
+  );
   const use = (agentId: string) => {
     actions.setAgent(agentId);
     setView('chat');
@@ -193,7 +200,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
         currentId={current?.summary.id}
         busyIds={busyElsewhere && current ? [current.summary.id] : []}
         onOpen={openSession}
-        onNew={actions.newSession}
+        onNew={newSession}
         onRename={actions.rename}
         onDelete={actions.remove}
         onExport={actions.exportSession}

@@ -75,7 +75,7 @@ export function Chat({
   );
   const scroller = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
   return (
-    <section class="chat" aria-label="Conversation" ref={scroller}>
+    <section class="chat" aria-label="Conversation" ref={scroller} tabIndex={0}>
       <ol>
         {items.length === 0 && !streaming && (
           <li class="empty">No messages yet. Say something below.</li>

@@ -46,7 +46,14 @@ export function FlowGraph(props: Props) {
 
   const label = graphLabel(flow.name, current, running, waiting);
   return (
-    <div class="flow-graph" ref={scroller}>
+    // It scrolls sideways when the graph is wide: focusable, so that the keyboard can scroll it.
+    <div
+      class="flow-graph"
+      ref={scroller}
+      tabIndex={0}
+      role="group"
+      aria-label={`Graph of ${flow.name}`}
+    >
       <svg
         role="img"
         aria-label={label}
