@@ -12,6 +12,7 @@ import {
   IndexedDbArtifactService,
   IndexedDbSessionService,
   InvalidRequestError,
+  InvocationNotFoundError,
   REQUEST_CONFIRMATION_FUNCTION,
   Runner,
   SessionNotFoundError,
@@ -238,13 +239,38 @@ export class AppRuntime {
     return marker;
   }
 
+  /**
+   * Runs a turn's message again with new text (Edit): the files it carried go with it. The old
+   * version stays as a branch.
+   */
   async edit(
     sessionId: string,
     invocationId: string,
     text: string,
     onEvent: EventListener,
   ): Promise<void> {
+    const files = (await this.firstMessage(sessionId, invocationId))?.parts.filter(
+      (part) => part.inlineData,
+    );
     const newMessage = userText(text);
+    if (files?.length) newMessage.parts.push(...files);
+    await this.editRun(sessionId, invocationId, newMessage, onEvent);
+  }
+
+  /** Asks the same message of a turn again (Regenerate): the old answer stays as a branch. */
+  async regenerate(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    const message = await this.firstMessage(sessionId, invocationId);
+    if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
+      throw new InvalidRequestError('Only a turn that began with your message can be regenerated');
+    await this.editRun(sessionId, invocationId, message, onEvent);
+  }
+
+  private async editRun(
+    sessionId: string,
+    invocationId: string,
+    newMessage: Content,
+    onEvent: EventListener,
+  ): Promise<void> {
     await this.run(sessionId, onEvent, async (runner, signal) =>
       runner.editMessageAsync({
         userId: USER_ID,
@@ -333,12 +359,22 @@ export class AppRuntime {
 
   /** The text of the message that began a turn ('' when there is none to show). */
   private async turnText(sessionId: string, invocationId: string): Promise<string> {
+    // A run whose first event is not there (left by a kill before it was written) has none.
+    const message = await this.firstMessage(sessionId, invocationId).catch(() => undefined);
+    const text = textOf(message).trim();
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
+
+  /** The content of a turn's first event (its user's message), read without the log. */
+  private async firstMessage(
+    sessionId: string,
+    invocationId: string,
+  ): Promise<Content | undefined> {
     const key = this.key(sessionId);
     const checkpoint = await this.sessions.getInvocationCheckpoint({ ...key, invocationId });
-    if (!checkpoint) return '';
+    if (!checkpoint) throw new InvocationNotFoundError(invocationId, sessionId);
     const page = await this.sessions.listEvents({ ...key, fromSeq: checkpoint.firstSeq, limit: 1 });
-    const text = textOf(page?.entries[0]?.event.content).trim();
-    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+    return page?.entries[0]?.event.content;
   }
 
   /** Which of these sessions another tab (or this one) is running right now. */

@@ -47,6 +47,8 @@ const api = {
     runtime.rewindToCheckpoint(sessionId, checkpointEventId),
   edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>
     runtime.edit(sessionId, invocationId, text, onEvent),
+  regenerate: (sessionId: string, invocationId: string, onEvent: EventListener) =>
+    runtime.regenerate(sessionId, invocationId, onEvent),
   fork: (sessionId: string, invocationId: string) => runtime.fork(sessionId, invocationId),
   resume: (sessionId: string, invocationId: string, onEvent: EventListener) =>
     runtime.resume(sessionId, invocationId, onEvent),

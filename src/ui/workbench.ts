@@ -262,6 +262,16 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
   }
 
+  /** Asks the turn's message again; the old answer stays as a branch. */
+  async regenerate(invocationId: string): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    this.set({ selectedTurnId: undefined });
+    await this.running(sessionId, (onEvent) =>
+      this.client.runtime.regenerate(sessionId, invocationId, onEvent),
+    );
+  }
+
   async fork(invocationId: string): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId) return;
