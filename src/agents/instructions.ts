@@ -2,6 +2,7 @@
 
 import { textOf } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
+import { ownValue } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 
 /** A fixed text with `{key}` placeholders, or a function of the invocation. */
@@ -48,7 +49,8 @@ async function replacementFor(placeholder: string, ctx: InvocationContext): Prom
     );
   }
   if (!STATE_NAME.test(name)) return placeholder;
-  const value = ctx.session.state[name];
+  // The state's own key only: `{constructor}` names a key, not Object.prototype's constructor.
+  const value = ownValue(ctx.session.state, name);
   if (value === undefined) {
     if (optional) return '';
     throw new InvalidRequestError(

@@ -2,6 +2,7 @@
 
 import type { Part } from '../core/content.ts';
 import type { ArtifactRestore } from '../core/rewind.ts';
+import { setOwn } from '../core/state.ts';
 import { deepFreeze } from './session-log.ts';
 import {
   BaseArtifactService,
@@ -61,7 +62,7 @@ export class InMemoryArtifactService extends BaseArtifactService {
         restoreVersion === undefined
           ? null
           : (this.files.get(this.keyOf(key))?.[restoreVersion] ?? null);
-      written[filename] = this.saveVersion(key, old);
+      setOwn(written, filename, this.saveVersion(key, old));
     }
     return written;
   }

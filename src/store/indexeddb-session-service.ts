@@ -10,7 +10,7 @@ import {
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
 import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
-import { hasKeys } from '../core/state.ts';
+import { hasKeys, setOwn } from '../core/state.ts';
 import {
   DatabaseRef,
   Stores,
@@ -273,7 +273,7 @@ export class IndexedDbSessionService extends BaseSessionService {
         if (!sharesDb) throw artifactsNotAtomic();
         for (const { filename, restoreVersion } of plan.artifacts) {
           const key = { appName, userId, sessionId, filename };
-          artifactDelta[filename] = await restoreVersionInTx(tx, key, restoreVersion);
+          setOwn(artifactDelta, filename, await restoreVersionInTx(tx, key, restoreVersion));
         }
       }
       const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
