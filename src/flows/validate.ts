@@ -14,6 +14,7 @@ import {
   type Flow,
   type FlowProblem,
 } from './flow.ts';
+import { patternProblem } from './patterns.ts';
 import { templateRefs } from './templates.ts';
 import { checkGraph, type FlowNodeData, type Report } from './validate-graph.ts';
 
@@ -307,11 +308,8 @@ function checkRules(rules: unknown, id: string, report: Report): TemplateText[] 
 function checkRegex(pattern: string, rule: string, id: string, report: Report): void {
   // A pattern from a template is only known at run time (a bad one then simply does not match).
   if (templateRefs(pattern).length > 0) return;
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    report(`${rule} has an invalid regex ${shown(pattern)}: ${(error as Error).message}`, id);
-  }
+  const problem = patternProblem(pattern);
+  if (problem) report(`${rule} has a regex RE2 cannot run, ${shown(pattern)}: ${problem}`, id);
 }
 
 /** Reports Update State problems; returns its templates. */
