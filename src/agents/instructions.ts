@@ -8,7 +8,9 @@ import type { InvocationContext } from '../runner/invocation-context.ts';
 /** A fixed text with `{key}` placeholders, or a function of the invocation. */
 export type Instruction = string | ((ctx: InvocationContext) => string | Promise<string>);
 
-const PLACEHOLDER = /\{+[^{}]*\}+/g;
+// Starts only at the first brace of a run, which finds the same placeholders and keeps a long run of
+// braces without a closing one linear (a bare `\{+` retried at each brace of it is quadratic).
+const PLACEHOLDER = /(?<!\{)\{+[^{}]*\}+/g;
 const STATE_NAME = /^(?:app:|user:|temp:)?[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
