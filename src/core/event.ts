@@ -61,6 +61,11 @@ export interface Event {
   errorCode?: string;
   errorMessage?: string;
   usageMetadata?: UsageMetadata;
+  /**
+   * Free-form metadata (ADK's `custom_metadata`). Trellis's own goes under `trellis`: in a session
+   * file, the bytes of the artifact versions the event names (see core/artifact-payloads).
+   */
+  customMetadata?: Record<string, unknown>;
 }
 
 export function createEventActions(init: Partial<EventActions> = {}): EventActions {
