@@ -68,7 +68,6 @@ export function jsonTreeProblem(value: unknown, limits: JsonLimits, root = ''): 
   const first = leafProblem(value, root || 'the file', limits);
   if (first !== undefined || !isContainer(value)) return first;
   const stack: Frame[] = [frameOf(value, root, 1)];
-  if (limits.maxDepth < 1) return `${root || 'the file'} is nested too deeply`;
   while (stack.length > 0) {
     const frame = stack.at(-1)!;
     if (frame.next >= frame.entries.length) {
