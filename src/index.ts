@@ -24,6 +24,12 @@ export * from './store/artifact-service.ts';
 export { InMemoryArtifactService } from './store/in-memory-artifact-service.ts';
 export { IndexedDbArtifactService } from './store/indexeddb-artifact-service.ts';
 export { DEFAULT_DB_NAME, type IndexedDbServiceOptions } from './store/database.ts';
+export { withArtifactBytes } from './store/session-export.ts';
+export {
+  TRELLIS_METADATA,
+  artifactPayloadsOf,
+  type ArtifactPayloads,
+} from './core/artifact-payloads.ts';
 
 // agents
 export { BaseAgent, type BaseAgentOptions } from './agents/base-agent.ts';

@@ -254,4 +254,12 @@ function infoOf(record: AgentSpecRecord, providerName: string | undefined): Agen
 
 const newId = () => crypto.randomUUID().slice(0, 8);
 
-const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+const sameUrl = (a: string, b: string) => withoutTrailingSlashes(a) === withoutTrailingSlashes(b);
+
+// A loop, not /\/+$/: that pattern is retried at each slash of a long run, quadratic on a URL
+// from an agent file.
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}

@@ -9,7 +9,7 @@
 import { attachmentPolicy } from '../src/models/attachments.ts';
 import { EXAMPLE_FLOWS, FLOW_DEMO_TOOLS, createFlowAgent } from '../src/demos/flow-demos.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
-import type { Flow, FlowProblem } from '../src/flows/flow.ts';
+import { FLOW_LIMITS, type Flow, type FlowProblem } from '../src/flows/flow.ts';
 import { validateFlow } from '../src/flows/validate.ts';
 import {
   InvalidRequestError,
@@ -20,6 +20,11 @@ import {
   type Runner,
 } from '../src/index.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
+import {
+  DEFINITION_FILE_LIMITS,
+  jsonTextProblem,
+  jsonTreeProblem,
+} from '../src/core/json-limits.ts';
 import { parseJson } from './flow-json.ts';
 import type {
   AgentInfo,
@@ -82,7 +87,8 @@ export class AppFlows {
   async agentInfos(): Promise<AgentInfo[]> {
     return (await this.list()).map(({ id, flow, readOnly }) => ({
       id,
-      name: `${flow.name} (${readOnly ? 'example flow' : 'flow'})`,
+      // Cut short: a flow saved before names were capped may have a name of any length.
+      name: `${clip(flow.name, FLOW_LIMITS.name)} (${readOnly ? 'example flow' : 'flow'})`,
       description: flow.description ?? 'A flow (graph workflow) on the offline demo model.',
       kind: readOnly ? 'example' : 'flow',
       flow,
@@ -97,14 +103,21 @@ export class AppFlows {
 
   /** What a flow checks out as, without saving it. */
   async check(json: string, id?: string): Promise<FlowCheck> {
+    const tooBig = jsonTextProblem(json, DEFINITION_FILE_LIMITS, 'the flow');
+    if (tooBig) return { problems: [{ message: tooBig }] };
     const parsed = parseJson(json);
     if (!parsed.ok) {
       return { problems: [{ message: `JSON: ${parsed.error.message}` }], parseError: parsed.error };
     }
     const flow = parsed.value;
+    // Too deep or too long to be sent to the page for drawing (structured clone overflows): the
+    // problem alone goes back.
+    const hostile = jsonTreeProblem(flow, DEFINITION_FILE_LIMITS);
+    if (hostile) return { problems: [{ message: hostile }] };
     const problems = validateFlow(flow, { tools: FLOW_DEMO_TOOLS });
     if (problems.length === 0) problems.push(...compileProblems(flow as Flow, this.timing));
-    const name = (flow as Flow).name;
+    // `null`, a list or a number is reported by validateFlow: it has no name to compare.
+    const name = isRecord(flow) ? flow.name : undefined;
     const others = (await this.list()).filter((other) => other.id !== id);
     if (typeof name === 'string' && others.some((other) => other.name === name))
       problems.push({ message: `another flow is called "${name}": give this one its own name` });
@@ -139,8 +152,10 @@ export class AppFlows {
   async duplicate(id: string): Promise<FlowInfo> {
     const { flow } = await this.get(id);
     const names = new Set((await this.list()).map((other) => other.name));
-    let name = `${flow.name}-copy`;
-    for (let n = 2; names.has(name); n++) name = `${flow.name}-copy-${n}`;
+    // Room for the suffix within the longest name.
+    const base = flow.name.slice(0, FLOW_LIMITS.name - '-copy-999'.length);
+    let name = `${base}-copy`;
+    for (let n = 2; names.has(name); n++) name = `${base}-copy-${n}`;
     const { saved, problems } = await this.save(JSON.stringify({ ...flow, name }));
     // The original was valid, and so is its copy: a problem here is a bug.
     if (!saved) throw new Error(`The copy of ${id} did not validate: ${problems[0]?.message}`);
@@ -175,6 +190,14 @@ export class AppFlows {
 }
 
 const exampleId = (flow: Flow) => `${EXAMPLE_PREFIX}${flow.name}`;
+
+function clip(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function examples(): FlowInfo[] {
   return EXAMPLE_FLOWS.map((flow) => ({ ...describe(flow, true), id: exampleId(flow) }));

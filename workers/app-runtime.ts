@@ -488,7 +488,12 @@ export class AppRuntime {
   }
 
   private fileDeps(): SessionFileDeps {
-    return { sessions: this.sessions, store: this.store, agents: this.agentList };
+    return {
+      sessions: this.sessions,
+      artifacts: this.artifacts,
+      store: this.store,
+      agents: this.agentList,
+    };
   }
 
   private key(sessionId: string) {

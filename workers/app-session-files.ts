@@ -1,11 +1,17 @@
-// Session files: a session exported as JSON (Trellis's format, which ADK's also reads), and a
-// file imported as a new session. A bad file changes nothing.
+// Session files: a session exported as JSON (ADK's Session JSON, which ADK also reads, with the
+// bytes of its artifacts in its events' customMetadata), and a file imported as a new session
+// with its artifacts. A bad file changes nothing, and says what is wrong and where.
 
 import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
 import {
+  InvalidSessionFileError,
+  MAX_SESSION_TITLE,
   SessionNotFoundError,
+  isTrellisError,
   parseSessionFile,
   toSessionFile,
+  withArtifactBytes,
+  type IndexedDbArtifactService,
   type IndexedDbSessionService,
 } from '../src/index.ts';
 import type { IndexedDbAppStore, SessionMeta } from '../src/store/app-store.ts';
@@ -15,12 +21,13 @@ import type { SessionSummary } from './protocol.ts';
 
 export interface SessionFileDeps {
   sessions: IndexedDbSessionService;
+  artifacts: IndexedDbArtifactService;
   store: IndexedDbAppStore;
   agents: AppAgents;
 }
 
 export async function exportSessionFile(
-  { sessions }: SessionFileDeps,
+  { sessions, artifacts }: SessionFileDeps,
   meta: SessionMeta,
 ): Promise<{ filename: string; json: string }> {
   const { sessionId } = meta;
@@ -28,28 +35,75 @@ export async function exportSessionFile(
   if (!session) throw new SessionNotFoundError(sessionId);
   return {
     filename: sessionFileName(meta.title),
-    json: toSessionFile(session, { title: meta.title, agentId: meta.agentId }),
+    json: toSessionFile(await withArtifactBytes(session, artifacts), {
+      title: meta.title,
+      agentId: meta.agentId,
+    }),
   };
 }
 
-/** Imports a session file (Trellis's or ADK's JSON) as a new session, with its title and agent. */
+/**
+ * Imports a session file (Trellis's or ADK's JSON) as a new session, with its artifacts, agent and
+ * a title of its own (the file's, or "… (imported)" when a session here has that title already).
+ * The file is checked whole first; the session and its artifacts are written at once, then its
+ * title (the session is removed again if that fails).
+ */
 export async function importSessionFile(
-  { sessions, store, agents }: SessionFileDeps,
+  { sessions, artifacts, store, agents }: SessionFileDeps,
   json: string,
 ): Promise<SessionSummary> {
   const parsed = parseSessionFile(json);
   const agentId =
     parsed.agentId && (await agents.knows(parsed.agentId)) ? parsed.agentId : DEFAULT_AGENT_ID;
-  const session = await sessions.importSession({
-    appName: APP_NAME,
-    userId: USER_ID,
-    events: parsed.events,
-  });
-  const meta = newMeta(
-    session.id,
-    parsed.title ?? `Imported ${parsed.sourceId ?? 'session'}`,
-    agentId,
-  );
-  await store.putSessionMeta(meta);
+  const taken = new Set((await store.listSessionMeta(APP_NAME, USER_ID)).map((meta) => meta.title));
+  const title = distinctTitle(parsed.title ?? `Imported ${parsed.sourceId ?? 'session'}`, taken);
+  const session = await sessions
+    .importSession({
+      appName: APP_NAME,
+      userId: USER_ID,
+      events: parsed.events,
+      artifactService: artifacts,
+    })
+    .catch((error: unknown) => {
+      throw ownError(error);
+    });
+  const meta = newMeta(session.id, title, agentId);
+  try {
+    await store.putSessionMeta(meta);
+  } catch (error) {
+    // Without its title the import is half done: take it back, so that a failure changes nothing.
+    const key = { appName: APP_NAME, userId: USER_ID, sessionId: session.id };
+    await sessions.deleteSession(key).catch(() => undefined);
+    for (const filename of await artifacts.listArtifactKeys(key).catch(() => []))
+      await artifacts.deleteArtifact({ ...key, filename }).catch(() => undefined);
+    throw error;
+  }
   return summaryOf(session, meta);
+}
+
+/**
+ * `title`, or when a session here has it, `title (imported)`, `title (imported 2)`… whichever is
+ * free first, shortened to fit MAX_SESSION_TITLE.
+ */
+export function distinctTitle(title: string, taken: ReadonlySet<string>): string {
+  const fit = (suffix: string) =>
+    title.length + suffix.length <= MAX_SESSION_TITLE
+      ? `${title}${suffix}`
+      : `${title.slice(0, MAX_SESSION_TITLE - suffix.length - 1).trimEnd()}…${suffix}`;
+  let candidate = fit('');
+  for (let n = 1; taken.has(candidate); n++)
+    candidate = fit(n === 1 ? ' (imported)' : ` (imported ${n})`);
+  return candidate;
+}
+
+/**
+ * Any error of an import that is not one of ours (the browser's storage refusing something the
+ * checks let through, say) becomes one that says the file could not be imported: never a raw
+ * browser message. A full disk or an aborted write keeps its own name and message.
+ */
+function ownError(error: unknown): unknown {
+  if (isTrellisError(error)) return error;
+  return new InvalidSessionFileError([
+    `it could not be stored (${(error as Error | null)?.message ?? String(error)})`,
+  ]);
 }

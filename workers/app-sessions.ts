@@ -76,10 +76,11 @@ export function attachmentName(name: string): string {
   return clean && !clean.startsWith('user:') ? clean : `attachment${clean ? `-${clean}` : ''}`;
 }
 
-/** The file name of a session's export, from its title. */
+/** The file name of a session's export, from its title (at most 60 characters of it). */
 export function sessionFileName(title: string): string {
   const slug =
     title
+      .slice(0, 60)
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
       .replace(/^-|-$/g, '') || 'session';

@@ -3,11 +3,21 @@
 // and the importer matches them to its own providers (or asks for one to be added).
 
 import { InvalidRequestError } from '../core/errors.ts';
+import { DEFINITION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from '../core/json-limits.ts';
 import { PROVIDER_KINDS, providerProblems, type ProviderSpec } from '../models/provider-spec.ts';
-import { agentSpecProblems, specTree, specTreeProblems, type AgentSpec } from './agent-spec.ts';
+import {
+  AGENT_SPEC_LIMITS,
+  agentSpecProblems,
+  specTree,
+  specTreeProblems,
+  type AgentSpec,
+} from './agent-spec.ts';
 
 export const AGENT_FILE_FORMAT = 'trellis-agent';
 export const AGENT_FILE_VERSION = 1;
+
+/** The most agents and providers a file may hold (a tree is walked recursively). */
+export const AGENT_FILE_LIMITS = { agents: 100, providers: 20 } as const;
 
 /** A provider as an agent file names it: everything but the key. */
 export type ProviderRef = Omit<ProviderSpec, 'apiKey'>;
@@ -65,13 +75,20 @@ export function parseAgentFile(
   const refuse = (why: string): never => {
     throw new InvalidRequestError(`This is not an agent file Trellis can import: ${why}`);
   };
+  const tooBig = jsonTextProblem(text, DEFINITION_FILE_LIMITS, 'the file');
+  if (tooBig) refuse(tooBig);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     refuse(`it is not JSON (${(error as Error).message})`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) refuse('not a JSON object');
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    refuse(
+      `the file is ${json === null ? 'null' : Array.isArray(json) ? 'a list' : `a ${typeof json}`}, not a JSON object`,
+    );
+  const hostile = jsonTreeProblem(json, DEFINITION_FILE_LIMITS);
+  if (hostile) refuse(hostile);
   const file = json as Record<string, unknown>;
   if (file.format !== AGENT_FILE_FORMAT)
     refuse(`"format" must be "${AGENT_FILE_FORMAT}" (is this a session or a flow file?)`);
@@ -80,12 +97,17 @@ export function parseAgentFile(
   if (!Array.isArray(file.agents) || file.agents.length === 0)
     refuse('"agents" is not a list of agents');
   if (!Array.isArray(file.providers)) refuse('"providers" is not a list');
+  if ((file.agents as unknown[]).length > AGENT_FILE_LIMITS.agents)
+    refuse(`it holds more than ${AGENT_FILE_LIMITS.agents} agents`);
+  if ((file.providers as unknown[]).length > AGENT_FILE_LIMITS.providers)
+    refuse(`it holds more than ${AGENT_FILE_LIMITS.providers} providers`);
 
   const agents = file.agents as unknown[];
   agents.forEach((agent, i) => {
     const problems = agentSpecProblems(agent, { toolNames });
+    const name = (agent as AgentSpec | null)?.name;
     const label =
-      typeof (agent as AgentSpec)?.name === 'string' ? ` (${(agent as AgentSpec).name})` : '';
+      typeof name === 'string' ? ` (${name.length > 64 ? `${name.slice(0, 64)}…` : name})` : '';
     if (problems.length > 0) refuse(`agents[${i}]${label}: ${problems.join('; ')}`);
   });
   const specs = (agents as AgentSpec[]).map(specFields);
@@ -96,6 +118,8 @@ export function parseAgentFile(
     const ref = value as Partial<ProviderRef> | null;
     if (typeof ref !== 'object' || ref === null || typeof ref.id !== 'string')
       return refuse(`providers[${i}] has no id`);
+    if (ref.id.length > AGENT_SPEC_LIMITS.providerId)
+      refuse(`providers[${i}] has an id longer than ${AGENT_SPEC_LIMITS.providerId} characters`);
     const candidate = {
       kind: ref.kind as ProviderRef['kind'],
       name: String(ref.name ?? ''),

@@ -28,7 +28,16 @@ export interface AgentSpec {
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-const LIMITS = { name: 64, description: 1000, model: 200, instruction: 50_000 } as const;
+/** The longest each text field may be (agent files are checked against these too). */
+export const AGENT_SPEC_LIMITS = {
+  id: 100,
+  name: 64,
+  description: 1000,
+  providerId: 100,
+  model: 200,
+  instruction: 50_000,
+} as const;
+const LIMITS = AGENT_SPEC_LIMITS;
 
 /**
  * What is wrong with `value` as a spec (any JSON: it may come from an imported file), each problem
@@ -42,17 +51,16 @@ export function agentSpecProblems(
     return ['An agent must be a JSON object'];
   const spec = value as Record<string, unknown>;
   const problems: string[] = [];
-  const text = (field: keyof typeof LIMITS | 'id' | 'providerId', required: boolean) => {
+  const text = (field: keyof typeof LIMITS, required: boolean) => {
     const v = spec[field];
     if (typeof v !== 'string') return void problems.push(`${field} must be text`);
     if (required && !v.trim()) return void problems.push(`${field} is empty`);
-    const limit = (LIMITS as Record<string, number>)[field];
-    if (limit !== undefined && v.length > limit)
-      problems.push(`${field} is longer than ${limit} characters`);
+    if (v.length > LIMITS[field])
+      problems.push(`${field} is longer than ${LIMITS[field]} characters`);
   };
   text('id', true);
   text('name', true);
-  if (typeof spec.name === 'string' && spec.name.trim()) {
+  if (typeof spec.name === 'string' && spec.name.trim() && spec.name.length <= LIMITS.name) {
     if (!NAME.test(spec.name))
       problems.push(
         `name "${spec.name}" must be an identifier: letters, digits, _ and -, not starting with a digit`,

@@ -8,6 +8,7 @@ import {
   type EventActions,
   type ToolConfirmation,
 } from '../core/event.ts';
+import { setOwn } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { ToolContext } from '../tools/tool-context.ts';
@@ -122,8 +123,10 @@ function mergeActions(all: readonly EventActions[]): EventActions {
   const merged = createEventActions();
   for (const actions of all) {
     const { stateDelta, artifactDelta, requestedToolConfirmations, ...rest } = actions;
-    Object.assign(merged.stateDelta, stateDelta);
-    Object.assign(merged.artifactDelta, artifactDelta);
+    // Own keys, as defined (Object.assign would call the `__proto__` setter for that key).
+    for (const [key, value] of Object.entries(stateDelta)) setOwn(merged.stateDelta, key, value);
+    for (const [name, version] of Object.entries(artifactDelta))
+      setOwn(merged.artifactDelta, name, version);
     if (requestedToolConfirmations) {
       merged.requestedToolConfirmations = {
         ...merged.requestedToolConfirmations,

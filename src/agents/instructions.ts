@@ -2,12 +2,15 @@
 
 import { textOf } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
+import { ownValue } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 
 /** A fixed text with `{key}` placeholders, or a function of the invocation. */
 export type Instruction = string | ((ctx: InvocationContext) => string | Promise<string>);
 
-const PLACEHOLDER = /\{+[^{}]*\}+/g;
+// Starts only at the first brace of a run, which finds the same placeholders and keeps a long run of
+// braces without a closing one linear (a bare `\{+` retried at each brace of it is quadratic).
+const PLACEHOLDER = /(?<!\{)\{+[^{}]*\}+/g;
 const STATE_NAME = /^(?:app:|user:|temp:)?[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
@@ -48,7 +51,8 @@ async function replacementFor(placeholder: string, ctx: InvocationContext): Prom
     );
   }
   if (!STATE_NAME.test(name)) return placeholder;
-  const value = ctx.session.state[name];
+  // The state's own key only: `{constructor}` names a key, not Object.prototype's constructor.
+  const value = ownValue(ctx.session.state, name);
   if (value === undefined) {
     if (optional) return '';
     throw new InvalidRequestError(

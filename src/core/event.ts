@@ -64,8 +64,9 @@ export interface Event {
   /** The model that wrote a model event, as its provider named it (ADK's `modelVersion`). */
   modelVersion?: string;
   /**
-   * Free-form data beside the event (ADK's `customMetadata`). Trellis keeps its own under
-   * `trellis` (see ModelTiming for a model event's timing).
+   * Free-form metadata (ADK's `custom_metadata`). Trellis's own goes under `trellis`: a model
+   * event's timing (ModelTiming) and, in a session file, the bytes of the artifact versions the
+   * event names (see core/artifact-payloads).
    */
   customMetadata?: Record<string, unknown>;
 }

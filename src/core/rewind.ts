@@ -5,7 +5,15 @@
 import { InvalidRequestError } from './errors.ts';
 import { createEvent, type Event, type RewindTarget } from './event.ts';
 import { newInvocationId } from './ids.ts';
-import { StatePrefix, applyDelta, diffState, splitDelta, type State } from './state.ts';
+import {
+  StatePrefix,
+  applyDelta,
+  diffState,
+  ownValue,
+  setOwn,
+  splitDelta,
+  type State,
+} from './state.ts';
 
 /** What a rewind request names: exactly one of the two. */
 export type RewindTo =
@@ -42,9 +50,9 @@ export function sessionArtifactDelta(
   delta: Readonly<Record<string, number>>,
 ): Record<string, number> | undefined {
   let kept: Record<string, number> | undefined;
-  for (const name of Object.keys(delta)) {
+  for (const [name, version] of Object.entries(delta)) {
     if (name.startsWith(StatePrefix.user)) continue;
-    (kept ??= {})[name] = delta[name]!;
+    setOwn((kept ??= {}), name, version);
   }
   return kept;
 }
@@ -86,8 +94,9 @@ export function planRewind(current: SessionSnapshot, before: SessionSnapshot): R
   const artifacts: ArtifactRestore[] = [];
   const names = new Set([...Object.keys(current.artifacts), ...Object.keys(before.artifacts)]);
   for (const filename of [...names].sort()) {
-    const restoreVersion = before.artifacts[filename];
-    if (current.artifacts[filename] !== restoreVersion)
+    // Own keys only: a file may be called `constructor`.
+    const restoreVersion = ownValue(before.artifacts, filename) as number | undefined;
+    if (ownValue(current.artifacts, filename) !== restoreVersion)
       artifacts.push({ filename, restoreVersion });
   }
   return { stateDelta: diffState(current.state, before.state), artifacts };

@@ -7,10 +7,13 @@
 // every problem is reported with where it is, ADK's conventions (timestamps in seconds, `null`
 // for unset fields) are upgraded, and fields it does not know are kept.
 
+import { artifactPayloadProblems } from './artifact-payloads.ts';
 import type { Content, Part } from './content.ts';
 import { InvalidSessionFileError } from './errors.ts';
 import type { Event } from './event.ts';
 import { newEventId } from './ids.ts';
+import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
+import { setOwn } from './state.ts';
 
 export const SESSION_FILE_FORMAT = 'trellis-session';
 
@@ -38,6 +41,13 @@ export interface ParsedSessionFile extends SessionFileExtras {
 
 const MAX_PROBLEMS = 12;
 
+/** The longest session title (the app caps a rename at this too). */
+export const MAX_SESSION_TITLE = 120;
+/** The longest id (of an event, an invocation, an agent) or author a file may give. */
+export const MAX_FILE_ID = 256;
+/** The highest artifact version a file may name. */
+export const MAX_ARTIFACT_VERSION = 100_000;
+
 export function toSessionFile(
   session: Omit<SessionFile, 'trellis'>,
   extras: SessionFileExtras = {},
@@ -54,36 +64,92 @@ export function toSessionFile(
   return JSON.stringify(file, null, 2);
 }
 
-/** The events (and extras) of a session file; throws InvalidSessionFileError listing problems. */
+/**
+ * The events (and extras) of a session file; throws InvalidSessionFileError listing problems,
+ * each with where it is. Everything is checked before anything is made of the file: its size,
+ * its nesting and strings (see core/json-limits), then every event.
+ */
 export function parseSessionFile(text: string): ParsedSessionFile {
+  const refuse = (problem: string): never => {
+    throw new InvalidSessionFileError([problem]);
+  };
+  const tooBig = jsonTextProblem(text, SESSION_FILE_LIMITS, 'the file');
+  if (tooBig) refuse(tooBig);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new InvalidSessionFileError([`not JSON (${(error as Error).message})`]);
+    refuse(`not JSON (${(error as Error).message})`);
   }
-  if (!isRecord(json)) throw new InvalidSessionFileError(['the file is not a JSON object']);
-  if (!Array.isArray(json.events)) throw new InvalidSessionFileError(['it has no "events" list']);
+  if (!isRecord(json)) return refuse(`the file is ${describe(json)}, not a JSON object`);
+  const hostile = jsonTreeProblem(json, SESSION_FILE_LIMITS);
+  if (hostile) refuse(hostile);
+  if (!Array.isArray(json.events)) refuse('it has no "events" list');
   const problems: string[] = [];
+  const extras = restoreExtras(json.trellis, problems);
+  if (typeof json.id === 'string' && json.id.length > MAX_FILE_ID)
+    problems.push(`"id" is longer than ${MAX_FILE_ID} characters`);
   const events: Event[] = [];
   const ids = new Set<string>();
-  json.events.forEach((raw, index) => {
+  const invocations = new Set<string>();
+  (json.events as unknown[]).forEach((raw, index) => {
     if (problems.length >= MAX_PROBLEMS) return;
-    const event = restoreEvent(raw, `events[${index}]`, problems);
+    const at = `events[${index}]`;
+    const event = restoreEvent(raw, at, problems);
     if (!event || event.partial) return;
-    if (ids.has(event.id))
-      problems.push(`events[${index}].id ${JSON.stringify(event.id)} appears twice`);
+    if (ids.has(event.id)) problems.push(`${at}.id ${JSON.stringify(event.id)} appears twice`);
+    const missing = missingTarget(event, ids, invocations);
+    if (missing)
+      problems.push(`${at} is a rewind marker to ${missing}, which is not before it in the file`);
     ids.add(event.id);
+    invocations.add(event.invocationId);
     events.push(event);
   });
   if (problems.length > 0) throw new InvalidSessionFileError(problems);
-  const extras = isRecord(json.trellis) ? json.trellis : {};
   return {
     events,
     ...(typeof json.id === 'string' ? { sourceId: json.id } : {}),
-    ...(typeof extras.title === 'string' ? { title: extras.title } : {}),
-    ...(typeof extras.agentId === 'string' ? { agentId: extras.agentId } : {}),
+    ...extras,
   };
+}
+
+/** The title and agent of Trellis's own `trellis` field, checked. */
+function restoreExtras(raw: unknown, problems: string[]): SessionFileExtras {
+  if (raw === undefined || raw === null) return {};
+  if (!isRecord(raw)) {
+    problems.push('"trellis" must be an object');
+    return {};
+  }
+  const extras: SessionFileExtras = {};
+  const { title, agentId } = raw;
+  if (title !== undefined && title !== null) {
+    if (typeof title !== 'string') problems.push('trellis.title must be text');
+    else if (title.length > MAX_SESSION_TITLE)
+      problems.push(
+        `trellis.title is ${title.length.toLocaleString('en-US')} characters long; a title has at most ${MAX_SESSION_TITLE}`,
+      );
+    else if (title.trim() !== '') extras.title = title.trim();
+  }
+  if (agentId !== undefined && agentId !== null) {
+    if (typeof agentId !== 'string' || agentId.length > MAX_FILE_ID)
+      problems.push(`trellis.agentId must be text of at most ${MAX_FILE_ID} characters`);
+    else extras.agentId = agentId;
+  }
+  return extras;
+}
+
+/** The target a rewind marker names when it is not among the events before it, else undefined. */
+function missingTarget(
+  event: Event,
+  eventIds: ReadonlySet<string>,
+  invocationIds: ReadonlySet<string>,
+): string | undefined {
+  const { rewindBeforeInvocationId: invocation, rewindAfterEventId: eventId } = event.actions;
+  if (invocation !== undefined)
+    return invocationIds.has(invocation) ? undefined : `invocation ${JSON.stringify(invocation)}`;
+  if (eventId !== undefined)
+    return eventIds.has(eventId) ? undefined : `event ${JSON.stringify(eventId)}`;
+  return undefined;
 }
 
 function restoreEvent(raw: unknown, at: string, problems: string[]): Event | undefined {
@@ -93,14 +159,17 @@ function restoreEvent(raw: unknown, at: string, problems: string[]): Event | und
   }
   const event = withoutNulls(raw);
   const before = problems.length;
-  if (typeof event.invocationId !== 'string' || event.invocationId === '') {
-    problems.push(`${at}.invocationId must be a non-empty string`);
-  }
-  if (typeof event.author !== 'string' || event.author === '')
-    problems.push(`${at}.author must be a non-empty string`);
+  const name = (field: 'id' | 'invocationId' | 'author') => {
+    const value = event[field];
+    if (typeof value !== 'string' || value === '')
+      problems.push(`${at}.${field} must be a non-empty string`);
+    else if (value.length > MAX_FILE_ID)
+      problems.push(`${at}.${field} is longer than ${MAX_FILE_ID} characters`);
+  };
+  name('invocationId');
+  name('author');
   if (event.id === undefined) event.id = newEventId();
-  else if (typeof event.id !== 'string' || event.id === '')
-    problems.push(`${at}.id must be a non-empty string`);
+  else name('id');
   if (typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp)) {
     problems.push(`${at}.timestamp must be a number`);
   } else if (event.timestamp < 1e11) {
@@ -112,7 +181,36 @@ function restoreEvent(raw: unknown, at: string, problems: string[]): Event | und
   if (event.longRunningToolIds !== undefined && !isStringList(event.longRunningToolIds)) {
     problems.push(`${at}.longRunningToolIds must be a list of strings`);
   }
+  // The fields Trellis reads must have their types; unknown ones are kept as they are.
+  checkTypes(event, at, problems, {
+    branch: 'string',
+    partial: 'boolean',
+    turnComplete: 'boolean',
+    errorCode: 'string',
+    errorMessage: 'string',
+    usageMetadata: 'object',
+  });
+  const { artifactDelta } = event.actions as Event['actions'];
+  problems.push(...artifactPayloadProblems(event.customMetadata, artifactDelta, at));
   return problems.length === before ? (event as unknown as Event) : undefined;
+}
+
+type FieldType = 'string' | 'boolean' | 'object';
+
+/** Reports each field of `record` present with another type than `types` says. */
+function checkTypes(
+  record: Record<string, unknown>,
+  at: string,
+  problems: string[],
+  types: Record<string, FieldType>,
+): void {
+  for (const [field, type] of Object.entries(types)) {
+    const value = record[field];
+    if (value === undefined) continue;
+    const ok = type === 'object' ? isRecord(value) : typeof value === type;
+    if (!ok)
+      problems.push(`${at}.${field} must be ${type === 'object' ? 'an object' : `a ${type}`}`);
+  }
 }
 
 function restoreContent(raw: unknown, at: string, problems: string[]): Content | undefined {
@@ -183,12 +281,26 @@ function restoreActions(raw: unknown, at: string, problems: string[]): Event['ac
   if (!isRecord(actions.stateDelta)) problems.push(`${at}.stateDelta must be an object`);
   if (
     !isRecord(actions.artifactDelta) ||
-    !Object.values(actions.artifactDelta).every(
-      (version) => Number.isInteger(version) && (version as number) >= 0,
+    !Object.entries(actions.artifactDelta).every(
+      ([filename, version]) =>
+        filename.trim() !== '' &&
+        Number.isInteger(version) &&
+        (version as number) >= 0 &&
+        (version as number) <= MAX_ARTIFACT_VERSION,
     )
   ) {
-    problems.push(`${at}.artifactDelta must map file names to versions`);
+    problems.push(
+      `${at}.artifactDelta must map file names to versions (whole numbers from 0 to ${MAX_ARTIFACT_VERSION.toLocaleString('en-US')})`,
+    );
   }
+  checkTypes(actions, at, problems, {
+    transferToAgent: 'string',
+    escalate: 'boolean',
+    skipSummarization: 'boolean',
+    requestedToolConfirmations: 'object',
+    agentState: 'object',
+    endOfAgent: 'boolean',
+  });
   // A rewind marker names one target: an invocation to go back before, or an event to go back
   // to just after.
   const targets = ['rewindBeforeInvocationId', 'rewindAfterEventId'].filter(
@@ -203,11 +315,20 @@ function restoreActions(raw: unknown, at: string, problems: string[]): Event['ac
   return actions as unknown as Event['actions'];
 }
 
-/** ADK writes `null` for every unset field: here an unset field is an absent one. */
+/**
+ * ADK writes `null` for every unset field: here an unset field is an absent one. Keys are defined,
+ * not assigned, so that a `__proto__` field stays a field (an unknown one, kept).
+ */
 function withoutNulls(raw: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (value !== null) kept[key] = value;
+  for (const [key, value] of Object.entries(raw)) if (value !== null) setOwn(kept, key, value);
   return kept;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

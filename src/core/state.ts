@@ -4,6 +4,11 @@
 // `temp:x` lives only for the current invocation and is never stored; any other key belongs to the
 // session. A delta value `null` removes the key. States are treated as immutable: every function
 // here returns a new object.
+//
+// Any string is a key, `__proto__`, `constructor` and `valueOf` included: states and deltas are
+// plain objects (they cross structured clone, IndexedDB and JSON as they are), so every read here
+// is of an own property (`ownValue`, `hasOwnKey`) and every write defines one (`setOwn`), never
+// `record[key]`, which would reach Object.prototype or call its `__proto__` setter.
 
 export type State = Readonly<Record<string, unknown>>;
 export type StateDelta = Readonly<Record<string, unknown>>;
@@ -19,19 +24,42 @@ export function scopeOf(key: string): StateScope {
   return 'session';
 }
 
+/** Whether `record` has `key` of its own (an inherited `constructor` does not count). */
+export function hasOwnKey(record: object | undefined, key: string): boolean {
+  return record !== undefined && Object.hasOwn(record, key);
+}
+
+/** The value of `record`'s own `key`, or `undefined` (never an inherited one). */
+export function ownValue(record: object | undefined, key: string): unknown {
+  return record !== undefined && Object.hasOwn(record, key)
+    ? (record as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/** Sets `record`'s own `key`, as JSON.parse and structured clone would (`__proto__` included). */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 export type ScopedDeltas = Record<StateScope, Record<string, unknown>>;
 
 /** Splits a delta by scope; keys keep their prefixes. */
 export function splitDelta(delta: StateDelta): ScopedDeltas {
   const parts: ScopedDeltas = { app: {}, user: {}, temp: {}, session: {} };
-  for (const key of Object.keys(delta)) parts[scopeOf(key)][key] = delta[key];
+  for (const [key, value] of Object.entries(delta)) setOwn(parts[scopeOf(key)], key, value);
   return parts;
 }
 
 /** The delta without its `temp:` keys: what gets stored. */
 export function withoutTemp(delta: StateDelta): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
-  for (const key of Object.keys(delta)) if (scopeOf(key) !== 'temp') kept[key] = delta[key];
+  for (const [key, value] of Object.entries(delta))
+    if (scopeOf(key) !== 'temp') setOwn(kept, key, value);
   return kept;
 }
 
@@ -45,10 +73,9 @@ export function hasKeys(record: object | undefined): boolean {
 export function applyDelta(state: State, delta: StateDelta | undefined): Record<string, unknown> {
   const next: Record<string, unknown> = { ...state };
   if (!delta) return next;
-  for (const key of Object.keys(delta)) {
-    const value = delta[key];
+  for (const [key, value] of Object.entries(delta)) {
     if (value === null) delete next[key];
-    else next[key] = value;
+    else setOwn(next, key, value);
   }
   return next;
 }
@@ -56,9 +83,9 @@ export function applyDelta(state: State, delta: StateDelta | undefined): Record<
 /** The delta that turns `from` into `to` (removed keys become `null`). */
 export function diffState(from: State, to: State): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
-  for (const key of Object.keys(from)) if (!(key in to)) delta[key] = null;
-  for (const key of Object.keys(to)) {
-    if (!(key in from) || !sameValue(from[key], to[key])) delta[key] = to[key];
+  for (const key of Object.keys(from)) if (!Object.hasOwn(to, key)) setOwn(delta, key, null);
+  for (const [key, value] of Object.entries(to)) {
+    if (!Object.hasOwn(from, key) || !sameValue(from[key], value)) setOwn(delta, key, value);
   }
   return delta;
 }
@@ -72,7 +99,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   const bKeys = Object.keys(b);
   if (aKeys.length !== bKeys.length) return false;
   for (const key of aKeys) {
-    if (!(key in b)) return false;
+    if (!Object.hasOwn(b, key)) return false;
     if (!sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) {
       return false;
     }
@@ -82,5 +109,6 @@ export function sameValue(a: unknown, b: unknown): boolean {
 
 /** What `session.state` shows: session keys, then app and user keys (with their prefixes). */
 export function mergeScopes(app: State, user: State, session: State): Record<string, unknown> {
+  // Spread copies own properties as own properties (`__proto__` too).
   return { ...session, ...app, ...user };
 }

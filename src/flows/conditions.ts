@@ -2,6 +2,7 @@
 // that matches names the edge to follow, and `else` is taken when none does.
 
 import { CONDITION_OPERATIONS, type ConditionOperation, type ConditionRule } from './flow.ts';
+import { matchesPattern } from './patterns.ts';
 import { evaluateTemplate, templateText, type TemplateScope } from './templates.ts';
 
 /** The edge `when` taken when no rule matches. */
@@ -72,7 +73,9 @@ export function evaluateRule(rule: ConditionRule, scope: TemplateScope): boolean
     case 'lessOrEqual':
       return compareNumbers(variable, value, (a, b) => a <= b);
     case 'regex':
-      return matchesRegex(expected, text);
+      // RE2, never RegExp: a pattern from a flow must not be able to freeze the runtime. A bad
+      // pattern from a template value cannot be caught by validateFlow: it just does not match.
+      return matchesPattern(expected, text);
     default:
       throw new Error(`Unhandled condition operation: ${String(operation satisfies never)}`);
   }
@@ -113,13 +116,4 @@ function toNumber(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && value.trim() !== '') return Number(value);
   return NaN;
-}
-
-function matchesRegex(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern).test(text);
-  } catch {
-    // A bad pattern from a template value cannot be caught by validateFlow: it just does not match.
-    return false;
-  }
 }

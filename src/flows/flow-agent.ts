@@ -12,6 +12,7 @@
 import { textOf } from '../core/content.ts';
 import { FlowStepLimitError } from '../core/errors.ts';
 import { createEventActions, type Event } from '../core/event.ts';
+import { setOwn } from '../core/state.ts';
 import { BaseAgent } from '../agents/base-agent.ts';
 import { mergeRuns } from '../agents/parallel-agent.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -259,7 +260,7 @@ export class FlowAgent extends BaseAgent {
     const scope = this.scope(ctx, output);
     const values: Record<string, unknown> = {};
     for (const [key, template] of Object.entries(update))
-      values[key] = evaluateTemplate(template, scope);
+      setOwn(values, key, evaluateTemplate(template, scope));
     return stateUpdates(this.flow.state ?? [], ctx.session.state, values);
   }
 

@@ -192,6 +192,22 @@ export interface Flow {
   maxSteps?: number;
 }
 
+/**
+ * The sizes a flow may have (validateFlow checks them), so that a file cannot make the editor, the
+ * Agent select or a run lay out or walk something unbounded.
+ */
+export const FLOW_LIMITS = {
+  name: 100,
+  description: 1000,
+  nodeId: 64,
+  label: 100,
+  stateKey: 200,
+  /** An instruction, a fallback, a moderation message, a template. */
+  text: 50_000,
+  nodes: 500,
+  edges: 2000,
+} as const;
+
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_LOOPS = 5;
 

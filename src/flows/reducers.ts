@@ -4,6 +4,7 @@
 // Nothing here mutates: the result is a stateDelta for the node's event, and appending builds a
 // new array, so state read from a session is never changed in place.
 
+import { ownValue, setOwn } from '../core/state.ts';
 import type { FlowStateKey, StateOperation } from './flow.ts';
 
 /** The key's value after `operation` combines the old value with a new one. */
@@ -43,8 +44,8 @@ export function stateUpdates(
     const declared = keys.find((candidate) => candidate.key === key);
     // validateFlow rejects Update State keys missing from `state`: reaching here is a bug.
     if (!declared) throw new Error(`State key "${key}" is not declared in the flow's state`);
-    const result = reduceValue(declared.operation, state[key], value);
-    if (result.changed) delta[key] = result.value;
+    const result = reduceValue(declared.operation, ownValue(state, key), value);
+    if (result.changed) setOwn(delta, key, result.value);
   }
   return delta;
 }
@@ -56,10 +57,10 @@ export function defaultStateDelta(
 ): Record<string, unknown> {
   const delta: Record<string, unknown> = {};
   for (const { key, default: initial } of keys) {
-    if (initial === undefined || initial === null || state[key] !== undefined) continue;
+    if (initial === undefined || initial === null || ownValue(state, key) !== undefined) continue;
     // A copy, so a later append to the session's value can never reach the flow's own default.
     // Defaults come from a JSON file, so a JSON round trip copies them exactly.
-    delta[key] = JSON.parse(JSON.stringify(initial)) as unknown;
+    setOwn(delta, key, JSON.parse(JSON.stringify(initial)) as unknown);
   }
   return delta;
 }

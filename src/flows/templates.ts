@@ -16,12 +16,16 @@ export interface TemplateScope {
 /** The roots a path may start with; any other root is left as written (it is not a template). */
 export const TEMPLATE_ROOTS = ['state', 'output', 'question'] as const;
 
-// Lazy, and no braces inside, so `{{a}} and {{b}}` is two templates and `{{{x}}}` stays readable.
-const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+// No braces inside, so `{{a}} and {{b}}` is two templates and `{{{x}}}` stays readable. The path
+// is trimmed in code, not with `\s*` around a lazy group: that pattern backtracks cubically on a
+// "{{" followed by a long run of spaces, and flows come from files.
+const TEMPLATE = /\{\{([^{}]*)\}\}/g;
+/** A text that is one template and nothing else (a fixed pattern: no text of a flow in it). */
+const WHOLE_TEMPLATE = /^\{\{[^{}]*\}\}$/;
 
 /** Every path the text references, in order of appearance (repeats kept). */
 export function templateRefs(text: string): string[] {
-  return [...text.matchAll(TEMPLATE)].map((match) => match[1]!);
+  return [...text.matchAll(TEMPLATE)].map((match) => match[1]!.trim());
 }
 
 /** The value at `path` (`state.key.deeper`, `output`, `output.field`, `question`), or undefined. */
@@ -41,9 +45,10 @@ export function resolvePath(path: string, scope: TemplateScope): unknown {
 
 /** The text with each template replaced by its value as text (see `templateText`). */
 export function renderTemplate(text: string, scope: TemplateScope): string {
-  return text.replace(TEMPLATE, (whole, path: string) =>
-    isKnownRoot(path) ? templateText(resolvePath(path, scope)) : whole,
-  );
+  return text.replace(TEMPLATE, (whole, inside: string) => {
+    const path = inside.trim();
+    return isKnownRoot(path) ? templateText(resolvePath(path, scope)) : whole;
+  });
 }
 
 /**
@@ -73,7 +78,7 @@ function isKnownRoot(path: string): boolean {
 }
 
 function isWholeTemplate(text: string): boolean {
-  return new RegExp(`^${TEMPLATE.source}$`).test(text);
+  return WHOLE_TEMPLATE.test(text);
 }
 
 // Own properties only: `{{state.x.constructor}}` must not reach into prototypes.

@@ -5,15 +5,18 @@
 // checks the edges and the shape of the graph.
 
 import { FlowValidationError } from '../core/errors.ts';
+import { DEFINITION_FILE_LIMITS, jsonTreeProblem } from '../core/json-limits.ts';
 import { ELSE, VALUELESS_OPERATIONS, parseOperation } from './conditions.ts';
 import {
   CONDITION_OPERATIONS,
+  FLOW_LIMITS,
   HISTORY_MODES,
   NODE_TYPES,
   OUTPUT_FIELD_TYPES,
   type Flow,
   type FlowProblem,
 } from './flow.ts';
+import { patternProblem } from './patterns.ts';
 import { templateRefs } from './templates.ts';
 import { checkGraph, type FlowNodeData, type Report } from './validate-graph.ts';
 
@@ -36,14 +39,35 @@ export function validateFlow(input: unknown, options: ValidateFlowOptions = {}):
     problems.push(nodeId === undefined ? { message } : { nodeId, message });
 
   if (!isRecord(input)) {
-    report('a flow must be a JSON object');
+    report(`a flow must be a JSON object, not ${describe(input)}`);
+    return problems;
+  }
+  // Too deep, a string too long, text that is not Unicode: nothing else is worth checking.
+  const hostile = jsonTreeProblem(input, DEFINITION_FILE_LIMITS);
+  if (hostile) {
+    report(hostile);
     return problems;
   }
   const name = typeof input.name === 'string' ? input.name : undefined;
   if (!name) report('the flow needs a "name" (a non-empty string)');
+  else if (name.length > FLOW_LIMITS.name)
+    report(
+      `the flow's name is ${name.length} characters long; a name has at most ${FLOW_LIMITS.name}`,
+    );
+  if (input.description !== undefined && typeof input.description !== 'string')
+    report('the description must be a string');
+  else if (
+    typeof input.description === 'string' &&
+    input.description.length > FLOW_LIMITS.description
+  )
+    report(`the description is longer than ${FLOW_LIMITS.description} characters`);
   if (!Array.isArray(input.nodes)) report('the flow needs "nodes" (an array)');
+  else if (input.nodes.length > FLOW_LIMITS.nodes)
+    report(`the flow has ${input.nodes.length} nodes; a flow has at most ${FLOW_LIMITS.nodes}`);
   if (!Array.isArray(input.edges)) report('the flow needs "edges" (an array)');
-  // Without these nothing else can be checked meaningfully.
+  else if (input.edges.length > FLOW_LIMITS.edges)
+    report(`the flow has ${input.edges.length} edges; a flow has at most ${FLOW_LIMITS.edges}`);
+  // Without these (and within bounds) nothing else can be checked meaningfully.
   if (problems.length > 0 || !Array.isArray(input.nodes) || !Array.isArray(input.edges)) {
     return problems;
   }
@@ -84,6 +108,10 @@ function checkState(state: unknown, report: Report): Set<string> {
       report(`state entry #${index + 1} needs a "key" (a non-empty string)`);
       return;
     }
+    if (entry.key.length > FLOW_LIMITS.stateKey) {
+      report(`state entry #${index + 1} has a key longer than ${FLOW_LIMITS.stateKey} characters`);
+      return;
+    }
     if (keys.has(entry.key)) report(`state key "${entry.key}" is declared more than once`);
     keys.add(entry.key);
     if (!STATE_OPERATIONS.includes(entry.operation)) {
@@ -109,6 +137,12 @@ function checkNodeIds(
       return;
     }
     const id = node.id;
+    if (id.length > FLOW_LIMITS.nodeId) {
+      report(
+        `node #${index + 1} has an id of ${id.length} characters; an id has at most ${FLOW_LIMITS.nodeId}`,
+      );
+      return;
+    }
     if (!NODE_ID.test(id)) {
       report(
         `node id "${id}" must be an identifier: a letter or _, then letters, digits, _ or -`,
@@ -148,10 +182,16 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
   const id = node.id;
   const texts: TemplateText[] = [];
   const text = (where: string, value: unknown, required: boolean) => {
-    if (typeof value === 'string') texts.push({ where, text: value });
+    if (typeof value === 'string' && value.length > FLOW_LIMITS.text)
+      report(`${where} is longer than ${FLOW_LIMITS.text} characters`, id);
+    else if (typeof value === 'string') texts.push({ where, text: value });
     else if (value !== undefined) report(`${where} must be a string`, id);
     else if (required) report(`${where} is missing (a string is required)`, id);
   };
+  if (node.label !== undefined && typeof node.label !== 'string')
+    report('the label must be a string', id);
+  else if (typeof node.label === 'string' && node.label.length > FLOW_LIMITS.label)
+    report(`the label is longer than ${FLOW_LIMITS.label} characters`, id);
   switch (node.type) {
     case 'start':
       if (node.moderation !== undefined) {
@@ -307,11 +347,8 @@ function checkRules(rules: unknown, id: string, report: Report): TemplateText[] 
 function checkRegex(pattern: string, rule: string, id: string, report: Report): void {
   // A pattern from a template is only known at run time (a bad one then simply does not match).
   if (templateRefs(pattern).length > 0) return;
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    report(`${rule} has an invalid regex ${shown(pattern)}: ${(error as Error).message}`, id);
-  }
+  const problem = patternProblem(pattern);
+  if (problem) report(`${rule} has a regex RE2 cannot run, ${shown(pattern)}: ${problem}`, id);
 }
 
 /** Reports Update State problems; returns its templates. */
@@ -374,6 +411,14 @@ function isPositiveInteger(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
+
+/** A value in a message: as JSON, cut short (a file's values can be long). */
 function shown(value: unknown): string {
-  return value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

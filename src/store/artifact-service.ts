@@ -98,3 +98,10 @@ export function checkVersion(version: number | undefined): void {
     throw new InvalidRequestError(`Artifact version must be a whole number ≥ 0, got ${version}`);
   }
 }
+
+/** An import into a session id whose artifacts are still stored (a session deleted without them). */
+export function leftoverArtifacts({ sessionId }: { sessionId: string }): InvalidRequestError {
+  return new InvalidRequestError(
+    `Artifacts of an earlier session ${sessionId} are still stored: delete them, or import under another id`,
+  );
+}

@@ -2,9 +2,12 @@
 
 import type { Part } from '../core/content.ts';
 import type { ArtifactRestore } from '../core/rewind.ts';
+import { setOwn } from '../core/state.ts';
 import { deepFreeze } from './session-log.ts';
+import type { ImportedArtifacts } from './session-import.ts';
 import {
   BaseArtifactService,
+  leftoverArtifacts,
   artifactContentOf,
   artifactSessionId,
   checkVersion,
@@ -13,6 +16,14 @@ import {
   type LoadArtifactRequest,
   type SaveArtifactRequest,
 } from './artifact-service.ts';
+
+/** The part a save stores, checked (a copy: the caller's object is not kept). */
+function storedPart(request: SaveArtifactRequest): Part {
+  const content = artifactContentOf(request);
+  return content.kind === 'text'
+    ? { text: content.text }
+    : { inlineData: { ...request.artifact.inlineData! } };
+}
 
 /** A stored version: the part as saved (frozen), or `null` for a removal (tombstone). */
 type StoredVersion = Part | null;
@@ -28,12 +39,7 @@ export class InMemoryArtifactService extends BaseArtifactService {
   private journal: Map<string, number> | undefined;
 
   override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
-    const content = artifactContentOf(request);
-    const part: Part =
-      content.kind === 'text'
-        ? { text: content.text }
-        : { inlineData: { ...request.artifact.inlineData! } };
-    return this.saveVersion(request, deepFreeze(part));
+    return this.saveVersion(request, deepFreeze(storedPart(request)));
   }
 
   /** @internal Saves a version as it is (a part, or `null` for a tombstone). */
@@ -61,7 +67,7 @@ export class InMemoryArtifactService extends BaseArtifactService {
         restoreVersion === undefined
           ? null
           : (this.files.get(this.keyOf(key))?.[restoreVersion] ?? null);
-      written[filename] = this.saveVersion(key, old);
+      setOwn(written, filename, this.saveVersion(key, old));
     }
     return written;
   }
@@ -79,6 +85,23 @@ export class InMemoryArtifactService extends BaseArtifactService {
       const versions = this.files.get(this.keyOf({ ...from, filename })) ?? [];
       for (let version = 0; version <= head; version++) {
         this.saveVersion({ ...from, sessionId: toSessionId, filename }, versions[version] ?? null);
+      }
+    }
+  }
+
+  /**
+   * @internal For import: writes each file's versions under their numbers (a version the log skips
+   * reads as absent, like a tombstone). The session is new: a file that has versions already is
+   * refused, since its numbers would not be the log's.
+   */
+  importVersions(scope: ArtifactScope, files: ImportedArtifacts): void {
+    for (const [filename, versions] of files) {
+      const key = { ...scope, filename };
+      if ((this.files.get(this.keyOf(key))?.length ?? 0) > 0) throw leftoverArtifacts(scope);
+      for (const [version, content] of versions) {
+        while ((this.files.get(this.keyOf(key))?.length ?? 0) < version)
+          this.saveVersion(key, null);
+        this.saveVersion(key, content && deepFreeze(storedPart({ ...key, artifact: content })));
       }
     }
   }

@@ -23,6 +23,7 @@ import { snapshotToRestore } from './rewind-point.ts';
 import { TurnLog, memoryRewindReader } from './turn-log.ts';
 import { readSessionSummary, switchMarker, tipRestoredBy } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
+import { planImport, versionCount } from './session-import.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
@@ -227,20 +228,25 @@ export class InMemorySessionService extends BaseSessionService {
   }
 
   override async importSession(request: ImportSessionRequest): Promise<Session> {
-    const { appName, userId } = request;
+    const { appName, userId, artifactService } = request;
     const id = request.sessionId ?? newSessionId();
     const key = keyOf(appName, userId, id);
     if (this.sessions.has(key)) throw new SessionExistsError(id);
+    const plan = await planImport(request.events, { restoresArtifacts: !!artifactService });
+    const artifacts = compatibleArtifacts(artifactService, versionCount(plan.artifacts) > 0);
     const imported = emptySession(appName, userId, id);
-    for (const event of request.events) {
-      if (imported.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
+    for (const event of plan.events) {
       const target = rewindTargetOf(event);
       const restored =
         target &&
         (await tipRestoredBy(imported.turns.reader(imported), target, event.invocationId));
-      this.append(imported, toStoredEvent(event), { applyShared: false, restored });
+      this.append(imported, event, { applyShared: false, restored });
     }
-    this.sessions.set(key, imported);
+    if (this.sessions.has(key)) throw new SessionExistsError(id);
+    atomically(artifacts, () => {
+      artifacts?.importVersions({ appName, userId, sessionId: id }, plan.artifacts);
+      this.sessions.set(key, imported);
+    });
     return this.toSession(imported, imported.events.slice());
   }
 

@@ -16,11 +16,13 @@ import {
   artifactContentOf,
   artifactSessionId,
   checkVersion,
+  leftoverArtifacts,
   type ArtifactKey,
   type ListArtifactKeysRequest,
   type LoadArtifactRequest,
   type SaveArtifactRequest,
 } from './artifact-service.ts';
+import type { ImportedArtifacts } from './session-import.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbArtifactService extends BaseArtifactService {
@@ -46,22 +48,9 @@ export class IndexedDbArtifactService extends BaseArtifactService {
   }
 
   override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
-    const content = artifactContentOf(request);
-    const blob =
-      content.kind === 'text'
-        ? new Blob([content.text], { type: content.mimeType })
-        : new Blob([content.bytes as Uint8Array<ArrayBuffer>], { type: content.mimeType });
+    const content = versionContentOf(request);
     const db = await this.database.open();
-    return writeTransaction(db, [Stores.artifacts], (tx) =>
-      putVersionInTx(tx, request, {
-        kind: content.kind,
-        mimeType: content.mimeType,
-        blob,
-        ...(content.kind === 'inline' && content.displayName
-          ? { displayName: content.displayName }
-          : {}),
-      }),
-    );
+    return writeTransaction(db, [Stores.artifacts], (tx) => putVersionInTx(tx, request, content));
   }
 
   override async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
@@ -129,6 +118,61 @@ export interface ArtifactWriter {
 }
 
 type VersionContent = Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>;
+
+/** What a save stores of a part, checked: its kind, type and bytes as a Blob. */
+function versionContentOf(request: SaveArtifactRequest): VersionContent {
+  const content = artifactContentOf(request);
+  const blob =
+    content.kind === 'text'
+      ? new Blob([content.text], { type: content.mimeType })
+      : new Blob([content.bytes as Uint8Array<ArrayBuffer>], { type: content.mimeType });
+  return {
+    kind: content.kind,
+    mimeType: content.mimeType,
+    blob,
+    ...(content.kind === 'inline' && content.displayName
+      ? { displayName: content.displayName }
+      : {}),
+  };
+}
+
+/**
+ * For import, before its transaction: the records of each file's versions, under their numbers
+ * (a version the log skips is simply absent, which reads as a tombstone does).
+ */
+export function importedVersionRecords(
+  scope: Omit<ArtifactKey, 'filename'>,
+  files: ImportedArtifacts,
+): ArtifactRecord[] {
+  const records: ArtifactRecord[] = [];
+  const savedAt = Date.now();
+  for (const [filename, versions] of files) {
+    const key = { ...scope, filename };
+    const [appName, userId, sessionId] = fileKey(key);
+    for (const [version, part] of versions) {
+      const content = part ? versionContentOf({ ...key, artifact: part }) : TOMBSTONE;
+      records.push({ appName, userId, sessionId, filename, version, ...content, savedAt });
+    }
+  }
+  return records;
+}
+
+/**
+ * For import, inside its transaction: adds the records of `importedVersionRecords`. The session
+ * is new: if artifacts of an earlier session with its id are still stored, their numbers would
+ * not be the log's, so that is refused.
+ */
+export async function addImportedVersionsInTx(
+  tx: ArtifactWriter,
+  scope: Omit<ArtifactKey, 'filename'>,
+  records: readonly ArtifactRecord[],
+): Promise<void> {
+  const store = tx.objectStore(Stores.artifacts);
+  const { appName, userId, sessionId } = scope;
+  if (await store.openKeyCursor(sessionRange(appName, userId, sessionId), 'next'))
+    throw leftoverArtifacts(scope);
+  await Promise.all(records.map((record) => store.add(record)));
+}
 
 const TOMBSTONE: VersionContent = { kind: 'tombstone', mimeType: 'application/octet-stream' };
 

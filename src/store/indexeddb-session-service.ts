@@ -3,14 +3,16 @@
 
 import { conversationThrough } from '../core/active-events.ts';
 import {
+  InvalidSessionFileError,
   InvocationNotFoundError,
   SessionExistsError,
   SessionNotFoundError,
+  isTrellisError,
 } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
 import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
-import { hasKeys } from '../core/state.ts';
+import { hasKeys, setOwn } from '../core/state.ts';
 import {
   DatabaseRef,
   Stores,
@@ -23,9 +25,12 @@ import type { BaseArtifactService } from './artifact-service.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import {
   IndexedDbArtifactService,
+  addImportedVersionsInTx,
   copyVersionsInTx,
+  importedVersionRecords,
   restoreVersionInTx,
 } from './indexeddb-artifact-service.ts';
+import { planImport } from './session-import.ts';
 import {
   artifactsNotAtomic,
   deepFreeze,
@@ -273,7 +278,7 @@ export class IndexedDbSessionService extends BaseSessionService {
         if (!sharesDb) throw artifactsNotAtomic();
         for (const { filename, restoreVersion } of plan.artifacts) {
           const key = { appName, userId, sessionId, filename };
-          artifactDelta[filename] = await restoreVersionInTx(tx, key, restoreVersion);
+          setOwn(artifactDelta, filename, await restoreVersionInTx(tx, key, restoreVersion));
         }
       }
       const marker = toStoredEvent(createRewindMarker(target, plan.stateDelta, artifactDelta));
@@ -353,12 +358,29 @@ export class IndexedDbSessionService extends BaseSessionService {
   }
 
   override async importSession(request: ImportSessionRequest): Promise<Session> {
-    const { appName, userId } = request;
+    const { appName, userId, artifactService } = request;
     const id = request.sessionId ?? newSessionId();
-    const events = request.events.map((event) => toStoredEvent(event));
+    const plan = await planImport(request.events, { restoresArtifacts: !!artifactService });
+    const scope = { appName, userId, sessionId: id };
+    // The bytes become Blobs before the transaction, which may only wait on its own requests.
+    const versions = importedVersionRecords(scope, plan.artifacts);
+    if (versions.length > 0 && !this.sharesDatabase(artifactService)) throw artifactsNotAtomic();
+    const { events } = plan;
     const db = await this.database.open();
     const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      const record = await writeLog(tx, newSessionRecord(appName, userId, id, Date.now()), events);
+      let record = newSessionRecord(appName, userId, id, Date.now());
+      await addSession(tx, record);
+      for (const [index, event] of events.entries()) {
+        record = await appendInTx(tx, record, event, { applyShared: false }).catch(
+          (error: unknown) => {
+            throw importFailure(error, `events[${index}]`);
+          },
+        );
+      }
+      if (versions.length > 0)
+        await addImportedVersionsInTx(tx, scope, versions).catch((error: unknown) => {
+          throw importFailure(error, 'its artifacts');
+        });
       const [appState, userState] = await readScopes(tx, appName, userId);
       return { record, appState, userState };
     });
@@ -417,4 +439,18 @@ export class IndexedDbSessionService extends BaseSessionService {
     const { firstSeq, state, artifacts } = record;
     return deepFreeze({ invocationId, firstSeq, state, artifacts });
   }
+}
+
+/**
+ * A write of an import that the browser refused for a reason of the data's own (it cannot be
+ * cloned or keyed, say): the file's fault, said as such with where it is. Storage failures (a
+ * full disk, an aborted transaction) and our own typed errors pass as they are.
+ */
+function importFailure(error: unknown, where: string): unknown {
+  const name = (error as { name?: unknown } | null)?.name;
+  if (typeof name !== 'string' || isTrellisError(error)) return error;
+  if (!['DataCloneError', 'DataError', 'RangeError', 'TypeError'].includes(name)) return error;
+  return new InvalidSessionFileError([
+    `${where} could not be stored (the browser said: ${(error as Error).message})`,
+  ]);
 }

@@ -222,6 +222,12 @@ export interface ImportSessionRequest {
   sessionId?: string;
   /** A whole log (see core/session-file), replayed in order; `app:`/`user:` deltas not applied. */
   events: readonly Event[];
+  /**
+   * Where the session's artifacts go: the versions the events carry (see core/artifact-payloads)
+   * and those its rewind markers restore are written in the same atomic write. It must be of the
+   * same kind (and, for IndexedDB, on the same database) as the session service.
+   */
+  artifactService?: BaseArtifactService | undefined;
 }
 
 export abstract class BaseSessionService {
@@ -276,10 +282,15 @@ export abstract class BaseSessionService {
   }): Promise<RunRecord[]>;
 
   /**
-   * A new session made of a log from elsewhere (an exported file), written atomically: each
-   * event is appended in order (checkpoints taken as they would have been), so the session can
-   * be rewound and resumed like any other. `app:` and `user:` deltas are kept in the events but
-   * not applied: they belonged to the app and user the file came from.
+   * A new session made of a log from elsewhere (an exported file), written atomically with its
+   * artifacts: each event is appended in order (checkpoints taken as they would have been), so the
+   * session can be rewound and resumed like any other. A rewind marker's deltas are not taken from
+   * the log but worked out again from the events before it, as rewindSession works them out (see
+   * session-import.ts). `app:` and `user:` deltas are kept in the events but not applied: they
+   * belonged to the app and user the file came from. A log that cannot be replayed (a marker whose
+   * target is not before it, versions that go down, an event that cannot be stored) is an
+   * InvalidSessionFileError naming the event; a session id taken → SessionExistsError. Nothing is
+   * written then.
    */
   abstract importSession(request: ImportSessionRequest): Promise<Session>;
 

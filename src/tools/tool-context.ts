@@ -4,6 +4,7 @@
 import type { Part } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
 import type { EventActions, ToolConfirmation } from '../core/event.ts';
+import { hasOwnKey, ownValue, setOwn } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 
 /**
@@ -34,20 +35,21 @@ export class ToolContext {
     this.actions = actions;
     const delta = actions.stateDelta;
     const base = () => invocationContext.session.state;
+    // Own keys only, so that `__proto__` or `constructor` is a key like any other.
     this.state = {
       get: <T>(key: string) => {
-        const value = key in delta ? delta[key] : base()[key];
+        const value = hasOwnKey(delta, key) ? delta[key] : ownValue(base(), key);
         return (value === null ? undefined : value) as T | undefined;
       },
       set: (key, value) => {
-        delta[key] = value === undefined ? null : value;
+        setOwn(delta, key, value === undefined ? null : value);
       },
-      has: (key) => (key in delta ? delta[key] !== null : key in base()),
+      has: (key) => (hasOwnKey(delta, key) ? delta[key] !== null : hasOwnKey(base(), key)),
       toRecord: () => {
         const merged: Record<string, unknown> = { ...base() };
         for (const [key, value] of Object.entries(delta)) {
           if (value === null) delete merged[key];
-          else merged[key] = value;
+          else setOwn(merged, key, value);
         }
         return merged;
       },
@@ -85,7 +87,7 @@ export class ToolContext {
       filename,
       artifact,
     });
-    this.actions.artifactDelta[filename] = version;
+    setOwn(this.actions.artifactDelta, filename, version);
     return version;
   }
 

@@ -16,10 +16,11 @@ export function stateGroups(state: Readonly<Record<string, unknown>>): StateGrou
     label: LABELS[scope],
     entries: [],
   }));
-  for (const key of Object.keys(state).sort()) {
+  // Own entries only (any key is a key, `__proto__` included: see core/state.ts).
+  const entries = Object.entries(state).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, value] of entries) {
     const scope = scopeOf(key);
     if (scope === 'temp') continue;
-    const value = state[key];
     groups
       .find((group) => group.scope === scope)!
       .entries.push({

@@ -17,10 +17,14 @@ it('creates, renames, exports, imports and deletes sessions', async () => {
   const { page } = browser;
   await openApp(page);
   await say(page, 'set color to red');
+  await say(page, 'save notes.txt as first');
+  await say(page, 'save notes.txt as second');
   await page.getByRole('button', { name: 'Rename' }).click();
   await page.getByLabel('Session title').fill('Colors');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect.poll(() => sessionTitles(browser)).toEqual(['Colors']);
+  // The heading shows the new title at once, not after a reload.
+  expect(await page.locator('.session-heading').innerText()).toBe('Colors');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -46,11 +50,31 @@ it('creates, renames, exports, imports and deletes sessions', async () => {
     .getByText(/not a session file Trellis can import: events\[0\]\.invocationId/)
     .waitFor();
   expect(await sessionTitles(browser)).toEqual(['Colors']);
+  // Deep nesting, which the browser's storage cannot clone: our message, not the browser's.
+  await page.getByLabel('Import session…').setInputFiles({
+    name: 'deep.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(`{"extra": ${'{"x":'.repeat(10_000)}1${'}'.repeat(10_000)}, "events": []}`),
+  });
+  await page
+    .getByRole('alert')
+    .getByText(/extra\.x.*is nested more than 100 levels deep/)
+    .waitFor();
+  expect(await sessionTitles(browser)).toEqual(['Colors']);
 
   await page.getByLabel('Import session…').setInputFiles((await download.path())!);
-  await page.getByText('Imported “Colors”.').waitFor();
-  await expect.poll(() => sessionTitles(browser)).toEqual(['Colors', 'Colors']);
+  await page.getByText('Imported “Colors (imported)”.').waitFor();
+  await expect
+    .poll(async () => (await sessionTitles(browser)).sort())
+    .toEqual(['Colors', 'Colors (imported)']);
+  expect(await page.locator('.session-heading').innerText()).toBe('Colors (imported)');
   expect(await stateText(page)).toMatch(/color\s+red/);
+  // Its artifact came with it, every version.
+  const artifacts = region(page, 'Artifacts');
+  await artifacts.getByRole('button', { name: 'View notes.txt' }).click();
+  await artifacts.getByText('second').waitFor();
+  await artifacts.getByLabel('Version of notes.txt').selectOption('0');
+  await artifacts.getByText('first').waitFor();
 
   await page.getByRole('button', { name: 'New session' }).click();
   await expect.poll(() => sessionTitles(browser)).toHaveLength(3);
@@ -58,8 +82,28 @@ it('creates, renames, exports, imports and deletes sessions', async () => {
   await expect.poll(() => messages(page)).toEqual([]);
   page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Delete' }).click();
-  await expect.poll(() => sessionTitles(browser)).toEqual(['Colors', 'Colors']);
+  await expect
+    .poll(async () => (await sessionTitles(browser)).sort())
+    .toEqual(['Colors', 'Colors (imported)']);
   expect(browser.errors).toEqual([]);
+});
+
+it('lays out the longest title within its place, and the Agent select within its width', async () => {
+  const { page } = browser;
+  await openApp(page);
+  const long = 'W'.repeat(120);
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await page.getByLabel('Session title').fill(long);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const heading = page.locator('.session-heading');
+  await expect.poll(() => heading.innerText()).toBe(long);
+  const main = await page.locator('.main').boundingBox();
+  const box = await heading.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(main!.x + main!.width);
+  const select = await page.getByLabel('Agent').boundingBox();
+  expect(select!.width).toBeLessThanOrEqual(22 * 16 + 1);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(1280);
 });
 
 it('stops a run with Stop; the run can then be resumed', async () => {

@@ -159,8 +159,10 @@ describe('AppRuntime', () => {
     const { filename, json } = await runtime.exportSession(id);
     expect(filename).toBe('set-mood-to-calm.trellis.json');
     const imported = await runtime.importSession(json);
-    expect(imported.title).toBe('set mood to calm');
+    // Its own title beside the original's; a second import gets the next one.
+    expect(imported.title).toBe('set mood to calm (imported)');
     expect((await runtime.openSession(imported.id)).state).toEqual({ mood: 'calm' });
+    expect((await runtime.importSession(json)).title).toBe('set mood to calm (imported 2)');
     const before = await runtime.listSessions();
     const error = await rejectionOf(runtime.importSession('{"events": "nope"}'));
     expect(error.name).toBe('InvalidSessionFileError');

@@ -271,7 +271,7 @@ describe('validateFlow', () => {
       'a rule with an invalid regex',
       (f) => Object.assign(node(f, 'route').rules[0], { operation: 'regex', value: '([' }),
       'route',
-      'rule 1 has an invalid regex "(["',
+      'rule 1 has a regex RE2 cannot run, "(["',
     ],
     [
       'an edge out of a condition with an unknown when',

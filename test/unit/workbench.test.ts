@@ -40,6 +40,7 @@ function setUp() {
     rewind: runtime.rewind.bind(runtime),
     switchToBranch: runtime.switchToBranch.bind(runtime),
     sessionUsage: runtime.sessionUsage.bind(runtime),
+    renameSession: runtime.renameSession.bind(runtime),
   };
   const client: RuntimeClient = {
     // Only what these tests make the workbench call: anything else fails loudly.
@@ -63,6 +64,22 @@ async function longSession(runtime: AppRuntime, turns: number): Promise<string> 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Workbench', () => {
+  it('shows the open session under its new title as soon as it is renamed', async () => {
+    const { runtime, workbench } = setUp();
+    const other = (await runtime.createSession()).id;
+    const id = await longSession(runtime, 1);
+    await workbench.init();
+    expect(workbench.snapshot.current!.summary).toMatchObject({ id, title: 'set k0 to 0' });
+
+    await workbench.rename(id, '  Colors  ');
+    expect(workbench.snapshot.error).toBeUndefined();
+    expect(workbench.snapshot.current!.summary.title).toBe('Colors');
+    expect(workbench.snapshot.sessions.find((s) => s.id === id)!.title).toBe('Colors');
+    // Renaming another session leaves the open one's heading alone.
+    await workbench.rename(other, 'Other');
+    expect(workbench.snapshot.current!.summary).toMatchObject({ id, title: 'Colors' });
+  });
+
   it('opens a session from its opening, and reads more of it on "Show earlier"', async () => {
     const { runtime, workbench, openings } = setUp();
     await longSession(runtime, 60);
