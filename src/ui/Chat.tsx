@@ -86,7 +86,7 @@ export function Chat({
           ],
     [items, runEventIds],
   );
-  const scroller = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
+  const { scroller, end } = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
   return (
     <section class="chat" aria-label="Conversation" ref={scroller}>
       <ol>
@@ -115,6 +115,7 @@ export function Chat({
         )}
         {running && !streaming && <li class="thinking">Working…</li>}
       </ol>
+      <div class="chat-end" ref={end} />
     </section>
   );
 }
