@@ -48,7 +48,7 @@ export function useStickToBottom<T extends HTMLElement>(
   const scroller = useRef<T>(null);
   const end = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
-  /** The reader asked to move up the list since the observer last reported. */
+  /** The reader asked to move up the list, and the end has not left the view since. */
   const moved = useRef(false);
   const frame = useRef<number | undefined>(undefined);
 
@@ -57,7 +57,8 @@ export function useStickToBottom<T extends HTMLElement>(
     frame.current = requestAnimationFrame(() => {
       frame.current = undefined;
       const node = scroller.current;
-      if (node && !moved.current) node.scrollTop = END;
+      // Asked for before the reader moved up, or before the end left the view for it.
+      if (node && atEnd.current && !moved.current) node.scrollTop = END;
     });
   };
 
@@ -67,11 +68,14 @@ export function useStickToBottom<T extends HTMLElement>(
     if (!root || !sentinel) return;
     const observer = new IntersectionObserver(
       (entries) => {
+        // A report of the end in view may predate the reader's move up: it leaves `moved` set,
+        // for the report of the end leaving the view.
         const inView = entries.at(-1)?.isIntersecting ?? atEnd.current;
         if (inView) atEnd.current = true;
-        else if (moved.current) atEnd.current = false;
-        else if (atEnd.current) pin();
-        moved.current = false;
+        else if (moved.current) {
+          atEnd.current = false;
+          moved.current = false;
+        } else if (atEnd.current) pin();
       },
       { root, rootMargin: `0px 0px ${SLACK}px 0px` },
     );

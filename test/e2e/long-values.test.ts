@@ -218,7 +218,15 @@ it('follows the end of the chat only while the reader is there; sending brings i
   // ...and no longer once the reader scrolls up: what they read stays in view.
   await chat.hover();
   await page.mouse.wheel(0, -1500);
-  await expect.poll(distanceToEnd).toBeGreaterThan(300);
+  await expect.poll(distanceToEnd).toBeGreaterThan(1000);
+  // Once the wheel's scroll has come to rest.
+  let top = -1;
+  await expect
+    .poll(async () => {
+      const [before, now] = [top, (top = await chat.evaluate((node) => node.scrollTop))];
+      return now === before;
+    })
+    .toBe(true);
   const reading = await inView();
   expect(reading).toMatch(/turn \d+$/);
   await streaming.getByText('word80 ').waitFor();
