@@ -1,4 +1,5 @@
 import type { InterruptedRun } from '../../workers/protocol.ts';
+import { clip, TITLE_CHARS } from './preview.ts';
 
 interface Props {
   runs: InterruptedRun[];
@@ -21,7 +22,7 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
         {interrupted.map((run) => (
           <li key={run.invocationId}>
             <button type="button" class="primary" disabled={disabled} onClick={() => onResume(run)}>
-              Resume “{run.sessionTitle}”
+              Resume “{clip(run.sessionTitle, TITLE_CHARS)}”
             </button>{' '}
             <span class="hint">
               {run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()}
