@@ -1,5 +1,6 @@
 import { useMemo } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
+import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
@@ -26,7 +27,13 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
             return (
               <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
                 {!item.fromUser && <span class="author">{item.author}</span>}
-                {item.json ? <pre class="json">{item.text}</pre> : <p>{item.text}</p>}
+                {item.json ? (
+                  <pre class="json">{item.text}</pre>
+                ) : !item.fromUser && fitsMarkdown(item.text) ? (
+                  <Markdown text={item.text} id={item.id} />
+                ) : (
+                  <p>{item.text}</p>
+                )}
               </li>
             );
           case 'tool':
@@ -97,7 +104,11 @@ export function Chat({
         {streaming && (
           <li class="message from-agent streaming" aria-live="polite">
             <span class="author">{streaming.author}</span>
-            <p>{streaming.text}</p>
+            {fitsMarkdown(streaming.text) ? (
+              <Markdown text={streaming.text} id={streaming.eventId} streaming />
+            ) : (
+              <p>{streaming.text}</p>
+            )}
           </li>
         )}
         {running && !streaming && <li class="thinking">Working…</li>}
