@@ -4,54 +4,33 @@
 // would call, dialogs watched), nothing may load from the exfiltration host, and nothing but the
 // allowed elements and attributes may appear in the message, at any step.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { build, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { openApp, say } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { fixtureAnswer, useFixtureAgent } from './markdown-app.ts';
 import { ALLOWED_ELEMENTS, EXFIL_HOST, XSS_ANSWER, XSS_CORPUS } from './markdown-corpus.ts';
+import { serveHarness, type Harness } from './markdown-harness/serve.ts';
 
 const browser = freshBrowserPerTest();
 
-let harness: PreviewServer;
+let harness: Harness;
 let harnessUrl: string;
-let harnessDir: string;
 let models: ModelServer;
 
 beforeAll(async () => {
-  // The harness page is built as the app is (vite, same sources), into a directory of its own.
-  harnessDir = mkdtempSync(join(tmpdir(), 'trellis-markdown-harness-'));
-  const root = fileURLToPath(new URL('./markdown-harness', import.meta.url));
-  await build({
-    configFile: false,
-    root,
-    base: './',
-    logLevel: 'warn',
-    build: { outDir: harnessDir, emptyOutDir: true, target: 'es2022' },
-  });
-  harness = await preview({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    build: { outDir: harnessDir },
-    preview: { host: '127.0.0.1', port: 0 },
-  });
-  const address = harness.httpServer.address();
-  if (!address || typeof address === 'string') throw new Error('vite preview has no port');
-  harnessUrl = `http://127.0.0.1:${address.port}/`;
+  harness = await serveHarness();
+  harnessUrl = harness.url;
   models = await startModelServer();
 });
 
 afterAll(async () => {
   await models?.close();
   await harness?.close();
-  if (harnessDir) rmSync(harnessDir, { recursive: true, force: true });
 });
 
 /** What the page ran or fetched that it must not have. */

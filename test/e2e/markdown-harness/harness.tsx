@@ -24,14 +24,22 @@ window.__xss = () => {
 const root = document.getElementById('root')!;
 let messages = 0;
 
+/** As the chat shows it: the streaming bubble is a different element from the stored message. */
 function Message({ text, id, streaming }: { text: string; id: string; streaming: boolean }) {
   return (
     <section class="chat" aria-label="Conversation">
       <ol>
-        <li class={streaming ? 'message from-agent streaming' : 'message from-agent'}>
-          <span class="author">agent</span>
-          <Markdown text={text} id={id} streaming={streaming} />
-        </li>
+        {streaming ? (
+          <li key="streaming" class="message from-agent streaming">
+            <span class="author">agent</span>
+            <Markdown text={text} id={id} streaming />
+          </li>
+        ) : (
+          <li key={id} class="message from-agent">
+            <span class="author">agent</span>
+            <Markdown text={text} id={id} />
+          </li>
+        )}
       </ol>
     </section>
   );
@@ -87,6 +95,13 @@ const harness = {
     for (const v of violations(allowed)) found.push(`opened: ${v}`);
     return found;
   },
+
+  /** Renders `text` as message `id`, streaming or stored (after `loaded()`). */
+  render(text: string, id: string, streaming: boolean): void {
+    render(<Message text={text} id={id} streaming={streaming} />, root);
+  },
+
+  loaded: () => loadMarkdown().then(() => undefined),
 
   text: () => root.querySelector('.message .markdown')?.textContent ?? '',
 };
