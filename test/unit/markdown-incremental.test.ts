@@ -7,6 +7,7 @@ import {
   IncrementalMarkdown,
   lastBlockStart,
   shownWhileStreaming,
+  type MarkdownView,
 } from '../../src/ui/markdown/incremental.ts';
 import { createMarkdownParser } from '../../src/ui/markdown/markdown-parser.ts';
 
@@ -51,7 +52,14 @@ function chunks(text: string, seed: number): string[] {
   return out;
 }
 
-const html = (blocks: readonly { html: string }[]) => blocks.map((block) => block.html).join('');
+const blocksOf = (view: MarkdownView) => [
+  ...view.finished,
+  ...(view.unfinished ? [view.unfinished] : []),
+];
+const html = (view: MarkdownView) =>
+  blocksOf(view)
+    .map((block) => block.html)
+    .join('');
 const normalized = (text: string) => text.replace(/\r\n?/g, '\n');
 
 describe('incremental Markdown', () => {
@@ -66,10 +74,9 @@ describe('incremental Markdown', () => {
       let text = '';
       for (const part of parts) {
         text += part;
-        const blocks = renderer.render(text, false);
-        expect(html(blocks)).toBe(md.render(shownWhileStreaming(normalized(text))));
-        for (const block of blocks) {
-          if (block.key === 'unfinished') continue;
+        const view = renderer.render(text, false);
+        expect(html(view)).toBe(md.render(shownWhileStreaming(normalized(text))));
+        for (const block of view.finished) {
           expect(seen.get(block.key) ?? block.html, `block ${block.key} changed`).toBe(block.html);
           seen.set(block.key, block.html);
         }
@@ -77,7 +84,8 @@ describe('incremental Markdown', () => {
       const done = renderer.render(text, true);
       expect(html(done)).toBe(md.render(normalized(text)));
       // The stored message takes over every finished block the stream rendered, as it was.
-      for (const block of done)
+      expect(done.unfinished).toBeUndefined();
+      for (const block of done.finished)
         if (seen.has(block.key)) expect(seen.get(block.key)).toBe(block.html);
     });
   });
@@ -91,19 +99,29 @@ describe('incremental Markdown', () => {
       renderer.render(text, false);
     }
     text += 'The last one, half';
-    const blocks = renderer.render(text, false);
+    const view = renderer.render(text, false);
     // The last paragraph is finished only once a complete line starts the next block.
-    expect(blocks).toHaveLength(200);
+    expect(view.finished).toHaveLength(199);
     expect(renderer.unfinishedLength).toBe(
       'Paragraph 199 with **bold** text.\n\nThe last one, half'.length,
     );
   });
 
+  it('gives the same finished blocks, the same array, until another block finishes', () => {
+    const renderer = new IncrementalMarkdown(md);
+    const before = renderer.render('one\n\ntwo\n\nthr', false);
+    const same = renderer.render('one\n\ntwo\n\nthree', false);
+    expect(same.finished).toBe(before.finished);
+    const more = renderer.render('one\n\ntwo\n\nthree\n\nfo', false);
+    expect(more.finished).not.toBe(before.finished);
+    expect(more.finished.slice(0, before.finished.length)).toEqual(before.finished);
+  });
+
   it('keeps an unclosed fence a code block while it streams', () => {
     const renderer = new IncrementalMarkdown(md);
-    const blocks = renderer.render('Intro\n\n```js\nconst a = 1;\nconst b', false);
-    expect(html(blocks)).toContain('<pre><code class="hljs language-javascript">');
-    expect(html(blocks)).toContain('const</span> b');
+    const view = renderer.render('Intro\n\n```js\nconst a = 1;\nconst b', false);
+    expect(html(view)).toContain('<pre><code class="hljs language-javascript">');
+    expect(html(view)).toContain('const</span> b');
   });
 
   it('shows a table with a half-written last row as a table', () => {

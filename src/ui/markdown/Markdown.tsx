@@ -1,10 +1,12 @@
 // An agent's message as Markdown. Until the renderer has loaded (load-markdown.ts), the text is
 // shown as it is, pre-wrapped. While the message streams, each chunk re-renders only its
-// unfinished last block: finished blocks are keyed, so Preact leaves their DOM alone.
+// unfinished last block: finished blocks are keyed, so Preact leaves their DOM alone, and they
+// come in groups that re-render only when one of their own blocks is new, so a chunk costs the
+// same at the end of a long answer as at its start (no diff over every finished block).
 
 import { Component, createRef } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { IncrementalMarkdown, RenderedBlock } from './incremental.ts';
+import type { IncrementalMarkdown, MarkdownView, RenderedBlock } from './incremental.ts';
 import { loadedMarkdown, loadMarkdown, type MarkdownLibrary } from './load-markdown.ts';
 
 export { fitsMarkdown } from './load-markdown.ts';
@@ -20,13 +22,14 @@ interface Props {
 export function Markdown({ text, id, streaming = false }: Props) {
   const library = useMarkdownLibrary();
   const renderer = useRef<{ id: string; renderer: IncrementalMarkdown } | undefined>(undefined);
-  const blocks = useMemo(() => {
+  const view = useMemo(() => {
     if (!library) return undefined;
     if (renderer.current?.id !== id) renderer.current = { id, renderer: library.rendererFor(id) };
     return renderer.current.renderer.render(text, !streaming);
   }, [library, id, text, streaming]);
+  const groups = useGroups(view);
 
-  if (!library || !blocks)
+  if (!library || !view)
     return (
       <div class="markdown">
         <p>{text}</p>
@@ -34,11 +37,38 @@ export function Markdown({ text, id, streaming = false }: Props) {
     );
   return (
     <div class="markdown" onClick={library.onMarkdownClick}>
-      {blocks.map((block) => (
-        <MarkdownBlock key={block.key} block={block} library={library} />
+      {groups.map((group) => (
+        <BlockGroup key={group[0]!.key} blocks={group} library={library} />
       ))}
+      {view.unfinished && (
+        <MarkdownBlock key={view.unfinished.key} block={view.unfinished} library={library} />
+      )}
     </div>
   );
+}
+
+const GROUP = 32;
+
+/**
+ * The finished blocks in groups of GROUP; a full group keeps its array (and so its rendering)
+ * from one view to the next, only the last group changes as blocks finish.
+ */
+function useGroups(view: MarkdownView | undefined): (readonly RenderedBlock[])[] {
+  const previous = useRef(new Map<string, readonly RenderedBlock[]>());
+  const finished = view?.finished;
+  return useMemo(() => {
+    const groups: (readonly RenderedBlock[])[] = [];
+    const kept = new Map<string, readonly RenderedBlock[]>();
+    for (let i = 0; finished && i < finished.length; i += GROUP) {
+      const size = Math.min(GROUP, finished.length - i);
+      const old = previous.current.get(finished[i]!.key);
+      const group = old?.length === size ? old : finished.slice(i, i + size);
+      kept.set(finished[i]!.key, group);
+      groups.push(group);
+    }
+    previous.current = kept;
+    return groups;
+  }, [finished]);
 }
 
 function useMarkdownLibrary(): MarkdownLibrary | undefined {
@@ -56,6 +86,22 @@ function useMarkdownLibrary(): MarkdownLibrary | undefined {
     };
   }, [library]);
   return library;
+}
+
+interface GroupProps {
+  blocks: readonly RenderedBlock[];
+  library: MarkdownLibrary;
+}
+
+class BlockGroup extends Component<GroupProps> {
+  override shouldComponentUpdate(next: GroupProps): boolean {
+    return next.blocks !== this.props.blocks;
+  }
+
+  override render() {
+    const { blocks, library } = this.props;
+    return blocks.map((block) => <MarkdownBlock key={block.key} block={block} library={library} />);
+  }
 }
 
 interface BlockProps {

@@ -36,6 +36,13 @@ export interface RenderedBlock {
   readonly html: string;
 }
 
+/** What to show: the finished blocks (a new array only when they change), then the rest. */
+export interface MarkdownView {
+  readonly finished: readonly RenderedBlock[];
+  /** The unfinished last block(s), rendered again on every chunk; none once complete. */
+  readonly unfinished?: RenderedBlock;
+}
+
 type References = NonNullable<Env['references']>;
 
 const TAIL_KEY = 'unfinished';
@@ -43,7 +50,8 @@ const TAIL_KEY = 'unfinished';
 export class IncrementalMarkdown {
   /** The finished part of the text: whole lines, up to where the unfinished rest starts. */
   private finished = '';
-  private blocks: RenderedBlock[] = [];
+  /** Never changed in place: a new array when blocks finish (the view's `finished`). */
+  private blocks: readonly RenderedBlock[] = [];
   /** The reference definitions of the finished part (markdown-it's `env.references`). */
   private references: References = {};
   /** How far (from the start of the text) complete lines have been looked at. */
@@ -65,10 +73,10 @@ export class IncrementalMarkdown {
    * The blocks of `text`, in order. `complete`: no more text will come (the stored message);
    * otherwise `text` is a stream's text so far, and the next call should extend it.
    */
-  render(input: string, complete: boolean): readonly RenderedBlock[] {
+  render(input: string, complete: boolean): MarkdownView {
     const text = input.includes('\r') ? input.replace(/\r\n?/g, '\n') : input;
     if (this.completed !== undefined) {
-      if (text === this.completed) return this.blocks;
+      if (text === this.completed) return { finished: this.blocks };
       this.reset();
     }
     if (!text.startsWith(this.finished)) this.reset();
@@ -76,7 +84,7 @@ export class IncrementalMarkdown {
       if (text.length > this.finished.length) this.finish(text.slice(this.finished.length));
       this.tail = undefined;
       this.completed = text;
-      return this.blocks;
+      return { finished: this.blocks };
     }
 
     const lastLineStart = text.lastIndexOf('\n') + 1;
@@ -93,14 +101,16 @@ export class IncrementalMarkdown {
       const html = source ? this.md.render(source, env) : '';
       this.tail = { source, block: html ? { key: TAIL_KEY, html } : undefined };
     }
-    return this.tail.block ? [...this.blocks, this.tail.block] : this.blocks;
+    return this.tail.block
+      ? { finished: this.blocks, unfinished: this.tail.block }
+      : { finished: this.blocks };
   }
 
   /** An independent copy (the stored message takes over what its stream rendered). */
   clone(): IncrementalMarkdown {
     const copy = new IncrementalMarkdown(this.md);
     copy.finished = this.finished;
-    copy.blocks = [...this.blocks];
+    copy.blocks = this.blocks;
     copy.references = { ...this.references };
     copy.examined = this.examined;
     copy.generation = this.generation;
@@ -123,7 +133,7 @@ export class IncrementalMarkdown {
   private finish(part: string): void {
     const known = Object.keys(this.references).length;
     const before = this.finished;
-    this.blocks.push(...this.renderBlocks(part, this.blocks.length));
+    this.blocks = [...this.blocks, ...this.renderBlocks(part, this.blocks.length)];
     this.finished += part;
     if (before && Object.keys(this.references).length > known) {
       // A new definition may turn `[text][label]` above it into a link: render everything again.
