@@ -39,7 +39,7 @@ it('keeps the DOM of finished blocks while streaming, and moves it into the stor
   for (let end = 5; end < half; end += 5) await stream(ANSWER.slice(0, end));
   // The blocks finished so far: every one but the last.
   const marked = await page.evaluate(() => {
-    const done = [...document.querySelectorAll('.md-block:not(:last-child) > .md-content')];
+    const done = [...document.querySelectorAll('.md-group .md-block > .md-content')];
     (window as unknown as { marked: Element[] }).marked = done;
     return done.map((element) => element.firstElementChild?.localName);
   });

@@ -1,8 +1,9 @@
 // An agent's message as Markdown. Until the renderer has loaded (load-markdown.ts), the text is
 // shown as it is, pre-wrapped. While the message streams, each chunk re-renders only its
 // unfinished last block: finished blocks are keyed, so Preact leaves their DOM alone, and they
-// come in groups that re-render only when one of their own blocks is new, so a chunk costs the
-// same at the end of a long answer as at its start (no diff over every finished block).
+// come in groups (a box each) that re-render only when one of their own blocks is new, so a chunk
+// costs about the same at the end of a long answer as at its start (neither Preact's diff nor the
+// layout walks every finished block).
 
 import { Component, createRef } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
@@ -100,7 +101,14 @@ class BlockGroup extends Component<GroupProps> {
 
   override render() {
     const { blocks, library } = this.props;
-    return blocks.map((block) => <MarkdownBlock key={block.key} block={block} library={library} />);
+    // A box per group: a chunk's layout walks the groups, not every finished block.
+    return (
+      <div class="md-group">
+        {blocks.map((block) => (
+          <MarkdownBlock key={block.key} block={block} library={library} />
+        ))}
+      </div>
+    );
   }
 }
 
