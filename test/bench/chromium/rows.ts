@@ -221,6 +221,7 @@ export function markdownRows(
   const mean = (samples: number[]) => samples.reduce((sum, ms) => sum + ms, 0) / samples.length;
   const first = (sample: StreamSample) => mean(sample.chunkMs.slice(0, window));
   const last = (sample: StreamSample) => mean(sample.chunkMs.slice(-window));
+  const layout = (samples: number[][]) => samples.map((ms) => mean(ms).toFixed(2)).join(', ');
   const worst = (sample: StreamSample) => Math.max(0, ...sample.longTasks);
   const incFirst = runs.map((run) => first(run.incremental));
   const incLast = runs.map((run) => last(run.incremental));
@@ -243,12 +244,14 @@ export function markdownRows(
   return [
     row(`the component: render per chunk, first ${windowTokens} tokens`, 'ms', incFirst, {
       note:
-        `mean of the window's chunks; render = parse, sanitise, DOM, and the layout it forces; ` +
-        `the answer: ${setup.characters.toLocaleString('en-US')} characters`,
+        `mean of the window's chunks; render = parse, sanitise, DOM, and the layout it forces ` +
+        `(layout ${layout(runs.map((run) => run.incremental.layoutMs.slice(0, window)))} ms by ` +
+        `run); the answer: ${setup.characters.toLocaleString('en-US')} characters`,
     }),
     row(`the component: render per chunk, last ${windowTokens} tokens`, 'ms', incLast, {
       ratio: { vs: `first ${windowTokens} tokens`, ...growth },
       target: { text: 'last ≤ 1.5× first', met: growth.median <= 1.5 },
+      note: `layout ${layout(runs.map((run) => run.incremental.layoutMs.slice(-window)))} ms by run`,
     }),
     row(
       'the component: worst long task while streaming (0: none over 50 ms)',

@@ -17,6 +17,8 @@ export type StreamMode = 'incremental' | 'whole';
 export interface StreamSample {
   /** Each measured chunk's cost, ms: the render (parse, sanitise, DOM) and the layout it forces. */
   chunkMs: number[];
+  /** Of which the layout, ms. */
+  layoutMs: number[];
   /** Long tasks (over 50 ms) of the main thread while the measured chunks streamed, ms. */
   longTasks: number[];
   /** From the first measured chunk to the end of the last, ms (behind the pace if over). */
@@ -117,20 +119,29 @@ const bench = {
     layout();
     await sleepUntil(performance.now() + 200); // let the unmeasured render's tasks end
     const chunkMs: number[] = [];
+    const layoutMs: number[] = [];
     const started = performance.now();
     for (let chunk = from; chunk < Math.min(to, ends.length); chunk++) {
       await sleepUntil(started + (chunk - from) * intervalMs);
       const t0 = performance.now();
       show(ends[chunk]!);
+      const t1 = performance.now();
       layout();
-      chunkMs.push(performance.now() - t0);
+      const t2 = performance.now();
+      chunkMs.push(t2 - t0);
+      layoutMs.push(t2 - t1);
     }
     const ended = performance.now();
     last = { text, id };
     await sleepUntil(performance.now() + 100); // the last task's longtask entry
     const during = longTasks.filter((task) => task.start >= started && task.start < ended + 50);
     if (mode === 'whole') render(null, root);
-    return { chunkMs, longTasks: during.map((task) => task.duration), durationMs: ended - started };
+    return {
+      chunkMs,
+      layoutMs,
+      longTasks: during.map((task) => task.duration),
+      durationMs: ended - started,
+    };
   },
 
   /**
