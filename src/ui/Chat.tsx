@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { LongText } from './LongText.tsx';
+import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
@@ -27,13 +28,17 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
             return (
               <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
                 {!item.fromUser && <span class="author">{item.author}</span>}
-                <LongText
-                  as={item.json ? 'pre' : 'p'}
-                  class={item.json ? 'json' : undefined}
-                  value={item.text}
-                  max={MESSAGE_CHARS}
-                  filename="message"
-                />
+                {!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
+                  <Markdown text={item.text} id={item.id} />
+                ) : (
+                  <LongText
+                    as={item.json ? 'pre' : 'p'}
+                    class={item.json ? 'json' : undefined}
+                    value={item.text}
+                    max={MESSAGE_CHARS}
+                    filename="message"
+                  />
+                )}
               </li>
             );
           case 'tool':
@@ -110,7 +115,11 @@ export function Chat({
         {streaming && (
           <li class="message from-agent streaming" aria-live="polite">
             <span class="author">{streaming.author}</span>
-            <LongText as="p" value={streaming.text} max={MESSAGE_CHARS} />
+            {fitsMarkdown(streaming.text) ? (
+              <Markdown text={streaming.text} id={streaming.eventId} streaming />
+            ) : (
+              <LongText as="p" value={streaming.text} max={MESSAGE_CHARS} />
+            )}
           </li>
         )}
         {running && !streaming && <li class="thinking">Working…</li>}
