@@ -19,6 +19,7 @@ import type { ProvidersEditor } from './providers-editor.ts';
 import { ProvidersView } from './ProvidersView.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { SessionList } from './SessionList.tsx';
+import { clip, TITLE_CHARS } from './preview.ts';
 import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
@@ -253,7 +254,9 @@ export function App({ workbench, flows, providers, builder }: Props) {
         ) : (
           <>
             <div class="session-bar">
-              <h1 class="session-heading">{current?.summary.title ?? 'Trellis'}</h1>
+              <h1 class="session-heading">
+                {current ? clip(current.summary.title, TITLE_CHARS) : 'Trellis'}
+              </h1>
               {usageText && (
                 <p class="session-usage" title="Counted over every answer, rewound ones too">
                   {usageText}

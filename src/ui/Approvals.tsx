@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { PendingApproval } from './approvals-model.ts';
+import { LongText } from './LongText.tsx';
 
 interface Props {
   approvals: PendingApproval[];
@@ -26,6 +27,9 @@ export function Approvals({ approvals, disabled, onAnswer }: Props) {
   );
 }
 
+/** Characters of a call's arguments (and details) shown before Show all. */
+const APPROVAL_CHARS = 2000;
+
 function ApprovalItem({
   approval,
   disabled,
@@ -37,11 +41,22 @@ function ApprovalItem({
       <p class="hint-text">{approval.hint}</p>
       <p>
         <strong>{approval.author}</strong> wants to call <code>{approval.toolName}</code> with{' '}
-        <code>{JSON.stringify(approval.args)}</code>
+        <LongText
+          as="code"
+          value={approval.args}
+          max={APPROVAL_CHARS}
+          filename={`${approval.toolName}-arguments`}
+        />
       </p>
       {approval.payload !== undefined && (
         <p>
-          Details: <code>{JSON.stringify(approval.payload)}</code>
+          Details:{' '}
+          <LongText
+            as="code"
+            value={approval.payload}
+            max={APPROVAL_CHARS}
+            filename={`${approval.toolName}-details`}
+          />
         </p>
       )}
       <label>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { base64ToBytes, type Part } from '../core/content.ts';
 import type { ArtifactInfo } from '../../workers/protocol.ts';
+import { LongText } from './LongText.tsx';
 import { pure } from './pure.ts';
 
 interface Props {
@@ -82,11 +83,17 @@ function ArtifactView({ filename, version, part }: Shown) {
       </figcaption>
       {part.inlineData?.mimeType.startsWith('image/') ? (
         <img src={url} alt={filename} />
+      ) : part.text !== undefined ? (
+        // No Download of its own: the caption's downloads the artifact.
+        <LongText as="pre" value={part.text} max={ARTIFACT_TEXT_CHARS} />
       ) : (
-        <pre>{part.text ?? `${part.inlineData?.mimeType} · ${blob.size} bytes`}</pre>
+        <pre>{`${part.inlineData?.mimeType} · ${blob.size} bytes`}</pre>
       )}
     </figure>
   );
 }
+
+/** Characters of a text artifact shown before Show all. */
+const ARTIFACT_TEXT_CHARS = 20_000;
 
 export const ArtifactsPanel = pure(ArtifactsView);

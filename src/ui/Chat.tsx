@@ -1,5 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
+import { LongText } from './LongText.tsx';
+import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
@@ -26,7 +28,17 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
             return (
               <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
                 {!item.fromUser && <span class="author">{item.author}</span>}
-                {item.json ? <pre class="json">{item.text}</pre> : <p>{item.text}</p>}
+                {!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
+                  <Markdown text={item.text} id={item.id} />
+                ) : (
+                  <LongText
+                    as={item.json ? 'pre' : 'p'}
+                    class={item.json ? 'json' : undefined}
+                    value={item.text}
+                    max={MESSAGE_CHARS}
+                    filename="message"
+                  />
+                )}
               </li>
             );
           case 'tool':
@@ -34,7 +46,9 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
               <li key={item.id} class="tool-call" title={item.result}>
                 <span class="author">{item.author}</span>
                 <code>
-                  {item.name}({item.args})
+                  {item.name}(
+                  <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />
+                  )
                 </code>
                 <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
               </li>
@@ -42,7 +56,8 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
           case 'error':
             return (
               <li key={item.id} class="chat-error" role="status">
-                <span class="author">{item.author}</span> failed: {item.text}
+                <span class="author">{item.author}</span> failed:{' '}
+                <LongText value={item.text} max={MESSAGE_CHARS} filename="error" />
               </li>
             );
         }
@@ -52,6 +67,9 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
 });
 
 const EMPTY: ChatItem[] = [];
+
+/** Characters of a message shown before Show all: a long answer, not a pasted file. */
+const MESSAGE_CHARS = 20_000;
 
 export function Chat({
   items,
@@ -73,7 +91,7 @@ export function Chat({
           ],
     [items, runEventIds],
   );
-  const scroller = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
+  const { scroller, end } = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
   return (
     <section class="chat" aria-label="Conversation" ref={scroller} tabIndex={0}>
       <ol>
@@ -90,18 +108,23 @@ export function Chat({
         <Messages items={before} />
         {sent && (
           <li class="message from-user sent">
-            <p>{sent}</p>
+            <LongText as="p" value={sent} max={MESSAGE_CHARS} filename="message" />
           </li>
         )}
         <Messages items={during} />
         {streaming && (
           <li class="message from-agent streaming" aria-live="polite">
             <span class="author">{streaming.author}</span>
-            <p>{streaming.text}</p>
+            {fitsMarkdown(streaming.text) ? (
+              <Markdown text={streaming.text} id={streaming.eventId} streaming />
+            ) : (
+              <LongText as="p" value={streaming.text} max={MESSAGE_CHARS} />
+            )}
           </li>
         )}
         {running && !streaming && <li class="thinking">Working…</li>}
       </ol>
+      <div class="chat-end" ref={end} />
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { rewindLabel, stateSummary, type CheckpointRow } from './checkpoints-model.ts';
+import { LongText } from './LongText.tsx';
 import { pure } from './pure.ts';
 
 interface Props {
@@ -53,9 +54,14 @@ function CheckpointsView({ rows, threadId, disabled, onRewind }: Props) {
                     )}
                   </td>
                   <td>
-                    <code class="state-after" title={JSON.stringify(row.stateAfter, null, 2)}>
-                      {stateSummary(row.stateAfter)}
-                    </code>
+                    <LongText
+                      as="code"
+                      class="state-after"
+                      value={row.stateAfter}
+                      preview={stateSummary(row.stateAfter)}
+                      indent={2}
+                      filename={`state-after-${short(row.checkpointId)}`}
+                    />
                   </td>
                   <td>
                     <button

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Event } from '../core/event.ts';
 import { logLines, type LogLine } from './event-log-model.ts';
+import { LongText } from './LongText.tsx';
 import type { LogPages } from './workbench.ts';
 import { pure } from './pure.ts';
 
@@ -52,10 +53,21 @@ function LogItem({ line, event }: { line: LogLine; event: Event }) {
         <summary>
           <time>{line.time}</time> <strong>{line.author}</strong> {line.summary}
         </summary>
-        {open && <pre>{JSON.stringify(event, null, 2)}</pre>}
+        {open && (
+          <LongText
+            as="pre"
+            value={event}
+            indent={2}
+            max={EVENT_JSON_CHARS}
+            filename={`event-${line.seq}`}
+          />
+        )}
       </details>
     </li>
   );
 }
+
+/** Characters of an event's JSON shown before Show all. */
+const EVENT_JSON_CHARS = 10_000;
 
 export const EventLog = pure(EventLogView);

@@ -1,4 +1,5 @@
 import type { InterruptedRun, RunCause } from '../../workers/protocol.ts';
+import { clip, TITLE_CHARS } from './preview.ts';
 
 interface Props {
   runs: InterruptedRun[];
@@ -16,29 +17,30 @@ const SHOWN = 2;
 export function ResumeBanner({ runs, disabled, onResume }: Props) {
   const interrupted = runs.filter((run) => run.status === 'interrupted');
   if (interrupted.length === 0) return null;
-  const item = (run: InterruptedRun) => (
-    <li key={run.invocationId}>
-      <button
-        type="button"
-        class="primary"
-        disabled={disabled}
-        aria-label={`Resume “${run.turnText || run.sessionTitle}”`}
-        onClick={() => onResume(run)}
-      >
-        Resume
-      </button>{' '}
-      <span>
-        “{run.turnText || run.sessionTitle}”
-        {run.turnText && run.sessionTitle !== run.turnText && (
-          <span class="hint"> in {run.sessionTitle}</span>
-        )}
-        <span class="hint">
-          {' '}
-          {reasonOf(run)} ({run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()})
+  const item = (run: InterruptedRun) => {
+    const title = clip(run.sessionTitle, TITLE_CHARS);
+    const turn = run.turnText || title;
+    return (
+      <li key={run.invocationId}>
+        <button
+          type="button"
+          class="primary"
+          disabled={disabled}
+          aria-label={`Resume “${turn}”`}
+          onClick={() => onResume(run)}
+        >
+          Resume
+        </button>{' '}
+        <span>
+          “{turn}”{run.turnText && title !== run.turnText && <span class="hint"> in {title}</span>}
+          <span class="hint">
+            {' '}
+            {reasonOf(run)} ({run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()})
+          </span>
         </span>
-      </span>
-    </li>
-  );
+      </li>
+    );
+  };
   return (
     <section class="banner resume" aria-label="Interrupted runs">
       <p>

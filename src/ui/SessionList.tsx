@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { SessionSummary } from '../../workers/protocol.ts';
+import { clip, TITLE_CHARS } from './preview.ts';
 import { pure } from './pure.ts';
 
 interface Props {
@@ -57,7 +58,7 @@ function SessionListView(props: Props) {
                   aria-current={current ? 'page' : undefined}
                   onClick={() => props.onOpen(session.id)}
                 >
-                  <span class="session-title">{session.title}</span>
+                  <span class="session-title">{clip(session.title, TITLE_CHARS)}</span>
                   <span class="session-meta">
                     {props.busyIds.includes(session.id) ? 'running · ' : ''}
                     {new Date(session.lastUpdateTime).toLocaleString()}
@@ -82,7 +83,9 @@ function SessionListView(props: Props) {
                     type="button"
                     class="danger"
                     onClick={() => {
-                      if (confirm(`Delete “${session.title}” and its artifacts?`))
+                      if (
+                        confirm(`Delete “${clip(session.title, TITLE_CHARS)}” and its artifacts?`)
+                      )
                         props.onDelete(session.id);
                     }}
                   >

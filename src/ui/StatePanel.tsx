@@ -1,3 +1,4 @@
+import { LongText } from './LongText.tsx';
 import type { StateGroup } from './state-model.ts';
 import { pure } from './pure.ts';
 
@@ -12,10 +13,12 @@ function StateView({ groups }: { groups: StateGroup[] }) {
             <p class="hint">No keys.</p>
           ) : (
             <dl>
-              {group.entries.map(({ key, value }) => (
+              {group.entries.map(({ key, value, preview }) => (
                 <div key={key} class="state-entry">
                   <dt>{key}</dt>
-                  <dd>{value}</dd>
+                  <dd>
+                    <LongText value={value} preview={preview} filename={key} />
+                  </dd>
                 </div>
               ))}
             </dl>

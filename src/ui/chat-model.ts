@@ -2,6 +2,7 @@
 
 import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
 import { modelTimingOf, type Event } from '../core/event.ts';
+import { previewOf, showable, type Preview } from './preview.ts';
 import { answerUsage } from './usage-format.ts';
 
 export type ToolStatus =
@@ -36,8 +37,15 @@ export type ChatItem =
       eventId: string;
       author: string;
       name: string;
-      args: string;
+      /**
+       * The call's arguments as `key=value, …`, cut short; `truncated` when the arguments or the
+       * result are longer than shown (Show all and Download then give the whole `call`).
+       */
+      args: Preview;
+      /** The result in short (its message or error, or its JSON), cut short: a tooltip. */
       result?: string;
+      /** The whole call. */
+      call: { args: Record<string, unknown>; result?: Record<string, unknown> };
       status: ToolStatus;
       /** The model answer that made this call, when it said nothing else (see message). */
       usage?: string;
@@ -81,14 +89,22 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
       if (call && call.name !== 'adk_request_confirmation') {
         const result = call.id ? results.get(call.id) : undefined;
         const longRunning = (event.longRunningToolIds ?? []).includes(call.id ?? '');
+        const args = formatArgs(call.args ?? {});
+        const summary = result === undefined ? undefined : summarize(result);
+        const whole = { args: call.args ?? {}, ...(result !== undefined ? { result } : {}) };
         items.push({
           kind: 'tool',
           id: `${event.id}:${call.id ?? call.name}`,
           eventId: event.id,
           author: event.author,
           name: call.name,
-          args: formatArgs(call.args),
-          ...(result !== undefined ? { result: summarize(result) } : {}),
+          args: {
+            text: args.text,
+            truncated: args.truncated || (summary?.truncated ?? false),
+            showable: showable(whole),
+          },
+          ...(summary ? { result: summary.truncated ? `${summary.text}…` : summary.text } : {}),
+          call: whole,
           status: statusOf(result, longRunning),
         });
       }
@@ -136,17 +152,30 @@ function statusOf(result: Record<string, unknown> | undefined, longRunning: bool
   return typeof result.error === 'string' ? 'failed' : 'done';
 }
 
-function formatArgs(args: Record<string, unknown>): string {
-  return Object.entries(args ?? {})
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-    .join(', ');
+/** Characters of a call's arguments shown in its line. */
+const ARGS_CHARS = 200;
+/** Characters of a call's result shown in its tooltip. */
+const RESULT_CHARS = 160;
+
+/** `key=value, …` (a string as it is, anything else as JSON), at most ARGS_CHARS long. */
+function formatArgs(args: Record<string, unknown>): { text: string; truncated: boolean } {
+  let text = '';
+  for (const [key, value] of Object.entries(args)) {
+    const start = `${text ? ', ' : ''}${key}=`;
+    const room = ARGS_CHARS - text.length - start.length;
+    if (room <= 0) return { text, truncated: true };
+    const preview = previewOf(value, { max: room });
+    text += `${start}${preview.text}`;
+    if (preview.truncated) return { text, truncated: true };
+  }
+  return { text, truncated: false };
 }
 
-function summarize(response: Record<string, unknown>): string {
-  if (typeof response.message === 'string') return response.message;
-  if (typeof response.error === 'string') return `error: ${response.error}`;
-  const json = JSON.stringify(response);
-  return json.length > 160 ? `${json.slice(0, 159)}…` : json;
+function summarize(response: Record<string, unknown>): Preview {
+  const { message, error } = response;
+  if (typeof message === 'string') return previewOf(message, { max: RESULT_CHARS });
+  if (typeof error === 'string') return previewOf(`error: ${error}`, { max: RESULT_CHARS });
+  return previewOf(response, { max: RESULT_CHARS });
 }
 
 /** Whether `events` hold an error event saying `message`: the chat shows that failure already. */
@@ -154,8 +183,12 @@ export function showsError(events: readonly Event[], message: string | undefined
   return events.some((event) => event.errorCode !== undefined && event.errorMessage === message);
 }
 
+/** The longest reply pretty-printed as JSON (longer ones are shown as they are, cut short). */
+const JSON_REPLY_CHARS = 100_000;
+
 /** A reply that is only a JSON object (fenced or not), pretty-printed; else `undefined`. */
 function jsonReply(text: string): string | undefined {
+  if (text.length > JSON_REPLY_CHARS) return undefined;
   const body = /^\s*```(?:json)?\s*\n([\s\S]*?)\n?```\s*$/.exec(text)?.[1] ?? text;
   if (!/^\s*\{[\s\S]*\}\s*$/.test(body)) return undefined;
   try {

@@ -8,6 +8,7 @@
 
 import { activeEvents } from '../core/active-events.ts';
 import type { Event } from '../core/event.ts';
+import { previewOf, type Preview } from './preview.ts';
 
 export type CheckpointStatus = 'done' | 'running' | 'interrupted';
 
@@ -112,10 +113,9 @@ export function rewindLabel(row: Pick<CheckpointRow, 'node' | 'step' | 'branch'>
   return `Rewind to before ${row.node}${where.length ? ` (${where.join(', ')})` : ''}`;
 }
 
-/** The state shown in a row: compact JSON, long values cut. */
-export function stateSummary(state: Record<string, unknown>, max = 160): string {
-  const text = JSON.stringify(state);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+/** The state shown in a row: the start of its compact JSON (never the whole of a long state). */
+export function stateSummary(state: Record<string, unknown>, max = 160): Preview {
+  return previewOf(state, { max });
 }
 
 export interface FlowProgress {

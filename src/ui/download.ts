@@ -1,7 +1,7 @@
-// Saves text as a file the browser downloads (session and agent exports).
+// Saves text as a file the browser downloads (session and agent exports, long values).
 
-export function download(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+export function download(filename: string, text: string, type = 'application/json'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

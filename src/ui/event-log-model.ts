@@ -4,6 +4,7 @@
 import { textOf } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import type { LogEntry } from '../../workers/protocol.ts';
+import { clip, previewOf } from './preview.ts';
 
 export interface LogLine {
   id: string;
@@ -28,7 +29,7 @@ export function logLines(entries: readonly LogEntry[]): LogLine[] {
       author: event.author,
       summary:
         before !== undefined
-          ? `Rewound to before “${(target?.content && textOf(target.content)) || before}”`
+          ? `Rewound to before “${clip((target?.content && textOf(target.content)) || before, LINE_CHARS)}”`
           : after !== undefined
             ? `Rewound to just after ${describeTarget(target, after)}`
             : describe(event),
@@ -45,25 +46,34 @@ function describeTarget(event: Event | undefined, id: string): string {
   return event ? `${event.author}: ${describe(event)}` : id;
 }
 
+/** Characters of each thing a line says (a text, a checkpoint, an error). */
+const LINE_CHARS = 90;
+
 function describe(event: Event): string {
   const parts: string[] = [];
   for (const part of event.content?.parts ?? []) {
     if (part.functionCall) parts.push(`calls ${part.functionCall.name}`);
     else if (part.functionResponse) parts.push(`${part.functionResponse.name} answered`);
-    else if (part.text && !part.thought) parts.push(clip(part.text));
+    else if (part.text && !part.thought) parts.push(clip(part.text, LINE_CHARS));
     else if (part.inlineData) parts.push(`[${part.inlineData.mimeType}]`);
   }
   const { stateDelta, agentState, endOfAgent, escalate, transferToAgent } = event.actions;
   const keys = Object.keys(stateDelta);
-  if (keys.length) parts.push(`state: ${keys.join(', ')}`);
-  if (agentState) parts.push(`checkpoint ${JSON.stringify(agentState)}`);
+  if (keys.length) {
+    const more = keys.length > 10 ? ` and ${keys.length - 10} more` : '';
+    parts.push(`state: ${clip(keys.slice(0, 10).join(', '), LINE_CHARS)}${more}`);
+  }
+  if (agentState) parts.push(`checkpoint ${oneLine(agentState)}`);
   if (endOfAgent) parts.push('finished');
   if (escalate) parts.push('escalates');
   if (transferToAgent) parts.push(`transfers to ${transferToAgent}`);
-  if (event.errorCode) parts.push(`error ${event.errorCode}: ${event.errorMessage ?? ''}`);
+  if (event.errorCode)
+    parts.push(clip(`error ${event.errorCode}: ${event.errorMessage ?? ''}`, LINE_CHARS));
   return parts.join(' · ') || '(no content)';
 }
 
-function clip(text: string): string {
-  return text.length > 90 ? `${text.slice(0, 89)}…` : text;
+/** A value in a line: its JSON, cut short (never the whole of a long one). */
+function oneLine(value: unknown): string {
+  const preview = previewOf(value, { max: LINE_CHARS });
+  return preview.truncated ? `${preview.text}…` : preview.text;
 }

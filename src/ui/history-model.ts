@@ -5,9 +5,11 @@
 
 import type { TurnOperations } from '../core/branch-tree.ts';
 import type { SessionOpening, TurnSummary } from '../../workers/protocol.ts';
+import { clip } from './preview.ts';
 
 export interface HistoryRow {
   invocationId: string;
+  /** The turn's message, cut to one line's worth (editing it starts from the whole). */
   text: string;
   /** On the active path (the conversation the model sees now). */
   active: boolean;
@@ -47,11 +49,14 @@ export function historyRows({ activePath, pathComplete, roots }: HistorySource):
   return rows;
 }
 
+/** More than a row of the panel shows: the rest is ellipsed by CSS, never laid out. */
+const TURN_CHARS = 200;
+
 function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
   const { invocationId, text } = turn;
   return {
     invocationId,
-    text,
+    text: clip(text, TURN_CHARS),
     active,
     indent: active ? 0 : 1,
     startsBranch: !active,

@@ -1,12 +1,16 @@
 // The State panel: keys grouped by scope.
 
 import { scopeOf } from '../core/state.ts';
+import { previewOf, type Preview } from './preview.ts';
 
 export interface StateGroup {
   scope: 'session' | 'user' | 'app';
   label: string;
-  entries: { key: string; value: string }[];
+  entries: { key: string; value: unknown; preview: Preview }[];
 }
+
+/** Characters of a value the panel shows before Show all. */
+export const STATE_VALUE_CHARS = 500;
 
 const LABELS = { session: 'Session', user: 'User (user:)', app: 'App (app:)' } as const;
 
@@ -23,10 +27,7 @@ export function stateGroups(state: Readonly<Record<string, unknown>>): StateGrou
     if (scope === 'temp') continue;
     groups
       .find((group) => group.scope === scope)!
-      .entries.push({
-        key,
-        value: typeof value === 'string' ? value : JSON.stringify(value),
-      });
+      .entries.push({ key, value, preview: previewOf(value, { max: STATE_VALUE_CHARS }) });
   }
   return groups;
 }

@@ -29,7 +29,10 @@ async function startWorkflow(topic: string) {
 it('resumes the workflow after a reload in the middle of a run', async () => {
   const { page } = browser;
   await startWorkflow('tea');
-  await page.getByText(/^Critique:/).waitFor(); // the loop has started: reload now
+  // The loop has started: reload now. (In the chat: the State panel shows it too, once stored.)
+  await region(page, 'Conversation')
+    .getByText(/^Critique:/)
+    .waitFor();
   await page.reload();
   await waitReady(page);
 

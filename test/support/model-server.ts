@@ -91,6 +91,12 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-500-then-ok': ({ attempt }) =>
     attempt === 0 ? { status: 500, fixture: 'error-500' } : { fixture: 'text' },
   'fixture-503': () => ({ status: 503, fixture: 'error-503' }),
+  // Answers in Markdown (test/e2e/markdown*.test.ts): a heading, lists, a table, a link and a
+  // Python code block; the same answer stalled inside its code block (a fence still open); and
+  // the XSS corpus of test/e2e/markdown-corpus.ts as one answer.
+  'fixture-markdown': () => ({ fixture: 'markdown' }),
+  'fixture-markdown-stall': () => ({ fixture: 'markdown-stall', end: 'stall' }),
+  'fixture-markdown-xss': () => ({ fixture: 'markdown-xss' }),
 };
 
 const CORS = {

@@ -153,3 +153,64 @@ describe('chat items of a turn', () => {
     expect(item).toMatchObject({ kind: 'tool', usage: 'demo-rules · first token 3 ms · 5 ms' });
   });
 });
+
+describe('chat items of long values', () => {
+  const MB = 1024 * 1024;
+  const big = 'y'.repeat(20 * MB);
+  const call = event({
+    id: 'c1',
+    content: {
+      role: 'model',
+      parts: [{ functionCall: { id: 'f1', name: 'set_state', args: { key: 'k', value: big } } }],
+    },
+  });
+  const answer = (response: Record<string, unknown>) =>
+    event({
+      id: 'r1',
+      author: 'user',
+      content: {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'f1', name: 'set_state', response } }],
+      },
+    });
+
+  it.each([
+    ['a message', { message: `k is now ${big}.` }],
+    ['an error', { error: big }],
+    ['any other result', { stored: { value: big } }],
+  ])('shows a call with long arguments and %s cut short, keeping the whole call', (_, response) => {
+    const [item] = chatItems([call, answer(response)]);
+    if (item?.kind !== 'tool') throw new Error(`not a tool call: ${item?.kind}`);
+    expect(item.args.text).toMatch(/^key=k, value=y+$/);
+    expect(item.args.text.length).toBeLessThanOrEqual(200);
+    expect(item.args).toMatchObject({ truncated: true, showable: false });
+    expect(item.result!.length).toBeLessThanOrEqual(161);
+    expect(item.result).toMatch(/…$/);
+    expect(item.call).toEqual({ args: { key: 'k', value: big }, result: response });
+    expect(item.status).toBe('error' in response ? 'failed' : 'done');
+  });
+
+  it('shows a short call whole, with nothing to expand', () => {
+    const short = event({
+      content: {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'f1', name: 'calculator', args: { expression: '6 * 7', n: [1] } } },
+        ],
+      },
+    });
+    const [item] = chatItems([short, answer({ result: 42 })]);
+    expect(item).toMatchObject({
+      kind: 'tool',
+      args: { text: 'expression=6 * 7, n=[1]', truncated: false, showable: true },
+      result: '{"result":42}',
+    });
+  });
+
+  it('shows a long JSON reply as it is, not pretty-printed', () => {
+    const text = JSON.stringify({ value: big });
+    const [item] = chatItems([event({ content: { role: 'model', parts: [{ text }] } })]);
+    expect(item).toMatchObject({ kind: 'message', text });
+    expect(item).not.toHaveProperty('json');
+  });
+});

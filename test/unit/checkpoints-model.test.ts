@@ -189,7 +189,10 @@ describe('labels', () => {
   });
 
   it('cuts long states', () => {
-    expect(stateSummary({ a: 1 })).toBe('{"a":1}');
-    expect(stateSummary({ text: 'x'.repeat(500) }, 20)).toHaveLength(20);
+    expect(stateSummary({ a: 1 })).toMatchObject({ text: '{"a":1}', truncated: false });
+    expect(stateSummary({ text: 'x'.repeat(500) }, 20)).toMatchObject({
+      text: `{"text":"${'x'.repeat(11)}`,
+      truncated: true,
+    });
   });
 });

@@ -37,3 +37,23 @@ it('describes both kinds of rewind marker', () => {
     [3, 'Rewound to just after the checkpoint before billing', true, false],
   ]);
 });
+
+it('says what an event holds in one short line, however long its values', () => {
+  const big = 'y'.repeat(20 * 1024 * 1024);
+  const event = createEvent({
+    invocationId: 'i1',
+    author: 'flow',
+    content: { role: 'model', parts: [{ text: big }] },
+    actions: {
+      stateDelta: Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`key${i}`, big])),
+      agentState: { current_node: 'billing', notes: big },
+    },
+    errorCode: 'MAX_TOKENS',
+    errorMessage: big,
+  });
+  const [line] = logLines([{ seq: 1, event, active: true }]);
+  expect(line!.summary.length).toBeLessThan(500);
+  expect(line!.summary).toMatch(
+    /^y+… · state: key0, key1, .*, key9 and 990 more · checkpoint \{"current_node":"billing","notes":"y+… · error MAX_TOKENS: y+…$/,
+  );
+});

@@ -260,3 +260,21 @@ describe('Message versions (the chat’s branch arrows)', () => {
     });
   });
 });
+
+describe('long values from an opening', () => {
+  it('cuts a long turn’s row and a long state value’s preview, keeping the whole to edit and show', async () => {
+    const c = await conversation();
+    const big = 'y'.repeat(20 * 1024 * 1024);
+    await c.say('a', big);
+    const view = sessionView(await c.open());
+    const [row] = view.history;
+    expect(row!.text).toHaveLength(200);
+    expect(row!.text).toMatch(/^y+…$/);
+    expect(row!.operations.edit?.text).toBe(big);
+
+    const [entry] = view.state.find((group) => group.scope === 'session')!.entries;
+    expect(entry).toMatchObject({ key: 'last', value: big });
+    expect(entry!.preview).toMatchObject({ truncated: true, showable: false, length: big.length });
+    expect(entry!.preview.text.length).toBeLessThanOrEqual(500);
+  });
+});

@@ -98,8 +98,8 @@ describe('core state functions, with built-in object names as keys', () => {
     expect(renderTemplate('[{{state.constructor}}]', { state: {} })).toBe('[]');
 
     const session = stateGroups(allSet).find((group) => group.scope === 'session')!;
-    expect(session.entries).toEqual(
-      [...KEYS].sort().map((key) => ({ key, value: allSet[key] as string })),
+    expect(session.entries.map(({ key, value, preview }) => [key, value, preview.text])).toEqual(
+      [...KEYS].sort().map((key) => [key, allSet[key], allSet[key]]),
     );
   });
 });

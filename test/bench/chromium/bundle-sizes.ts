@@ -1,5 +1,6 @@
 // What the production build asks a browser to download, gzipped as a server would send it
-// (zlib's default level): the page's JS and CSS, the runtime worker, the service worker.
+// (zlib's default level): the page's JS and CSS, the Markdown renderer's lazy chunk, the runtime
+// worker, the service worker.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,10 +21,16 @@ export function bundleSizes(dir: string): BundleSize[] {
   const js = assets.filter((file) => file.endsWith('.js'));
   // The runtime worker's chunk is named after its entry (workers/runtime.ts).
   const worker = js.filter((file) => /^assets\/runtime-/.test(file));
+  const css = assets.filter((file) => file.endsWith('.css'));
+  // The Markdown renderer's chunk is named after its entry (src/ui/markdown/markdown-renderer.ts).
+  const markdown = assets.filter((file) =>
+    /^assets\/markdown-renderer-[\w-]+\.(js|css)$/.test(file),
+  );
   const groups: [string, string[]][] = [
     ['page JS (loaded by index.html)', js.filter(referenced)],
     ['page JS (loaded later)', js.filter((file) => !referenced(file) && !worker.includes(file))],
-    ['page CSS', assets.filter((file) => file.endsWith('.css'))],
+    ['· of which the Markdown renderer, with its CSS (the first agent message loads it)', markdown],
+    ['page CSS (loaded by index.html)', css.filter(referenced)],
     ['runtime worker JS', worker],
     ['service worker JS', top.filter((file) => /^(sw|workbox-[\w-]+)\.js$/.test(file))],
   ];

@@ -4,9 +4,11 @@
 import { pairedRatio, summarize } from '../measure.ts';
 import { figure, type BenchResult } from '../results-file.ts';
 import type { LoadSamples, LongTaskFigures, ResumeSamples } from './app-figures.ts';
+import type { LongTaskTrace } from './long-task-trace.ts';
 import type { BundleSize } from './bundle-sizes.ts';
 import { APPEND_STEPS, type AppendStep } from './page/append-steps.ts';
 import type { OpenSample, RewindSample } from './page/bench-page.ts';
+import type { StreamSample } from './page/markdown-bench.tsx';
 
 export const GROUPS = {
   append: 'append events',
@@ -16,6 +18,7 @@ export const GROUPS = {
   resume: 'resume after a reload',
   longTasks: 'long tasks',
   size: 'bundle size',
+  markdown: 'Markdown streaming',
 } as const;
 
 /**
@@ -187,4 +190,130 @@ export function sizeRows(sizes: BundleSize[]): BenchResult[] {
       { note: `${size.bytes} bytes before gzip` },
     ),
   );
+}
+
+/** One run of the Markdown streaming bench: the component's whole stream, the baseline's windows. */
+export interface MarkdownRun {
+  incremental: StreamSample;
+  stored: { takeOverMs: number; coldMs: number };
+  wholeFirst: StreamSample;
+  wholeLast: StreamSample;
+}
+
+export interface MarkdownSetup {
+  tokens: number;
+  characters: number;
+  tokensPerChunk: number;
+  chunksPerSecond: number;
+  /** Tokens in each measured window (the first and the last of the answer). */
+  windowTokens: number;
+  /** The machine's 1-minute load average at the start and at the end. */
+  loadAverage: number[];
+}
+
+/** `trace`: one more stream of the component, traced (what its long tasks were made of). */
+export function markdownRows(
+  runs: MarkdownRun[],
+  trace: LongTaskTrace,
+  setup: MarkdownSetup,
+): BenchResult[] {
+  const window = setup.windowTokens / setup.tokensPerChunk;
+  const mean = (samples: number[]) => samples.reduce((sum, ms) => sum + ms, 0) / samples.length;
+  const first = (sample: StreamSample) => mean(sample.chunkMs.slice(0, window));
+  const last = (sample: StreamSample) => mean(sample.chunkMs.slice(-window));
+  const layout = (samples: number[][]) => samples.map((ms) => mean(ms).toFixed(2)).join(', ');
+  const worst = (sample: StreamSample) => Math.max(0, ...sample.longTasks);
+  const incFirst = runs.map((run) => first(run.incremental));
+  const incLast = runs.map((run) => last(run.incremental));
+  const wholeFirst = runs.map((run) => first(run.wholeFirst));
+  const wholeLast = runs.map((run) => last(run.wholeLast));
+  const params = {
+    tokens: setup.tokens,
+    'tokens a chunk': setup.tokensPerChunk,
+    'chunks/s': setup.chunksPerSecond,
+  };
+  const windowTokens = setup.windowTokens.toLocaleString('en-US');
+  const row = (name: string, unit: string, samples: number[], extra: Extra = {}) =>
+    figure(GROUPS.markdown, name, params, unit, summarize(samples), extra);
+  const growth = pairedRatio(incLast, incFirst);
+  const longTasks = runs.map((run) => run.incremental.longTasks.length);
+  const worstIncremental = runs.map((run) => worst(run.incremental));
+  const pace = runs.map(
+    (run) => (run.incremental.chunkMs.length / run.incremental.durationMs) * 1000,
+  );
+  return [
+    row(`the component: render per chunk, first ${windowTokens} tokens`, 'ms', incFirst, {
+      note:
+        `mean of the window's chunks; render = parse, sanitise, DOM, and the layout it forces ` +
+        `(layout ${layout(runs.map((run) => run.incremental.layoutMs.slice(0, window)))} ms by ` +
+        `run); the answer: ${setup.characters.toLocaleString('en-US')} characters`,
+    }),
+    row(`the component: render per chunk, last ${windowTokens} tokens`, 'ms', incLast, {
+      ratio: { vs: `first ${windowTokens} tokens`, ...growth },
+      target: { text: 'last ≤ 1.5× first', met: growth.median <= 1.5 },
+      note: `layout ${layout(runs.map((run) => run.incremental.layoutMs.slice(-window)))} ms by run`,
+    }),
+    row(
+      'the component: worst long task while streaming (0: none over 50 ms)',
+      'ms',
+      worstIncremental,
+      {
+        target: { text: 'none over 50 ms', met: Math.max(...worstIncremental) <= 50 },
+        note:
+          `long tasks by run: ${longTasks.join(', ')}; the worst chunk ` +
+          `${Math.max(...runs.flatMap((run) => run.incremental.chunkMs)).toFixed(1)} ms; ` +
+          `the stream ran at ${summarize(pace).median.toFixed(0)} chunks/s; load average ` +
+          setup.loadAverage.map((load) => load.toFixed(1)).join(' → '),
+      },
+    ),
+    figure(
+      GROUPS.markdown,
+      'the component, traced: its worst long task’s main-thread CPU time',
+      params,
+      'ms',
+      one(Math.max(0, ...trace.tasks.map((task) => task.cpuMs))),
+      {
+        note:
+          `${trace.tasks.length} long tasks in the traced stream (wall ` +
+          `${trace.tasks.map((task) => task.wallMs).join(', ') || 'none'} ms); the thread’s own ` +
+          `time: for the rest it waited for a CPU`,
+      },
+    ),
+    figure(
+      GROUPS.markdown,
+      'the component, traced: longest main-thread task, long or not (wall)',
+      params,
+      'ms',
+      one(trace.longest.wallMs),
+      { note: `CPU ${trace.longest.cpuMs} ms` },
+    ),
+    row(
+      'the stored message taking over the streamed one',
+      'ms',
+      runs.map((run) => run.stored.takeOverMs),
+      { note: 'the last block parsed once more; the finished blocks’ DOM moved, not made again' },
+    ),
+    row(
+      'the same message rendered cold (a session opened)',
+      'ms',
+      runs.map((run) => run.stored.coldMs),
+      { note: 'parse, highlight, sanitise and lay out the whole answer at once' },
+    ),
+    row(
+      `baseline, the whole answer re-parsed per chunk: first ${windowTokens} tokens`,
+      'ms',
+      wholeFirst,
+    ),
+    row(`baseline: last ${windowTokens} tokens`, 'ms', wholeLast, {
+      ratio: { vs: `first ${windowTokens} tokens`, ...pairedRatio(wholeLast, wholeFirst) },
+      note: `long tasks in the window by run: ${runs.map((run) => run.wholeLast.longTasks.length).join(', ')}; the worst ${Math.max(...runs.map((run) => worst(run.wholeLast))).toFixed(0)} ms`,
+    }),
+    figure(
+      GROUPS.markdown,
+      `the component ÷ baseline, last ${windowTokens} tokens`,
+      params,
+      '×',
+      pairedRatio(incLast, wholeLast),
+    ),
+  ];
 }

@@ -30,16 +30,9 @@ export async function buildAndServe(): Promise<Served> {
   await build({ configFile: BENCH_CONFIG, build: { outDir: benchDir } });
   const servers: PreviewServer[] = [];
   const serve = async (configFile: string, outDir: string) => {
-    const server = await preview({
-      configFile,
-      logLevel: 'warn',
-      build: { outDir },
-      preview: { host: '127.0.0.1', port: 0 },
-    });
-    servers.push(server);
-    const address = server.httpServer.address();
-    if (!address || typeof address === 'string') throw new Error('vite preview has no port');
-    return `http://127.0.0.1:${address.port}/`;
+    const served = await servePreview(configFile, outDir);
+    servers.push(served.server);
+    return served.url;
   };
   const appUrl = await serve(APP_CONFIG, appDir);
   const benchUrl = await serve(BENCH_CONFIG, benchDir);
@@ -52,4 +45,33 @@ export async function buildAndServe(): Promise<Served> {
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The bench page alone (the Markdown streaming bench needs no app build). */
+export async function buildAndServeBenchPage(): Promise<{
+  benchUrl: string;
+  close(): Promise<void>;
+}> {
+  const benchDir = mkdtempSync(join(tmpdir(), 'trellis-bench-page-'));
+  await build({ configFile: BENCH_CONFIG, build: { outDir: benchDir } });
+  const { server, url } = await servePreview(BENCH_CONFIG, benchDir);
+  return {
+    benchUrl: url,
+    async close() {
+      await server.close();
+      rmSync(benchDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function servePreview(configFile: string, outDir: string) {
+  const server = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0 },
+  });
+  const address = server.httpServer.address();
+  if (!address || typeof address === 'string') throw new Error('vite preview has no port');
+  return { server, url: `http://127.0.0.1:${address.port}/` };
 }
