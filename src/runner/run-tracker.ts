@@ -31,10 +31,15 @@ export class RunTracker {
     this.record = record;
   }
 
-  /** Records the run as running (a failure to write it fails the run before it starts). */
+  /**
+   * Records the run as running (a failure to write it fails the run before it starts): with
+   * `write`, when the run starts with an event, the record goes in the same atomic write as it.
+   */
   static async start(
     options: RunTrackerOptions,
     run: Pick<RunRecord, 'appName' | 'userId' | 'sessionId' | 'invocationId' | 'agentName'>,
+    write: (record: RunRecord) => Promise<unknown> = (record) =>
+      options.sessionService.putRun(record),
   ): Promise<RunTracker> {
     const now = options.clock();
     const record: RunRecord = {
@@ -45,7 +50,7 @@ export class RunTracker {
       heartbeatAt: now,
       ownerId: options.ownerId,
     };
-    await options.sessionService.putRun(record);
+    await write(record);
     const tracker = new RunTracker(options, record);
     tracker.timer = setInterval(() => tracker.beat(), options.heartbeatMs);
     // In Node, a heartbeat alone must not keep the process alive.

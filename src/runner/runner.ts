@@ -20,7 +20,13 @@ import {
 } from '../core/active-events.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
-import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
+import {
+  ActiveInvocations,
+  answeredCallEvent,
+  awaitedCallIds,
+  hasFinished,
+  startAgentOf,
+} from './resume.ts';
 import { RunTracker } from './run-tracker.ts';
 import type {
   EditMessageRequest,
@@ -94,11 +100,8 @@ export class Runner {
     const invocationId = newInvocationId();
     const userContent: Content = { role: 'user', parts: message.parts };
     const ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
-    await this.append(
-      ctx,
-      userEvent(invocationId, userContent, request.stateDelta, answered?.branch),
-    );
-    yield* this.runAgent(ctx, findAgentToRun(ctx.activeView.peek(), this.agent));
+    const first = userEvent(invocationId, userContent, request.stateDelta, answered?.branch);
+    yield* this.runAgent(ctx, findAgentToRun(active, this.agent, first), { message: first });
   }
 
   /** Continues invocation `invocationId`: nothing if it finished, else from its checkpoints. */
@@ -123,7 +126,17 @@ export class Runner {
     }
     const agent = startAgentOf(active, first, this.agent);
     const invocation = active.filter((event) => event.invocationId === invocationId);
-    if (hasFinished(invocation, agent.name)) return;
+    if (hasFinished(invocation, agent.name)) {
+      // Every event of it is stored: a crash cut it off before its record was removed, and the
+      // record would offer it for resuming forever.
+      await this.sessionService.deleteRun({
+        appName: this.appName,
+        userId: session.userId,
+        sessionId: session.id,
+        invocationId,
+      });
+      return;
+    }
     const ctx = this.newContext(
       session,
       invocationId,
@@ -132,14 +145,18 @@ export class Runner {
       view,
     );
     const message = request.newMessage;
-    if (message) {
-      const branch = answeredCallEvent(active, message)?.branch;
-      await this.append(
-        ctx,
-        userEvent(invocationId, { role: 'user', parts: message.parts }, request.stateDelta, branch),
-      );
-    }
-    yield* this.runAgent(ctx.beginResume(), agent);
+    const branch = message && answeredCallEvent(active, message)?.branch;
+    yield* this.runAgent(ctx, agent, {
+      resume: true,
+      ...(message && {
+        message: userEvent(
+          invocationId,
+          { role: 'user', parts: message.parts },
+          request.stateDelta,
+          branch,
+        ),
+      }),
+    });
   }
 
   /**
@@ -233,32 +250,48 @@ export class Runner {
   }
 
   /**
-   * Runs `agent` in `ctx`, storing each complete event before yielding it, and keeps the record
-   * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled,
-   * the consumer stopped reading, or the model could not be reached) or failed. A run cut off by
-   * a crash stays `running` with a heartbeat that goes stale.
+   * Runs `agent` in `ctx` (from the invocation's start when `resume`), storing each complete
+   * event before yielding it, and keeps the record of the run in flight: written with the user's
+   * `message` that starts or resumes the run (one atomic write, so a crash never leaves the
+   * message without the record that offers to resume it), removed when the run finishes, else
+   * left paused, interrupted (cancelled, the consumer stopped reading, the model could not be
+   * reached or the storage failed) or failed. A run cut off by a crash stays `running` with a
+   * heartbeat that goes stale.
    */
-  protected async *runAgent(ctx: InvocationContext, agent: BaseAgent): AsyncGenerator<Event, void> {
+  protected async *runAgent(
+    ctx: InvocationContext,
+    agent: BaseAgent,
+    { message, resume = false }: { message?: Event; resume?: boolean } = {},
+  ): AsyncGenerator<Event, void> {
     const signal = ctx.runConfig.signal;
-    const run = await RunTracker.start(
-      {
-        sessionService: this.sessionService,
-        ownerId: this.instanceId,
-        heartbeatMs: this.heartbeatMs,
-        clock: this.clock,
-      },
-      {
-        appName: this.appName,
-        userId: ctx.userId,
-        sessionId: ctx.session.id,
-        invocationId: ctx.invocationId,
-        agentName: agent.name,
-      },
-    );
+    // Running before its record exists: a listing meanwhile never takes it for cut off.
     this.running.add(ctx.invocationId);
+    let run: RunTracker;
+    try {
+      run = await RunTracker.start(
+        {
+          sessionService: this.sessionService,
+          ownerId: this.instanceId,
+          heartbeatMs: this.heartbeatMs,
+          clock: this.clock,
+        },
+        {
+          appName: this.appName,
+          userId: ctx.userId,
+          sessionId: ctx.session.id,
+          invocationId: ctx.invocationId,
+          agentName: agent.name,
+        },
+        message && ((record) => this.append(ctx, message, record)),
+      );
+    } catch (error) {
+      this.running.delete(ctx.invocationId);
+      throw error;
+    }
+    const runCtx = resume ? ctx.beginResume() : ctx;
     let finish = () => run.finish('interrupted');
     try {
-      for await (const event of agent.runAsync(ctx)) {
+      for await (const event of agent.runAsync(runCtx)) {
         signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
@@ -299,7 +332,7 @@ export class Runner {
       ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
     });
     const interrupted: InterruptedInvocation[] = [];
-    const activeBySession = new Map<string, Set<string>>();
+    const activeBySession = new Map<string, ActiveInvocations>();
     for (const run of runs) {
       if (run.status === 'failed') continue;
       if (run.status === 'running' && (await this.isAlive(run))) continue;
@@ -310,17 +343,22 @@ export class Runner {
           userId: run.userId,
           sessionId: run.sessionId,
         });
-        active = new Set(activeEvents(session?.events ?? []).map((event) => event.invocationId));
+        active = new ActiveInvocations(activeEvents(session?.events ?? []));
         activeBySession.set(run.sessionId, active);
       }
       if (!active.has(run.invocationId)) continue;
+      // Paused, but every call it waited for is answered in the log (a crash came between the
+      // answer and the record of its run, as it could before they were one write): it waits for
+      // nothing, and only resuming it moves it on.
+      const waits =
+        run.status === 'paused' && !(run.pendingCallIds ?? []).every((id) => active.answered(id));
       interrupted.push({
         appName: run.appName,
         userId: run.userId,
         sessionId: run.sessionId,
         invocationId: run.invocationId,
         agentName: run.agentName,
-        status: run.status === 'paused' ? 'paused' : 'interrupted',
+        status: waits ? 'paused' : 'interrupted',
         startedAt: run.startedAt,
         updatedAt: Math.max(run.updatedAt, run.heartbeatAt),
         ...(run.pendingCallIds ? { pendingCallIds: run.pendingCallIds } : {}),
@@ -336,8 +374,12 @@ export class Runner {
     return this.clock() - run.heartbeatAt < this.heartbeatMs * STALE_AFTER_BEATS;
   }
 
-  protected async append(ctx: InvocationContext, event: Event): Promise<Event> {
-    const stored = await this.sessionService.appendEvent({ session: ctx.session, event });
+  protected async append(ctx: InvocationContext, event: Event, run?: RunRecord): Promise<Event> {
+    const stored = await this.sessionService.appendEvent({
+      session: ctx.session,
+      event,
+      ...(run && { run }),
+    });
     ctx.recordAppended(event, stored);
     return stored;
   }
