@@ -58,11 +58,14 @@ export class RunTracker {
     return tracker;
   }
 
-  /** The final write: the record goes away (finished) or keeps the outcome. */
+  /**
+   * The final write: the record goes away (finished) or keeps the outcome. Resolves whether it
+   * was written (a full disk may refuse it: the record then still says `running`).
+   */
   finish(
     outcome: RunOutcome,
     details: Pick<RunRecord, 'pendingCallIds' | 'error'> = {},
-  ): Promise<void> {
+  ): Promise<boolean> {
     clearInterval(this.timer);
     const { sessionService, clock } = this.options;
     const { appName, userId, sessionId, invocationId } = this.record;
@@ -85,11 +88,16 @@ export class RunTracker {
     void this.enqueue(() => this.options.sessionService.putRun(record));
   }
 
-  private enqueue(write: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(write).catch((error: unknown) => {
-      // Bookkeeping only (see the invariants above): the run itself carries on.
-      console.warn('Trellis: could not update the record of a run in flight', error);
-    });
-    return this.queue;
+  private enqueue(write: () => Promise<void>): Promise<boolean> {
+    const written = this.queue.then(write).then(
+      () => true,
+      (error: unknown) => {
+        // Bookkeeping only (see the invariants above): the run itself carries on.
+        console.warn('Trellis: could not update the record of a run in flight', error);
+        return false;
+      },
+    );
+    this.queue = written.then(() => undefined);
+    return written;
   }
 }

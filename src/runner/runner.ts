@@ -27,7 +27,7 @@ import {
   hasFinished,
   startAgentOf,
 } from './resume.ts';
-import { RunTracker } from './run-tracker.ts';
+import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import type {
   EditMessageRequest,
   ForkSessionAsyncRequest,
@@ -58,6 +58,8 @@ export class Runner {
   private readonly clock: () => number;
   /** Invocations this runner is running now. */
   private readonly running = new Set<string>();
+  /** How runs of this runner ended whose record could not say so (the store refused the write). */
+  private readonly unrecorded = new Map<string, UnrecordedOutcome>();
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -288,8 +290,9 @@ export class Runner {
       this.running.delete(ctx.invocationId);
       throw error;
     }
+    this.unrecorded.delete(ctx.invocationId);
     const runCtx = resume ? ctx.beginResume() : ctx;
-    let finish = () => run.finish('interrupted');
+    let outcome: UnrecordedOutcome = { outcome: 'interrupted' };
     try {
       for await (const event of agent.runAsync(runCtx)) {
         signal?.throwIfAborted();
@@ -297,23 +300,26 @@ export class Runner {
       }
       if (ctx.isPausedBelow()) {
         const pendingCallIds = awaitedCallIds(invocationEvents(ctx));
-        finish = () => run.finish('paused', { pendingCallIds });
+        outcome = { outcome: 'paused', details: { pendingCallIds } };
       } else {
-        finish = () => run.finish('finished');
+        outcome = { outcome: 'finished' };
       }
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
       // A model that could not be reached answered nothing, and a store that failed saved nothing
       // of the change it failed: the run can go on once they can.
-      const outcome = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
-      finish = () => run.finish(outcome, { error: { name, message } });
+      const failed = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
+      outcome = { outcome: failed, details: { error: { name, message } } };
       throw error;
     } finally {
       this.running.delete(ctx.invocationId);
       // The next invocation on this session carries on from what this one knew of its log.
       keepActiveEventsView(ctx.activeView);
-      await finish();
+      // A store that is full may refuse this write too: this runner then remembers the outcome,
+      // so that it lists the run as it ended (with its reason) rather than as cut off.
+      if (!(await run.finish(outcome.outcome, outcome.details)))
+        this.unrecorded.set(ctx.invocationId, outcome);
     }
   }
 
@@ -333,8 +339,9 @@ export class Runner {
     });
     const interrupted: InterruptedInvocation[] = [];
     const activeBySession = new Map<string, ActiveInvocations>();
-    for (const run of runs) {
-      if (run.status === 'failed') continue;
+    for (const stored of runs) {
+      const run = this.asEnded(stored);
+      if (!run || run.status === 'failed') continue;
       if (run.status === 'running' && (await this.isAlive(run))) continue;
       let active = activeBySession.get(run.sessionId);
       if (!active) {
@@ -368,6 +375,17 @@ export class Runner {
     return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
+  /**
+   * The record as its run ended, when this runner ran it and could not write that (`undefined`:
+   * it finished).
+   */
+  private asEnded(run: RunRecord): RunRecord | undefined {
+    const ended = run.ownerId === this.instanceId && this.unrecorded.get(run.invocationId);
+    if (!ended) return run;
+    if (ended.outcome === 'finished') return undefined;
+    return { ...run, ...ended.details, status: ended.outcome };
+  }
+
   private async isAlive(run: RunRecord): Promise<boolean> {
     if (run.ownerId === this.instanceId) return this.running.has(run.invocationId);
     if (this.runLiveness) return this.runLiveness(run);
@@ -383,6 +401,11 @@ export class Runner {
     ctx.recordAppended(event, stored);
     return stored;
   }
+}
+
+interface UnrecordedOutcome {
+  outcome: RunOutcome;
+  details?: Pick<RunRecord, 'pendingCallIds' | 'error'>;
 }
 
 /** The user's message event; an answer to a call goes on the branch of the call. */

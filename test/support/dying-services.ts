@@ -6,7 +6,6 @@
 import {
   BaseArtifactService,
   BaseSessionService,
-  StorageFullError,
   type AppendEventRequest,
   type ArtifactKey,
   type CreateSessionRequest,
@@ -69,25 +68,6 @@ export class KillSwitch implements WriteFault {
     }
     this.left--;
     this.writes++;
-  }
-}
-
-/** Fails the nth write from now, and only it, as a full disk does (the browser's QuotaExceededError, named). */
-export class FullDiskOnce implements WriteFault {
-  private left = 0;
-  tripped = false;
-
-  failWrite(nth: number): void {
-    this.left = nth;
-    this.tripped = false;
-  }
-
-  beforeWrite(): void {
-    if (this.left === 0 || --this.left > 0) return;
-    this.tripped = true;
-    throw new StorageFullError({
-      cause: new DOMException('The quota has been exceeded.', 'QuotaExceededError'),
-    });
   }
 }
 
