@@ -269,6 +269,7 @@ export class Runner {
     // Running before its record exists: a listing meanwhile never takes it for cut off.
     this.running.add(ctx.invocationId);
     let run: RunTracker;
+    let stored: Event | undefined;
     try {
       run = await RunTracker.start(
         {
@@ -284,7 +285,10 @@ export class Runner {
           invocationId: ctx.invocationId,
           agentName: agent.name,
         },
-        message && ((record) => this.append(ctx, message, record)),
+        message &&
+          (async (record) => {
+            stored = await this.append(ctx, message, record);
+          }),
       );
     } catch (error) {
       this.running.delete(ctx.invocationId);
@@ -294,6 +298,7 @@ export class Runner {
     const runCtx = resume ? ctx.beginResume() : ctx;
     let outcome: UnrecordedOutcome = { outcome: 'interrupted' };
     try {
+      if (stored) ctx.runConfig.onMessageStored?.(stored);
       for await (const event of agent.runAsync(runCtx)) {
         signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
