@@ -6,7 +6,10 @@
 //   final write;
 // - the heartbeat stops before the final write is queued;
 // - bookkeeping never breaks a run: a failed heartbeat or final write is logged and dropped (the
-//   worst outcome is a run listed as interrupted that was not, which resuming sorts out).
+//   worst outcome is a run listed as interrupted that was not, which resuming sorts out);
+// - a final write the store refused (a full disk) is remembered beside the session service, so
+//   that every runner over it lists the run as it ended, with its reason (`asEnded`), until the
+//   run starts again or the service is gone.
 
 import type { BaseSessionService, RunRecord, RunStatus } from '../store/session-service.ts';
 
@@ -17,6 +20,27 @@ export interface RunTrackerOptions {
   ownerId: string;
   heartbeatMs: number;
   clock: () => number;
+}
+
+/** How a run ended when its final write was refused. */
+interface Ended {
+  ownerId: string;
+  outcome: RunOutcome;
+  details: Pick<RunRecord, 'pendingCallIds' | 'error'>;
+}
+
+/** Per session service: invocation id → how its run ended, where its record could not say so. */
+const refused = new WeakMap<BaseSessionService, Map<string, Ended>>();
+
+/**
+ * The record of a run as it ended, when its final write was refused (`undefined`: it finished,
+ * and its record could not be removed); otherwise the record as it is.
+ */
+export function asEnded(sessionService: BaseSessionService, run: RunRecord): RunRecord | undefined {
+  const ended = refused.get(sessionService)?.get(run.invocationId);
+  if (!ended || ended.ownerId !== run.ownerId) return run;
+  if (ended.outcome === 'finished') return undefined;
+  return { ...run, ...ended.details, status: ended.outcome };
 }
 
 export class RunTracker {
@@ -51,6 +75,7 @@ export class RunTracker {
       ownerId: options.ownerId,
     };
     await write(record);
+    refused.get(options.sessionService)?.delete(record.invocationId);
     const tracker = new RunTracker(options, record);
     tracker.timer = setInterval(() => tracker.beat(), options.heartbeatMs);
     // In Node, a heartbeat alone must not keep the process alive.
@@ -59,17 +84,17 @@ export class RunTracker {
   }
 
   /**
-   * The final write: the record goes away (finished) or keeps the outcome. Resolves whether it
-   * was written (a full disk may refuse it: the record then still says `running`).
+   * The final write: the record goes away (finished) or keeps the outcome. A full disk may refuse
+   * it (the record then still says `running`): the outcome is then remembered (see `asEnded`).
    */
-  finish(
+  async finish(
     outcome: RunOutcome,
     details: Pick<RunRecord, 'pendingCallIds' | 'error'> = {},
-  ): Promise<boolean> {
+  ): Promise<void> {
     clearInterval(this.timer);
-    const { sessionService, clock } = this.options;
+    const { sessionService, clock, ownerId } = this.options;
     const { appName, userId, sessionId, invocationId } = this.record;
-    return this.enqueue(() =>
+    const written = await this.enqueue(() =>
       outcome === 'finished'
         ? sessionService.deleteRun({ appName, userId, sessionId, invocationId })
         : sessionService.putRun({
@@ -79,6 +104,10 @@ export class RunTracker {
             updatedAt: clock(),
           }),
     );
+    if (written) return;
+    let ended = refused.get(sessionService);
+    if (!ended) refused.set(sessionService, (ended = new Map()));
+    ended.set(invocationId, { ownerId, outcome, details });
   }
 
   private beat(): void {

@@ -27,7 +27,7 @@ import {
   hasFinished,
   startAgentOf,
 } from './resume.ts';
-import { RunTracker, type RunOutcome } from './run-tracker.ts';
+import { RunTracker, asEnded, type RunOutcome } from './run-tracker.ts';
 import type {
   EditMessageRequest,
   ForkSessionAsyncRequest,
@@ -58,8 +58,6 @@ export class Runner {
   private readonly clock: () => number;
   /** Invocations this runner is running now. */
   private readonly running = new Set<string>();
-  /** How runs of this runner ended whose record could not say so (the store refused the write). */
-  private readonly unrecorded = new Map<string, UnrecordedOutcome>();
 
   constructor(options: RunnerOptions) {
     this.appName = options.appName;
@@ -294,9 +292,10 @@ export class Runner {
       this.running.delete(ctx.invocationId);
       throw error;
     }
-    this.unrecorded.delete(ctx.invocationId);
     const runCtx = resume ? ctx.beginResume() : ctx;
-    let outcome: UnrecordedOutcome = { outcome: 'interrupted' };
+    let outcome: { outcome: RunOutcome; details?: Pick<RunRecord, 'pendingCallIds' | 'error'> } = {
+      outcome: 'interrupted',
+    };
     try {
       if (stored) ctx.runConfig.onMessageStored?.(stored);
       for await (const event of agent.runAsync(runCtx)) {
@@ -321,10 +320,7 @@ export class Runner {
       this.running.delete(ctx.invocationId);
       // The next invocation on this session carries on from what this one knew of its log.
       keepActiveEventsView(ctx.activeView);
-      // A store that is full may refuse this write too: this runner then remembers the outcome,
-      // so that it lists the run as it ended (with its reason) rather than as cut off.
-      if (!(await run.finish(outcome.outcome, outcome.details)))
-        this.unrecorded.set(ctx.invocationId, outcome);
+      await run.finish(outcome.outcome, outcome.details);
     }
   }
 
@@ -345,7 +341,8 @@ export class Runner {
     const interrupted: InterruptedInvocation[] = [];
     const activeBySession = new Map<string, ActiveInvocations>();
     for (const stored of runs) {
-      const run = this.asEnded(stored);
+      // A full disk may have refused the record's last write: the run as it ended, then.
+      const run = asEnded(this.sessionService, stored);
       if (!run || run.status === 'failed') continue;
       if (run.status === 'running' && (await this.isAlive(run))) continue;
       let active = activeBySession.get(run.sessionId);
@@ -380,17 +377,6 @@ export class Runner {
     return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  /**
-   * The record as its run ended, when this runner ran it and could not write that (`undefined`:
-   * it finished).
-   */
-  private asEnded(run: RunRecord): RunRecord | undefined {
-    const ended = run.ownerId === this.instanceId && this.unrecorded.get(run.invocationId);
-    if (!ended) return run;
-    if (ended.outcome === 'finished') return undefined;
-    return { ...run, ...ended.details, status: ended.outcome };
-  }
-
   private async isAlive(run: RunRecord): Promise<boolean> {
     if (run.ownerId === this.instanceId) return this.running.has(run.invocationId);
     if (this.runLiveness) return this.runLiveness(run);
@@ -406,11 +392,6 @@ export class Runner {
     ctx.recordAppended(event, stored);
     return stored;
   }
-}
-
-interface UnrecordedOutcome {
-  outcome: RunOutcome;
-  details?: Pick<RunRecord, 'pendingCallIds' | 'error'>;
 }
 
 /** The user's message event; an answer to a call goes on the branch of the call. */

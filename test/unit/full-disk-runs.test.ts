@@ -143,6 +143,14 @@ describe.each(kinds)('a run that finds the disk full ($name)', (kind) => {
           at,
         ).toEqual([]);
         const offered = await runner.listInterruptedInvocations({ userId, sessionId });
+        // Every runner over the same store says the same (the app lists runs with another one).
+        expect(
+          await newRunner(faulty, scenario.agent()).listInterruptedInvocations({
+            userId,
+            sessionId,
+          }),
+          at,
+        ).toEqual(offered);
         const started = scenario.approval
           ? events.some((event) => event.author === 'user' && event !== events[0])
           : events.length > 0;
