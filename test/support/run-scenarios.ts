@@ -69,6 +69,16 @@ export const scenarios: Scenario[] = [
     message: 'Is invoice INV-1042 paid?',
     approval: true,
   },
+  {
+    name: 'the research-brief flow (parallel branches, an artifact)',
+    agent: () =>
+      createFlowAgent(
+        EXAMPLE_FLOWS.find((flow) => flow.name === 'research-brief'),
+        INSTANT_DEMO,
+      ),
+    message: 'Sourdough baking',
+    approval: true,
+  },
 ];
 
 /** The id of the approval a run asks for. */
