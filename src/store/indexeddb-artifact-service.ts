@@ -53,14 +53,19 @@ export class IndexedDbArtifactService extends BaseArtifactService {
         : new Blob([content.bytes as Uint8Array<ArrayBuffer>], { type: content.mimeType });
     const db = await this.database.open();
     return writeTransaction(db, [Stores.artifacts], (tx) =>
-      putVersionInTx(tx, request, {
-        kind: content.kind,
-        mimeType: content.mimeType,
-        blob,
-        ...(content.kind === 'inline' && content.displayName
-          ? { displayName: content.displayName }
-          : {}),
-      }),
+      putVersionInTx(
+        tx,
+        request,
+        {
+          kind: content.kind,
+          mimeType: content.mimeType,
+          blob,
+          ...(content.kind === 'inline' && content.displayName
+            ? { displayName: content.displayName }
+            : {}),
+        },
+        request.savedBy,
+      ),
     );
   }
 
@@ -181,16 +186,20 @@ function contentOf(record: ArtifactRecord): VersionContent {
 }
 
 /**
- * Writes the next version of a file inside `tx` and returns its number. Rewind calls it inside
+ * Writes the next version of a file inside `tx` and returns its number; with `savedBy`, returns
+ * the latest version instead when it was saved with the same `savedBy`. Rewind calls it inside
  * its own transaction, so that the versions it writes commit with its marker event.
  */
 export async function putVersionInTx(
   tx: ArtifactWriter,
   key: ArtifactKey,
   content: VersionContent,
+  savedBy?: string,
 ): Promise<number> {
   const store = tx.objectStore(Stores.artifacts);
   const last = await store.openKeyCursor(fileRange(key), 'prev');
+  if (last && savedBy !== undefined && (await store.get(last.key))?.savedBy === savedBy)
+    return last.key[4];
   const version = last ? last.key[4] + 1 : 0;
   const [appName, userId, sessionId, filename] = fileKey(key);
   await store.add({
@@ -201,6 +210,7 @@ export async function putVersionInTx(
     version,
     ...content,
     savedAt: Date.now(),
+    ...(savedBy !== undefined ? { savedBy } : {}),
   });
   return version;
 }

@@ -112,14 +112,24 @@ export async function outcome(
   const active = activeEvents(session.events);
   const files = await services.artifactService.listArtifactKeys({ appName, userId, sessionId });
   return {
-    // A tool cut off after its side effect and before its answer was stored runs again (tools
-    // run at least once), so an artifact it saved may get one more version.
     replies: active
       .filter((event) => event.author !== 'user')
-      .map((event) => textOf(event.content).replace(/version \d+/g, 'version N'))
+      .map((event) => textOf(event.content))
       .filter(Boolean),
     state: session.state,
-    files,
+    // A tool cut off after saving and before its answer was stored runs again, and must get
+    // back the version it saved, not save another.
+    files: await Promise.all(
+      files.map(async (filename) => ({
+        filename,
+        versions: await services.artifactService.listVersions({
+          appName,
+          userId,
+          sessionId,
+          filename,
+        }),
+      })),
+    ),
   };
 }
 
