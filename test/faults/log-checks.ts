@@ -6,7 +6,7 @@ import { CONFIRMATION_REQUIRED } from '../../src/agents/confirmation.ts';
 import { activeEvents } from '../../src/core/active-events.ts';
 import { functionResponsesOf } from '../../src/core/content.ts';
 import { applyDelta, splitDelta } from '../../src/core/state.ts';
-import type { StoredSession } from './page-record.ts';
+import type { Store, StoredSession } from './page-record.ts';
 
 /** The broken invariants of a stored session (none: an empty list). */
 export function logProblems({ record, events }: StoredSession): string[] {
@@ -37,5 +37,28 @@ export function logProblems({ record, events }: StoredSession): string[] {
     problems.push(
       `the state ${JSON.stringify(record.state)} is not the replay of the log ${JSON.stringify(replayed)}`,
     );
+  return problems;
+}
+
+/**
+ * Artifacts saved more often than the log says (a tool run again saving its file twice): each
+ * file of a session has at most as many versions as events of its log name one.
+ */
+export function artifactProblems(store: Store): string[] {
+  const problems: string[] = [];
+  for (const { record, events } of store.sessions) {
+    const named = new Map<string, number>();
+    for (const { event } of events)
+      for (const filename of Object.keys(event.actions.artifactDelta ?? {}))
+        named.set(filename, (named.get(filename) ?? 0) + 1);
+    const versions = new Map<string, number>();
+    for (const artifact of store.artifacts.filter((a) => a.sessionId === record.id))
+      versions.set(artifact.filename, (versions.get(artifact.filename) ?? 0) + 1);
+    for (const [filename, count] of versions)
+      if (count > (named.get(filename) ?? 0))
+        problems.push(
+          `${record.id}: ${filename} has ${count} versions, the log names ${named.get(filename) ?? 0}`,
+        );
+  }
   return problems;
 }

@@ -88,6 +88,8 @@ export interface StoredSession {
 export interface Store {
   sessions: StoredSession[];
   runs: RunRecord[];
+  /** Every artifact version (its bytes left out). */
+  artifacts: { sessionId: string; filename: string; version: number }[];
 }
 
 /** The app's sessions, their logs and the runs in flight, as IndexedDB holds them now. */
@@ -105,10 +107,11 @@ export async function readStore(page: Page): Promise<Store> {
         request.onerror = () => reject(request.error);
       });
     try {
-      const [sessions, events, runs] = await Promise.all([
+      const [sessions, events, runs, artifacts] = await Promise.all([
         all('sessions'),
         all('events'),
         all('runs'),
+        all('artifacts'),
       ]);
       type Row = { sessionId: string; seq: number; event: unknown };
       return {
@@ -119,6 +122,11 @@ export async function readStore(page: Page): Promise<Store> {
             .map(({ seq, event }) => ({ seq, event })),
         })),
         runs,
+        artifacts: (artifacts as Store['artifacts']).map(({ sessionId, filename, version }) => ({
+          sessionId,
+          filename,
+          version,
+        })),
       } as unknown as Store;
     } finally {
       db.close();
