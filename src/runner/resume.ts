@@ -47,26 +47,3 @@ export function awaitedCallIds(invocationEvents: readonly Event[]): string[] {
     (event.longRunningToolIds ?? []).filter((id) => !answered.has(id)),
   );
 }
-
-/** The invocations of a session's active events, and the calls the user has answered there. */
-export class ActiveInvocations {
-  private readonly ids: Set<string>;
-  private answers: Set<string> | undefined;
-
-  constructor(private readonly events: readonly Event[]) {
-    this.ids = new Set(events.map((event) => event.invocationId));
-  }
-
-  has(invocationId: string): boolean {
-    return this.ids.has(invocationId);
-  }
-
-  answered(callId: string): boolean {
-    const answers = (this.answers ??= new Set(
-      this.events
-        .filter((event) => event.author === 'user')
-        .flatMap((event) => functionResponsesOf(event.content).flatMap(({ id }) => id ?? [])),
-    ));
-    return answers.has(callId);
-  }
-}

@@ -13,21 +13,15 @@ import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
 import {
-  activeEvents,
   keepActiveEventsView,
   takeActiveEventsView,
   type ActiveEventsView,
 } from '../core/active-events.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
-import {
-  ActiveInvocations,
-  answeredCallEvent,
-  awaitedCallIds,
-  hasFinished,
-  startAgentOf,
-} from './resume.ts';
-import { RunTracker, asEnded, type RunOutcome } from './run-tracker.ts';
+import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
+import { listInterrupted } from './interrupted-runs.ts';
+import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import type {
   EditMessageRequest,
   ForkSessionAsyncRequest,
@@ -329,52 +323,12 @@ export class Runner {
    * gone), interrupted, or paused waiting for a long-running tool or a human. Invocations a
    * rewind has since left are not listed.
    */
-  async listInterruptedInvocations(
-    request: ListInterruptedRequest,
-  ): Promise<InterruptedInvocation[]> {
-    const appName = request.appName ?? this.appName;
-    const runs = await this.sessionService.listRuns({
-      appName,
-      userId: request.userId,
-      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
-    });
-    const interrupted: InterruptedInvocation[] = [];
-    const activeBySession = new Map<string, ActiveInvocations>();
-    for (const stored of runs) {
-      // A full disk may have refused the record's last write: the run as it ended, then.
-      const run = asEnded(this.sessionService, stored);
-      if (!run || run.status === 'failed') continue;
-      if (run.status === 'running' && (await this.isAlive(run))) continue;
-      let active = activeBySession.get(run.sessionId);
-      if (!active) {
-        const session = await this.sessionService.getSession({
-          appName,
-          userId: run.userId,
-          sessionId: run.sessionId,
-        });
-        active = new ActiveInvocations(activeEvents(session?.events ?? []));
-        activeBySession.set(run.sessionId, active);
-      }
-      if (!active.has(run.invocationId)) continue;
-      // Paused, but every call it waited for is answered in the log (a crash came between the
-      // answer and the record of its run, as it could before they were one write): it waits for
-      // nothing, and only resuming it moves it on.
-      const waits =
-        run.status === 'paused' && !(run.pendingCallIds ?? []).every((id) => active.answered(id));
-      interrupted.push({
-        appName: run.appName,
-        userId: run.userId,
-        sessionId: run.sessionId,
-        invocationId: run.invocationId,
-        agentName: run.agentName,
-        status: waits ? 'paused' : 'interrupted',
-        startedAt: run.startedAt,
-        updatedAt: Math.max(run.updatedAt, run.heartbeatAt),
-        ...(run.pendingCallIds ? { pendingCallIds: run.pendingCallIds } : {}),
-        ...(run.error ? { error: run.error } : {}),
-      });
-    }
-    return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
+  listInterruptedInvocations(request: ListInterruptedRequest): Promise<InterruptedInvocation[]> {
+    return listInterrupted(
+      this.sessionService,
+      { ...request, appName: request.appName ?? this.appName },
+      (run) => this.isAlive(run),
+    );
   }
 
   private async isAlive(run: RunRecord): Promise<boolean> {
