@@ -66,8 +66,9 @@ export class Runner {
   }
 
   /**
-   * Runs one turn: appends the user's message (not yielded), then runs the agent that answers it
-   * and yields its events, each stored before it is yielded (partial events are yielded only).
+   * Runs one turn: appends the user's message (not yielded: `runConfig.onMessageStored` says when
+   * it is stored, in the same write as the record of the run), then runs the agent that answers
+   * it and yields its events, each stored before it is yielded (partial events are yielded only).
    * A model or tool failure yields a stored error event, then throws. Cancelling through
    * `runConfig.signal` ends the stream quietly; the invocation can be resumed.
    *
