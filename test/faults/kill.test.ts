@@ -8,7 +8,7 @@
 // TRELLIS_KILLS (default 10) sets the number of kills; TRELLIS_KILL_SEED repeats a run (the seed
 // is printed); `npm run test:faults` runs 100.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -101,6 +101,23 @@ async function setUp(browser: ChromiumProcess): Promise<void> {
   await page.getByText('Settings', { exact: true }).click();
 }
 
+/**
+ * Opens a new session, and waits until it is the open one: choosing the agent before that would
+ * choose it for the session still open (the workbench acts on the open session).
+ */
+async function newSession(page: Page): Promise<void> {
+  const sessions = page.locator('nav.sessions li');
+  const before = await sessions.count();
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
+  await expect
+    .poll(
+      async () =>
+        (await sessions.count()) > before &&
+        (await sessions.first().getAttribute('class')) === 'current',
+    )
+    .toBe(true);
+}
+
 interface CaseResult {
   /** What the kill found stored of the case: nothing, or the run cut off or not. */
   outcome: string;
@@ -122,9 +139,22 @@ async function killCase(
     if (i === 0) await setUp(first);
     else await openApp(first.page);
     const { page } = first;
-    await page.getByRole('button', { name: 'New session', exact: true }).click();
-    await chooseAgent(page, scenario.agent);
-    await scenario.prepare(page, message);
+    try {
+      await newSession(page);
+      await chooseAgent(page, scenario.agent);
+      await scenario.prepare(page, message);
+    } catch (error) {
+      // Not a kill's doing (nothing was killed yet): the page as it was, for the report.
+      mkdirSync('test-results', { recursive: true });
+      await page.screenshot({ path: `test-results/kill-${i}-setup.png` }).catch(() => undefined);
+      const text = await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(no page)');
+      throw new Error(
+        `kill ${i}: the run could not be set up: ${String(error)}\n${text.slice(0, 2000)}\nerrors: ${first.errors.join('; ')}`,
+      );
+    }
     const watch = await watchShown(page);
     // Pressed from inside the page: the run starts at once, not after Playwright's own checks.
     await page.evaluate((selector) => {
