@@ -338,6 +338,8 @@ export class Workbench extends ViewState<WorkbenchState> {
       current: withStoredEvent(current, event),
       runEventIds: new Set([...this.state.runEventIds, event.id]),
       streaming: this.state.streaming?.eventId === event.id ? undefined : this.state.streaming,
+      // The user's message, stored: it joins the log, and is no longer shown as not saved yet.
+      ...(event.author === 'user' ? { sent: undefined } : {}),
     });
   }
 
