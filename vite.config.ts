@@ -49,7 +49,8 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
+          // The hard-kill tests drive the same built app (`npm run test:faults` runs 100 kills).
+          include: ['test/e2e/**/*.test.ts', 'test/faults/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/e2e/serve-app.ts'],
           testTimeout: 60_000,

@@ -24,6 +24,7 @@ import {
   type HttpModelOptions,
   type InterruptedInvocation,
   type Part,
+  type RunConfig,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
 import type { LogPage, RunRecord } from '../src/store/session-service.ts';
@@ -199,13 +200,13 @@ export class AppRuntime {
       attachments.length === 0
         ? userText(text)
         : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
-    await this.run(sessionId, onEvent, async (runner, signal) => {
+    await this.run(sessionId, onEvent, async (runner, runConfig) => {
       await this.titleFromFirstMessage(sessionId, message);
       return runner.runAsync({
         userId: USER_ID,
         sessionId,
         newMessage: message,
-        runConfig: { signal, streamingMode: 'sse' },
+        runConfig,
       });
     });
   }
@@ -271,13 +272,13 @@ export class AppRuntime {
     newMessage: Content,
     onEvent: EventListener,
   ): Promise<void> {
-    await this.run(sessionId, onEvent, async (runner, signal) =>
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
       runner.editMessageAsync({
         userId: USER_ID,
         sessionId,
         invocationId,
         newMessage,
-        runConfig: { signal, streamingMode: 'sse' },
+        runConfig,
       }),
     );
   }
@@ -293,12 +294,12 @@ export class AppRuntime {
   }
 
   async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
-    await this.run(sessionId, onEvent, async (runner, signal) =>
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
       runner.runAsync({
         userId: USER_ID,
         sessionId,
         invocationId,
-        runConfig: { signal, streamingMode: 'sse' },
+        runConfig,
       }),
     );
   }
@@ -318,12 +319,12 @@ export class AppRuntime {
         { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
       ],
     };
-    await this.run(sessionId, onEvent, async (runner, signal) =>
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
       runner.runAsync({
         userId: USER_ID,
         sessionId,
         newMessage,
-        runConfig: { signal, streamingMode: 'sse' },
+        runConfig,
       }),
     );
   }
@@ -418,15 +419,24 @@ export class AppRuntime {
   private async run(
     sessionId: string,
     onEvent: EventListener,
-    start: (runner: Runner, signal: AbortSignal) => Promise<AsyncGenerator<Event, void>>,
+    start: (runner: Runner, runConfig: RunConfig) => Promise<AsyncGenerator<Event, void>>,
   ): Promise<void> {
     await this.locked(sessionId, async () => {
       const controller = new AbortController();
       this.controllers.set(sessionId, controller);
       this.options.broadcast({ type: 'busy-changed', sessionId, busy: true });
+      const runConfig: RunConfig = {
+        signal: controller.signal,
+        streamingMode: 'sse',
+        // The page shows the user's message as saved only from now on (a kill before loses it).
+        onMessageStored: (event) => {
+          onEvent(event);
+          this.options.broadcast({ type: 'session-changed', sessionId });
+        },
+      };
       try {
         const runner = await this.runnerFor(sessionId);
-        for await (const event of await start(runner, controller.signal)) {
+        for await (const event of await start(runner, runConfig)) {
           onEvent(event);
           if (!event.partial) this.options.broadcast({ type: 'session-changed', sessionId });
         }

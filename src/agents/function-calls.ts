@@ -39,7 +39,9 @@ export interface FunctionCallsResult {
  * merged. A call to an unknown tool, or with arguments that do not fit the tool's schema, is
  * answered with an error the model can act on; the tool does not run. A tool that throws is
  * answered with its error too (so the log never holds an unanswered call), and reported in
- * `error` so that the invocation ends.
+ * `error` so that the invocation ends. A tool failing because the store failed (a full disk
+ * under `saveArtifact`, say) is the exception: that failure is thrown as it is, no call is
+ * answered, and the run is interrupted, to be resumed (running those calls again) later.
  */
 export async function runFunctionCalls(
   ctx: InvocationContext,
@@ -103,9 +105,28 @@ async function runCall(
     return respond(toResponse(result));
   } catch (thrown) {
     if (ctx.isCancellation(thrown)) throw thrown;
+    const storage = storageFailureOf(thrown);
+    if (storage) throw storage;
     const error = new ToolError(call.name, messageOf(thrown), { cause: thrown });
     return { ...respond({ error: error.message }), error };
   }
+}
+
+/** The store's failures: nothing of the write that failed was saved (see store/database.ts). */
+const STORAGE_FAILURES = new Set(['StorageError', 'StorageFullError']);
+
+/**
+ * The storage failure behind a tool's error (itself or a cause), if any. It is not the tool's
+ * failure to report to the model: the call goes unanswered, the run is interrupted (resumable)
+ * under the store's own name, and resuming runs the call again once the store can write.
+ */
+function storageFailureOf(thrown: unknown): Error | undefined {
+  let error = thrown;
+  for (let depth = 0; depth < 5 && error instanceof Object; depth++) {
+    if (STORAGE_FAILURES.has((error as Error).name)) return error as Error;
+    error = (error as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** A tool's result as a function response: an object as it is (JSON-safe), anything else wrapped. */

@@ -3,6 +3,7 @@
 import { InvalidRequestError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import { agentResumeState } from './agent-state.ts';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.ts';
 
 export interface LoopAgentOptions extends BaseAgentOptions {
@@ -31,9 +32,17 @@ export class LoopAgent extends BaseAgent {
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
-    const saved = this.loadAgentState<LoopAgentState>(ctx);
+    const resumed = agentResumeState(ctx);
+    const saved = resumed?.state as LoopAgentState | undefined;
     let resumeAt = this.subAgents.findIndex((sub) => sub.name === saved?.current_sub_agent);
     let pass = resumeAt >= 0 ? (saved?.times_looped ?? 0) : 0;
+    // The sub-agent being resumed may have escalated before the interruption: that event is
+    // stored, not yielded again, and still ends the loop once the sub-agent finishes.
+    const escalatedBefore =
+      resumeAt >= 0 &&
+      ctx
+        .resumeEvents()
+        .some(({ event, index }) => index >= (resumed?.afterState ?? 0) && event.actions.escalate);
     let escalated = false;
     for (; !escalated && (this.maxIterations === undefined || pass < this.maxIterations); pass++) {
       for (let i = Math.max(0, resumeAt); i < this.subAgents.length && !escalated; i++) {
@@ -49,6 +58,7 @@ export class LoopAgent extends BaseAgent {
           yield event;
           if (event.actions.escalate) escalated = true;
         }
+        if (resume && escalatedBefore) escalated = true;
         if (ctx.isPausedBelow() || ctx.endInvocation) return;
       }
       resumeAt = -1;

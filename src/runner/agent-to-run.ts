@@ -13,8 +13,13 @@ import { findCallEvent, type Event } from '../core/event.ts';
  *   agent above it are LlmAgents that allow transfer back to their parent);
  * - otherwise the root agent.
  */
-export function findAgentToRun(activeEvents: readonly Event[], root: BaseAgent): BaseAgent {
-  const last = activeEvents.at(-1);
+export function findAgentToRun(
+  activeEvents: readonly Event[],
+  root: BaseAgent,
+  /** The user's message about to be appended, which the turn will then end with. */
+  message?: Event,
+): BaseAgent {
+  const last = message ?? activeEvents.at(-1);
   const response = last?.author === 'user' ? functionResponsesOf(last.content)[0] : undefined;
   if (response?.id !== undefined) {
     const caller = findCallEvent(activeEvents, response.id);

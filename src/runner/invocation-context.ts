@@ -15,6 +15,12 @@ export interface RunConfig {
   maxLlmCalls?: number;
   /** Cancels the run: the model request is aborted and no further event is written. */
   signal?: AbortSignal;
+  /**
+   * Called with the user's message (or answer) that starts or resumes the run once it is stored,
+   * before the agent runs: the runner does not yield it, and a page showing it before then must
+   * mark it as not saved yet (a kill then loses it).
+   */
+  onMessageStored?: (event: Event) => void;
 }
 
 export const DEFAULT_MAX_LLM_CALLS = 500;

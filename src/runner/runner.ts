@@ -13,7 +13,6 @@ import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
 import {
-  activeEvents,
   keepActiveEventsView,
   takeActiveEventsView,
   type ActiveEventsView,
@@ -21,7 +20,8 @@ import {
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
-import { RunTracker } from './run-tracker.ts';
+import { listInterrupted } from './interrupted-runs.ts';
+import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import type {
   EditMessageRequest,
   ForkSessionAsyncRequest,
@@ -66,8 +66,9 @@ export class Runner {
   }
 
   /**
-   * Runs one turn: appends the user's message (not yielded), then runs the agent that answers it
-   * and yields its events, each stored before it is yielded (partial events are yielded only).
+   * Runs one turn: appends the user's message (not yielded: `runConfig.onMessageStored` says when
+   * it is stored, in the same write as the record of the run), then runs the agent that answers
+   * it and yields its events, each stored before it is yielded (partial events are yielded only).
    * A model or tool failure yields a stored error event, then throws. Cancelling through
    * `runConfig.signal` ends the stream quietly; the invocation can be resumed.
    *
@@ -94,11 +95,8 @@ export class Runner {
     const invocationId = newInvocationId();
     const userContent: Content = { role: 'user', parts: message.parts };
     const ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
-    await this.append(
-      ctx,
-      userEvent(invocationId, userContent, request.stateDelta, answered?.branch),
-    );
-    yield* this.runAgent(ctx, findAgentToRun(ctx.activeView.peek(), this.agent));
+    const first = userEvent(invocationId, userContent, request.stateDelta, answered?.branch);
+    yield* this.runAgent(ctx, findAgentToRun(active, this.agent, first), { message: first });
   }
 
   /** Continues invocation `invocationId`: nothing if it finished, else from its checkpoints. */
@@ -123,7 +121,17 @@ export class Runner {
     }
     const agent = startAgentOf(active, first, this.agent);
     const invocation = active.filter((event) => event.invocationId === invocationId);
-    if (hasFinished(invocation, agent.name)) return;
+    if (hasFinished(invocation, agent.name)) {
+      // Every event of it is stored: a crash cut it off before its record was removed, and the
+      // record would offer it for resuming forever.
+      await this.sessionService.deleteRun({
+        appName: this.appName,
+        userId: session.userId,
+        sessionId: session.id,
+        invocationId,
+      });
+      return;
+    }
     const ctx = this.newContext(
       session,
       invocationId,
@@ -132,14 +140,18 @@ export class Runner {
       view,
     );
     const message = request.newMessage;
-    if (message) {
-      const branch = answeredCallEvent(active, message)?.branch;
-      await this.append(
-        ctx,
-        userEvent(invocationId, { role: 'user', parts: message.parts }, request.stateDelta, branch),
-      );
-    }
-    yield* this.runAgent(ctx.beginResume(), agent);
+    const branch = message && answeredCallEvent(active, message)?.branch;
+    yield* this.runAgent(ctx, agent, {
+      resume: true,
+      ...(message && {
+        message: userEvent(
+          invocationId,
+          { role: 'user', parts: message.parts },
+          request.stateDelta,
+          branch,
+        ),
+      }),
+    });
   }
 
   /**
@@ -233,54 +245,77 @@ export class Runner {
   }
 
   /**
-   * Runs `agent` in `ctx`, storing each complete event before yielding it, and keeps the record
-   * of the run in flight: removed when it finishes, else left paused, interrupted (cancelled,
-   * the consumer stopped reading, or the model could not be reached) or failed. A run cut off by
-   * a crash stays `running` with a heartbeat that goes stale.
+   * Runs `agent` in `ctx` (from the invocation's start when `resume`), storing each complete
+   * event before yielding it, and keeps the record of the run in flight: written with the user's
+   * `message` that starts or resumes the run (one atomic write, so a crash never leaves the
+   * message without the record that offers to resume it), removed when the run finishes, else
+   * left paused, interrupted (cancelled, the consumer stopped reading, the model could not be
+   * reached or the storage failed) or failed. A run cut off by a crash stays `running` with a
+   * heartbeat that goes stale.
    */
-  protected async *runAgent(ctx: InvocationContext, agent: BaseAgent): AsyncGenerator<Event, void> {
+  protected async *runAgent(
+    ctx: InvocationContext,
+    agent: BaseAgent,
+    { message, resume = false }: { message?: Event; resume?: boolean } = {},
+  ): AsyncGenerator<Event, void> {
     const signal = ctx.runConfig.signal;
-    const run = await RunTracker.start(
-      {
-        sessionService: this.sessionService,
-        ownerId: this.instanceId,
-        heartbeatMs: this.heartbeatMs,
-        clock: this.clock,
-      },
-      {
-        appName: this.appName,
-        userId: ctx.userId,
-        sessionId: ctx.session.id,
-        invocationId: ctx.invocationId,
-        agentName: agent.name,
-      },
-    );
+    // Running before its record exists: a listing meanwhile never takes it for cut off.
     this.running.add(ctx.invocationId);
-    let finish = () => run.finish('interrupted');
+    let run: RunTracker;
+    let stored: Event | undefined;
     try {
-      for await (const event of agent.runAsync(ctx)) {
+      run = await RunTracker.start(
+        {
+          sessionService: this.sessionService,
+          ownerId: this.instanceId,
+          heartbeatMs: this.heartbeatMs,
+          clock: this.clock,
+        },
+        {
+          appName: this.appName,
+          userId: ctx.userId,
+          sessionId: ctx.session.id,
+          invocationId: ctx.invocationId,
+          agentName: agent.name,
+        },
+        message &&
+          (async (record) => {
+            stored = await this.append(ctx, message, record);
+          }),
+      );
+    } catch (error) {
+      this.running.delete(ctx.invocationId);
+      throw error;
+    }
+    const runCtx = resume ? ctx.beginResume() : ctx;
+    let outcome: { outcome: RunOutcome; details?: Pick<RunRecord, 'pendingCallIds' | 'error'> } = {
+      outcome: 'interrupted',
+    };
+    try {
+      if (stored) ctx.runConfig.onMessageStored?.(stored);
+      for await (const event of agent.runAsync(runCtx)) {
         signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
       if (ctx.isPausedBelow()) {
         const pendingCallIds = awaitedCallIds(invocationEvents(ctx));
-        finish = () => run.finish('paused', { pendingCallIds });
+        outcome = { outcome: 'paused', details: { pendingCallIds } };
       } else {
-        finish = () => run.finish('finished');
+        outcome = { outcome: 'finished' };
       }
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
       // A model that could not be reached answered nothing, and a store that failed saved nothing
       // of the change it failed: the run can go on once they can.
-      const outcome = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
-      finish = () => run.finish(outcome, { error: { name, message } });
+      const failed = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
+      outcome = { outcome: failed, details: { error: { name, message } } };
       throw error;
     } finally {
       this.running.delete(ctx.invocationId);
       // The next invocation on this session carries on from what this one knew of its log.
       keepActiveEventsView(ctx.activeView);
-      await finish();
+      await run.finish(outcome.outcome, outcome.details);
     }
   }
 
@@ -289,45 +324,12 @@ export class Runner {
    * gone), interrupted, or paused waiting for a long-running tool or a human. Invocations a
    * rewind has since left are not listed.
    */
-  async listInterruptedInvocations(
-    request: ListInterruptedRequest,
-  ): Promise<InterruptedInvocation[]> {
-    const appName = request.appName ?? this.appName;
-    const runs = await this.sessionService.listRuns({
-      appName,
-      userId: request.userId,
-      ...(request.sessionId !== undefined ? { sessionId: request.sessionId } : {}),
-    });
-    const interrupted: InterruptedInvocation[] = [];
-    const activeBySession = new Map<string, Set<string>>();
-    for (const run of runs) {
-      if (run.status === 'failed') continue;
-      if (run.status === 'running' && (await this.isAlive(run))) continue;
-      let active = activeBySession.get(run.sessionId);
-      if (!active) {
-        const session = await this.sessionService.getSession({
-          appName,
-          userId: run.userId,
-          sessionId: run.sessionId,
-        });
-        active = new Set(activeEvents(session?.events ?? []).map((event) => event.invocationId));
-        activeBySession.set(run.sessionId, active);
-      }
-      if (!active.has(run.invocationId)) continue;
-      interrupted.push({
-        appName: run.appName,
-        userId: run.userId,
-        sessionId: run.sessionId,
-        invocationId: run.invocationId,
-        agentName: run.agentName,
-        status: run.status === 'paused' ? 'paused' : 'interrupted',
-        startedAt: run.startedAt,
-        updatedAt: Math.max(run.updatedAt, run.heartbeatAt),
-        ...(run.pendingCallIds ? { pendingCallIds: run.pendingCallIds } : {}),
-        ...(run.error ? { error: run.error } : {}),
-      });
-    }
-    return interrupted.sort((a, b) => b.updatedAt - a.updatedAt);
+  listInterruptedInvocations(request: ListInterruptedRequest): Promise<InterruptedInvocation[]> {
+    return listInterrupted(
+      this.sessionService,
+      { ...request, appName: request.appName ?? this.appName },
+      (run) => this.isAlive(run),
+    );
   }
 
   private async isAlive(run: RunRecord): Promise<boolean> {
@@ -336,8 +338,12 @@ export class Runner {
     return this.clock() - run.heartbeatAt < this.heartbeatMs * STALE_AFTER_BEATS;
   }
 
-  protected async append(ctx: InvocationContext, event: Event): Promise<Event> {
-    const stored = await this.sessionService.appendEvent({ session: ctx.session, event });
+  protected async append(ctx: InvocationContext, event: Event, run?: RunRecord): Promise<Event> {
+    const stored = await this.sessionService.appendEvent({
+      session: ctx.session,
+      event,
+      ...(run && { run }),
+    });
     ctx.recordAppended(event, stored);
     return stored;
   }

@@ -16,6 +16,12 @@ export interface ArtifactKey {
 export interface SaveArtifactRequest extends ArtifactKey {
   /** An `inlineData` part (bytes as base64) or a `text` part. */
   artifact: Part;
+  /**
+   * Who saves it, for a save that may be made again: while the file's latest version is one saved
+   * with the same `savedBy`, that version is returned and nothing is written (a tool run again
+   * when its run is resumed after a crash saves its file once).
+   */
+  savedBy?: string;
 }
 
 export interface LoadArtifactRequest extends ArtifactKey {
@@ -30,7 +36,10 @@ export interface ListArtifactKeysRequest {
 }
 
 export abstract class BaseArtifactService {
-  /** Saves a new version (0, 1, 2, …) of the file and returns its number. */
+  /**
+   * Saves a new version (0, 1, 2, …) of the file and returns its number (with `savedBy`, the
+   * latest version instead when that one was saved with the same `savedBy`).
+   */
   abstract saveArtifact(request: SaveArtifactRequest): Promise<number>;
 
   /** The file's latest (or given) version; `undefined` if there is none, or it was removed. */

@@ -90,6 +90,8 @@ export interface ArtifactRecord {
   /** The bytes (absent for a tombstone). */
   blob?: Blob;
   savedAt: number;
+  /** Who saved it, when the save said so (SaveArtifactRequest.savedBy); never copied. */
+  savedBy?: string;
 }
 
 type SessionKeyTuple = [appName: string, userId: string, sessionId: string];

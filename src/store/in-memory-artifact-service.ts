@@ -35,16 +35,25 @@ const keyOf = (...parts: string[]) => JSON.stringify(parts);
 export class InMemoryArtifactService extends BaseArtifactService {
   /** [app, user, session or '', filename] → versions. */
   private readonly files = new Map<string, StoredVersion[]>();
+  /** File key → its latest version and who saved it, when saved with a `savedBy`. */
+  private readonly savers = new Map<string, { version: number; savedBy: string }>();
   /** While an all-or-nothing write runs: file key → its number of versions before it. */
   private journal: Map<string, number> | undefined;
 
   override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
-    return this.saveVersion(request, deepFreeze(storedPart(request)));
+    const fileKey = this.keyOf(request);
+    const { savedBy } = request;
+    const latest = this.savers.get(fileKey);
+    if (savedBy !== undefined && latest?.savedBy === savedBy) return latest.version;
+    const version = this.saveVersion(request, deepFreeze(storedPart(request)));
+    if (savedBy !== undefined) this.savers.set(fileKey, { version, savedBy });
+    return version;
   }
 
   /** @internal Saves a version as it is (a part, or `null` for a tombstone). */
   saveVersion(key: ArtifactKey, version: StoredVersion): number {
     const fileKey = this.keyOf(key);
+    this.savers.delete(fileKey);
     const versions = this.files.get(fileKey) ?? [];
     if (this.journal && !this.journal.has(fileKey)) this.journal.set(fileKey, versions.length);
     versions.push(version);
@@ -153,7 +162,9 @@ export class InMemoryArtifactService extends BaseArtifactService {
   }
 
   override async deleteArtifact(request: ArtifactKey): Promise<void> {
-    this.files.delete(this.keyOf(request));
+    const fileKey = this.keyOf(request);
+    this.files.delete(fileKey);
+    this.savers.delete(fileKey);
   }
 
   private keyOf({ appName, userId, sessionId, filename }: ArtifactKey): string {

@@ -153,8 +153,10 @@ export class InMemorySessionService extends BaseSessionService {
     }
   }
 
-  override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+  override async appendEvent({ session, event, run }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
+    // Copied before anything is written: a record that cannot be copied writes nothing.
+    const runRecord = run && deepFreeze(structuredClone(run));
     const stored = this.find({
       appName: session.appName,
       userId: session.userId,
@@ -166,7 +168,9 @@ export class InMemorySessionService extends BaseSessionService {
       target && (await tipRestoredBy(stored.turns.reader(stored), target, event.invocationId));
     if (stored.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
     const storedEvent = toStoredEvent(event);
+    // The event and its run's record in one synchronous step: both or neither.
     this.append(stored, storedEvent, { restored });
+    if (runRecord) this.runs.set(runKeyOf(runRecord), runRecord);
     return storedEvent;
   }
 

@@ -50,7 +50,9 @@ export class IndexedDbArtifactService extends BaseArtifactService {
   override async saveArtifact(request: SaveArtifactRequest): Promise<number> {
     const content = versionContentOf(request);
     const db = await this.database.open();
-    return writeTransaction(db, [Stores.artifacts], (tx) => putVersionInTx(tx, request, content));
+    return writeTransaction(db, [Stores.artifacts], (tx) =>
+      putVersionInTx(tx, request, content, request.savedBy),
+    );
   }
 
   override async loadArtifact(request: LoadArtifactRequest): Promise<Part | undefined> {
@@ -225,16 +227,20 @@ function contentOf(record: ArtifactRecord): VersionContent {
 }
 
 /**
- * Writes the next version of a file inside `tx` and returns its number. Rewind calls it inside
+ * Writes the next version of a file inside `tx` and returns its number; with `savedBy`, returns
+ * the latest version instead when it was saved with the same `savedBy`. Rewind calls it inside
  * its own transaction, so that the versions it writes commit with its marker event.
  */
 export async function putVersionInTx(
   tx: ArtifactWriter,
   key: ArtifactKey,
   content: VersionContent,
+  savedBy?: string,
 ): Promise<number> {
   const store = tx.objectStore(Stores.artifacts);
   const last = await store.openKeyCursor(fileRange(key), 'prev');
+  if (last && savedBy !== undefined && (await store.get(last.key))?.savedBy === savedBy)
+    return last.key[4];
   const version = last ? last.key[4] + 1 : 0;
   const [appName, userId, sessionId, filename] = fileKey(key);
   await store.add({
@@ -245,6 +251,7 @@ export async function putVersionInTx(
     version,
     ...content,
     savedAt: Date.now(),
+    ...(savedBy !== undefined ? { savedBy } : {}),
   });
   return version;
 }

@@ -76,10 +76,12 @@ import { readLogPage } from './log-page.ts';
 import {
   WRITE_STORES,
   addSession,
+  appendStores,
   appendAfterKnown,
   appendInTx,
   readScopes,
   seqRange,
+  withRunRecord,
   writeLog,
 } from './session-writes.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
@@ -215,12 +217,12 @@ export class IndexedDbSessionService extends BaseSessionService {
    * Appends in call order per session: each append starts when the previous one of this service
    * has finished, so that its remembered record is the latest this service wrote.
    */
-  override async appendEvent({ session, event }: AppendEventRequest): Promise<Event> {
+  override async appendEvent({ session, event, run }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
     const stored = toStoredEvent(event);
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     const appended = (this.appending.get(key) ?? Promise.resolve()).then(() =>
-      this.appendNow(session, stored),
+      this.appendNow(session, stored, run),
     );
     // The queue goes on after a failed append: its error is the caller's.
     const settled = appended.then(
@@ -238,14 +240,19 @@ export class IndexedDbSessionService extends BaseSessionService {
    * One append, in one transaction. From the remembered record when there is one (no read to
    * wait for: see appendAfterKnown); when that is stale, or is not known, from the stored record.
    */
-  private async appendNow(session: AppendEventRequest['session'], stored: Event): Promise<Event> {
+  private async appendNow(
+    session: AppendEventRequest['session'],
+    stored: Event,
+    run: RunRecord | undefined,
+  ): Promise<Event> {
     const { appName, userId, id } = session;
     const db = await this.database.open();
     const known = this.cache.record(appName, userId, id);
+    const stores = appendStores(run);
     let record: SessionRecord | undefined;
     if (known) {
-      record = await writeTransaction(db, WRITE_STORES, (tx) =>
-        appendAfterKnown(tx, known, stored),
+      record = await writeTransaction(db, stores, (tx) =>
+        withRunRecord(tx, run, () => appendAfterKnown(tx, known, stored)),
       ).catch((error: unknown) => {
         // Stale, or the event's seq or id was taken: retry once from the stored record, which
         // also tells a duplicate event id (an error then) from a stale record.
@@ -254,11 +261,13 @@ export class IndexedDbSessionService extends BaseSessionService {
         throw error;
       });
     }
-    record ??= await writeTransaction(db, WRITE_STORES, async (tx) => {
-      const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
-      if (!record) throw new SessionNotFoundError(id);
-      return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
-    });
+    record ??= await writeTransaction(db, stores, (tx) =>
+      withRunRecord(tx, run, async () => {
+        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
+        if (!record) throw new SessionNotFoundError(id);
+        return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
+      }),
+    );
     this.cache.append(record, stored);
     return stored;
   }

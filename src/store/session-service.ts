@@ -57,6 +57,12 @@ export interface AppendEventRequest {
   /** Identifies the session; it is not modified (sessions are read-only snapshots). */
   session: Pick<Session, 'id' | 'appName' | 'userId'>;
   event: Event;
+  /**
+   * The record of the run this event starts or resumes (a user's message, an answer to a
+   * paused call), written in the same atomic write as the event: a crash never leaves the
+   * event without the record that offers to resume its run.
+   */
+  run?: RunRecord;
 }
 
 /** What a session looked like just before an invocation's first event was appended. */
@@ -244,8 +250,9 @@ export abstract class BaseSessionService {
   /**
    * Appends an event to the log and applies its state delta, in one atomic write, and returns
    * the event as stored (read-only; `temp:` keys removed). A partial event is returned as it is,
-   * unstored. Unknown session → SessionNotFoundError; an event id already in the session →
-   * DuplicateEventError.
+   * unstored. With `run`, the run's record is put in the same write. Unknown session →
+   * SessionNotFoundError; an event id already in the session → DuplicateEventError (and then
+   * neither is written).
    */
   abstract appendEvent(request: AppendEventRequest): Promise<Event>;
 

@@ -18,6 +18,7 @@ import {
   type SessionRecord,
 } from './session-log.ts';
 import { tipRestoredBy } from './turn-summary.ts';
+import type { RunRecord } from './session-service.ts';
 import type { WriteTx } from './transaction.ts';
 
 /**
@@ -33,6 +34,32 @@ export const WRITE_STORES = [
   Stores.artifacts,
 ];
 export type AppendTx = WriteTx<typeof WRITE_STORES>;
+
+/**
+ * The stores of an append: those of every write, and the runs store when the append also writes
+ * the record of the run its event starts or resumes (the ordinary append keeps the narrower
+ * scope). Typed as the ordinary scope: only withRunRecord reaches the runs store, and only when
+ * it was given a run, that is, inside a transaction over these stores.
+ */
+export function appendStores(run: RunRecord | undefined): typeof WRITE_STORES {
+  return run ? ([...WRITE_STORES, Stores.runs] as typeof WRITE_STORES) : WRITE_STORES;
+}
+
+/**
+ * Runs `append` in `tx` (opened over `appendStores(run)`), with `run` (if any) put ahead of its
+ * requests, so that the event and the record of its run commit together or not at all.
+ */
+export async function withRunRecord<T>(
+  tx: AppendTx,
+  run: RunRecord | undefined,
+  append: () => Promise<T>,
+): Promise<T> {
+  if (!run) return append();
+  const runs = (tx as unknown as WriteTx<[typeof Stores.runs]>).objectStore(Stores.runs);
+  const put = runs.put(run);
+  const [result] = await Promise.all([append(), put]);
+  return result;
+}
 
 /** Key range of the session's events from seq `from` on (up to `to`, included, if given). */
 export function seqRange(record: SessionRecord, from: number, to?: number): IDBKeyRange {

@@ -23,6 +23,8 @@ export class ToolContext {
   /** The actions of the tool's response event: `escalate`, `skipSummarization`, `transferToAgent`… */
   readonly actions: EventActions;
   readonly state: ToolState;
+  /** File name → how many times this call saved it so far. */
+  private readonly saves = new Map<string, number>();
 
   constructor(
     readonly invocationContext: InvocationContext,
@@ -80,12 +82,20 @@ export class ToolContext {
     };
   }
 
-  /** Saves a new version of an artifact and records it in this response's `artifactDelta`. */
+  /**
+   * Saves a new version of an artifact and records it in this response's `artifactDelta`. A call
+   * run again (its run resumed after a crash that came before its answer was stored) gets back
+   * the version its first run saved instead of saving another: each save of a call is named by
+   * the call and how many saves of that file the call made before it.
+   */
   async saveArtifact(filename: string, artifact: Part): Promise<number> {
+    const nth = (this.saves.get(filename) ?? 0) + 1;
+    this.saves.set(filename, nth);
     const version = await this.artifactService().saveArtifact({
       ...this.artifactScope(),
       filename,
       artifact,
+      savedBy: JSON.stringify([this.invocationId, this.functionCallId, nth]),
     });
     setOwn(this.actions.artifactDelta, filename, version);
     return version;

@@ -55,7 +55,10 @@ export interface WorkbenchState {
   interrupted: InterruptedRun[];
   settings: Settings;
   selectedTurnId: string | undefined;
-  /** The message being sent, shown until the log has it (the runner does not yield it). */
+  /**
+   * The message being sent, until the worker says it is stored (it then comes as a stored event
+   * of the run): shown marked as not saved yet, since a kill before then loses it.
+   */
   sent: string | undefined;
   /** Confirmation requests answered in this run, hidden until the log has the answers. */
   answered: readonly string[];
@@ -99,8 +102,8 @@ export const INITIAL: WorkbenchState = {
 
 /**
  * The open session once this tab's run has stored `event`: the tail and the state extended.
- * Stored events carry no temp: keys, so the delta applies as it is. The user's message was stored
- * before them (the runner does not yield it): the read at the end of the run has it.
+ * Stored events carry no temp: keys, so the delta applies as it is. The user's message that
+ * started the run comes first, once stored (the runtime's `onMessageStored`).
  */
 export function withStoredEvent(current: SessionOpening, event: Event): SessionOpening {
   const seq = current.eventCount;

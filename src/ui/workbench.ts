@@ -409,6 +409,8 @@ export class Workbench extends ViewState<WorkbenchState> {
       usage: this.state.usage && withEventUsage(this.state.usage, event),
       runEventIds: new Set([...this.state.runEventIds, event.id]),
       streaming: this.state.streaming?.eventId === event.id ? undefined : this.state.streaming,
+      // The user's message, stored: it joins the log, and is no longer shown as not saved yet.
+      ...(event.author === 'user' ? { sent: undefined } : {}),
     });
   }
 

@@ -156,7 +156,8 @@ describe('AppRuntime agent builder', () => {
       (e) => e.content?.parts.flatMap((p) => p.functionResponse ?? []) ?? [],
     );
     expect(results).toMatchObject([{ response: { expression: '6 * 7', value: 42 } }]);
-    expect(texts(events)).toEqual(['The calculator says 6 × 7 = 42.']);
+    // The user's message comes first, once stored (the page shows it as saved from then on).
+    expect(texts(events)).toEqual(['What is 6 * 7?', 'The calculator says 6 × 7 = 42.']);
     expect(events.filter((e) => e.partial).map((e) => textOf(e.content))).toEqual([
       'The calculator says ',
       '6 × 7 = 42.',

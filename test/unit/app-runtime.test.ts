@@ -43,7 +43,10 @@ describe('AppRuntime', () => {
         .stored()
         .map((e) => textOf(e.content))
         .filter(Boolean),
-    ).toEqual(['color is now red.']);
+    ).toEqual(['set color to red', 'color is now red.']);
+    // The user's message first, once stored: the page shows it as saved only from then on.
+    expect(run.events[0]).toMatchObject({ author: 'user' });
+    expect(run.events[0]!.partial).toBeFalsy();
     expect(run.events.some((e) => e.partial)).toBe(true);
     const snapshot = await runtime.openSession(summary.id);
     expect(snapshot.state).toEqual({ color: 'red' });

@@ -41,6 +41,27 @@ describe.each(serviceKinds)('artifact service contract ($name)', (kind) => {
     expect(await service.listVersions({ ...scope, filename: 'nope' })).toEqual([]);
   });
 
+  it('saves once for a savedBy while its version is the latest, and again after any other', async () => {
+    const save = (value: string, savedBy?: string) =>
+      service.saveArtifact({
+        ...scope,
+        filename: 'a.txt',
+        artifact: text(value),
+        ...(savedBy ? { savedBy } : {}),
+      });
+    expect(await save('one', 'call-1')).toBe(0);
+    // Made again (a tool run again on resume): the version it saved, nothing written.
+    expect(await save('one', 'call-1')).toBe(0);
+    expect(await service.listVersions({ ...scope, filename: 'a.txt' })).toEqual([0]);
+    expect(await save('two', 'call-2')).toBe(1);
+    expect(await save('three')).toBe(2);
+    // Its version is no longer the latest: a new one.
+    expect(await save('two', 'call-2')).toBe(3);
+    await service.deleteArtifact({ ...scope, filename: 'a.txt' });
+    expect(await save('two', 'call-2')).toBe(0);
+    expect(await service.loadArtifact({ ...scope, filename: 'a.txt' })).toEqual(text('two'));
+  });
+
   it('keeps binary data exact', async () => {
     const all = Array.from({ length: 256 }, (_, i) => i);
     const part = bytes(all, 'image/png');

@@ -140,6 +140,33 @@ describe('Workbench', () => {
     expect(sessionView(current).history.at(-1)!.text).toBe('set color to red');
   });
 
+  it('shows the message being sent as not saved until it is stored, then as part of the log', async () => {
+    const { runtime, workbench } = setUp();
+    const { id } = await runtime.createSession();
+    await workbench.init();
+    await workbench.open(id);
+    // Each change: the unsaved message, and whether the log (the tail) has it.
+    const seen: { sent: string | undefined; inLog: boolean }[] = [];
+    const unsubscribe = workbench.subscribe(() => {
+      const { sent, current } = workbench.snapshot;
+      const inLog = current!.activeTail.some(
+        ({ event }) => event.author === 'user' && event.content?.parts[0]?.text === 'set a to b',
+      );
+      seen.push({ sent, inLog });
+    });
+    const sending = workbench.send('set a to b');
+    // At once, before the worker has stored anything: shown as not saved, not in the log.
+    expect(workbench.snapshot.sent).toBe('set a to b');
+    await sending;
+    unsubscribe();
+    const stored = seen.findIndex((change) => change.inLog);
+    expect(stored).toBeGreaterThan(0);
+    // Never both, never neither while the run is under way: from unsaved straight to stored.
+    expect(seen.slice(0, stored).every((change) => change.sent === 'set a to b')).toBe(true);
+    expect(seen.slice(stored).every((change) => change.sent === undefined)).toBe(true);
+    expect(seen.at(-1)!.inLog).toBe(true);
+  });
+
   it('follows another tab’s changes at most every 150 ms, and a rewind at once', async () => {
     const { runtime, workbench, openings, listeners } = setUp();
     const id = await longSession(runtime, 3);
