@@ -12,6 +12,7 @@ import { Composer, type EditTarget } from './Composer.tsx';
 import { download } from './download.ts';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
+import type { MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { FlowsView } from './FlowsView.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
@@ -103,6 +104,33 @@ export function App({ workbench, flows, providers, builder }: Props) {
   const flow = agentInfo?.flow;
   const [editing, setEditing] = useState<EditTarget>();
   const usageText = sessionUsageText(state.usage);
+  const messageActions = useMemo(
+    () => ({
+      onEdit: setEditing,
+      onRewind: actions.rewind,
+      onSwitch: actions.switchToBranch,
+      onRegenerate: actions.regenerate,
+      onShowEvent: (eventId: string) => {
+        actions.showInLog(eventId);
+        setPane('log');
+      },
+    }),
+    [actions],
+  );
+  const chatItems = session?.chat;
+  const lastAnswerId = useMemo(() => {
+    const last = chatItems?.findLast((item) => item.kind === 'message');
+    return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
+  }, [chatItems]);
+  const messageContext = useMemo(
+    () => ({
+      actions: messageActions,
+      versions: session?.versions ?? NO_VERSIONS,
+      lastAnswerId: running ? undefined : lastAnswerId,
+      locked,
+    }),
+    [messageActions, session?.versions, lastAnswerId, running, locked],
+  );
   const approvalsWaiting =
     session?.approvals.filter((approval) => !state.answered.includes(approval.requestId)).length ??
     0;
@@ -303,7 +331,9 @@ export function App({ workbench, flows, providers, builder }: Props) {
                 sent={state.sent}
                 runEventIds={state.runEventIds}
                 streaming={state.streaming}
+                stopped={state.stoppedText}
                 running={running}
+                context={messageContext}
                 earlier={session?.earlierMessages ?? false}
                 onShowEarlier={actions.showEarlierMessages}
               />
@@ -360,6 +390,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
         <EventLog
           eventCount={current?.eventCount ?? 0}
           pages={state.log}
+          focusId={state.logFocus}
           onOpen={actions.openLog}
           onShowEarlier={actions.showEarlierLog}
         />
@@ -369,6 +400,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
 }
 
 const EMPTY: never[] = [];
+const NO_VERSIONS: ReadonlyMap<string, MessageVersions> = new Map();
 
 /** What the rewind just made did, with its undo; it takes the focus, which the rewind took away. */
 function RewindNote(props: { said: string; disabled: boolean; onUndo: () => void }) {
@@ -447,6 +479,11 @@ function actionsOf(workbench: Workbench) {
       focusMessageBox();
     },
     fork: (id: string) => void workbench.fork(id),
+    regenerate: (id: string) => {
+      void workbench.regenerate(id);
+      focusMessageBox();
+    },
+    showInLog: (eventId: string) => void workbench.showInLog(eventId),
     resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
     answer: (requestId: string, confirmed: boolean, payload?: unknown) => {
       void workbench.answer(requestId, confirmed, payload);

@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { LongText } from './LongText.tsx';
+import { ChatMessage, MESSAGE_CHARS, type MessageContext } from './ChatMessage.tsx';
 import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
@@ -13,44 +14,60 @@ interface Props {
   /** Events of the run under way: their items go after the message just sent. */
   runEventIds: ReadonlySet<string>;
   streaming: Streaming | undefined;
+  /** What a run the user stopped had streamed (not stored). */
+  stopped: Streaming | undefined;
   running: boolean;
+  context: MessageContext;
   /** Earlier messages are not shown yet. */
   earlier: boolean;
   onShowEarlier: () => void;
 }
 
-const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
+const Messages = pure(function Messages({
+  items,
+  context,
+}: {
+  items: ChatItem[];
+  context: MessageContext;
+}) {
   return (
     <>
       {items.map((item) => {
         switch (item.kind) {
           case 'message':
-            return (
-              <li key={item.id} class={item.fromUser ? 'message from-user' : 'message from-agent'}>
-                {!item.fromUser && <span class="author">{item.author}</span>}
-                {!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
-                  <Markdown text={item.text} id={item.id} />
-                ) : (
-                  <LongText
-                    as={item.json ? 'pre' : 'p'}
-                    class={item.json ? 'json' : undefined}
-                    value={item.text}
-                    max={MESSAGE_CHARS}
-                    filename="message"
-                  />
-                )}
-              </li>
-            );
+            return <ChatMessage key={item.id} item={item} context={context} />;
           case 'tool':
             return (
-              <li key={item.id} class="tool-call" title={item.result}>
-                <span class="author">{item.author}</span>
-                <code>
-                  {item.name}(
-                  <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />
-                  )
-                </code>
-                <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+              <li key={item.id} class="tool-call">
+                <details>
+                  <summary>
+                    <span class="author">{item.author}</span>
+                    <code>
+                      {item.name}(
+                      <LongText
+                        value={item.call}
+                        preview={item.args}
+                        indent={2}
+                        filename={item.name}
+                      />
+                      )
+                    </code>
+                    <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+                  </summary>
+                  {item.call.result === undefined ? (
+                    <p class="hint">No result yet.</p>
+                  ) : (
+                    <LongText
+                      as="pre"
+                      class="tool-result"
+                      value={item.call.result}
+                      indent={2}
+                      max={MESSAGE_CHARS}
+                      filename={`${item.name}-result`}
+                    />
+                  )}
+                </details>
+                {item.usage && <p class="message-usage">{item.usage}</p>}
               </li>
             );
           case 'error':
@@ -68,15 +85,14 @@ const Messages = pure(function Messages({ items }: { items: ChatItem[] }) {
 
 const EMPTY: ChatItem[] = [];
 
-/** Characters of a message shown before Show all: a long answer, not a pasted file. */
-const MESSAGE_CHARS = 20_000;
-
 export function Chat({
   items,
   sent,
   runEventIds,
   streaming,
+  stopped,
   running,
+  context,
   earlier,
   onShowEarlier,
 }: Props) {
@@ -105,21 +121,29 @@ export function Chat({
             </button>
           </li>
         )}
-        <Messages items={before} />
+        <Messages items={before} context={context} />
         {sent && (
           <li class="message from-user sent">
             <LongText as="p" value={sent} max={MESSAGE_CHARS} filename="message" />
           </li>
         )}
-        <Messages items={during} />
+        <Messages items={during} context={context} />
         {streaming && (
-          <li class="message from-agent streaming" aria-live="polite">
+          // Not a live region: screen readers hear the finished answer (see Announcer).
+          <li class="message from-agent streaming">
             <span class="author">{streaming.author}</span>
             {fitsMarkdown(streaming.text) ? (
               <Markdown text={streaming.text} id={streaming.eventId} streaming />
             ) : (
               <LongText as="p" value={streaming.text} max={MESSAGE_CHARS} />
             )}
+          </li>
+        )}
+        {stopped && !running && (
+          <li class="message from-agent stopped">
+            <span class="author">{stopped.author}</span>
+            <LongText as="p" value={stopped.text} max={MESSAGE_CHARS} />
+            <p class="message-usage">Stopped: this part of the answer was not saved.</p>
           </li>
         )}
         {running && !streaming && <li class="thinking">Working…</li>}

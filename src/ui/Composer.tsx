@@ -191,7 +191,15 @@ export function Composer(props: Props) {
               disabled={blocked || !policy}
               onClick={() => picker.current?.click()}
             >
-              <span aria-hidden="true">＋</span>
+              <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                <path
+                  d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.7-5.7l-8 8a6 6 0 0 0 8.5 8.5l6.3-6.3"
+                  fill="none"
+                  stroke="currentColor"
+                  stroke-width="2"
+                  stroke-linecap="round"
+                />
+              </svg>
             </button>
             <input
               ref={picker}

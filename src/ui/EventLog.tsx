@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Event } from '../core/event.ts';
 import { logLines, type LogLine } from './event-log-model.ts';
 import { LongText } from './LongText.tsx';
@@ -10,6 +10,8 @@ interface Props {
   eventCount: number;
   /** The pages read, while the log is open. */
   pages: LogPages | undefined;
+  /** An event to show: its line opens and takes the focus. */
+  focusId: string | undefined;
   onOpen: (open: boolean) => void;
   onShowEarlier: () => void;
 }
@@ -18,11 +20,17 @@ interface Props {
  * Every event of the raw log. Logs grow long: only the newest page is read when the log is
  * opened, earlier ones on request, and each event's JSON only while its line is open.
  */
-function EventLogView({ eventCount, pages, onOpen, onShowEarlier }: Props) {
+function EventLogView({ eventCount, pages, focusId, onOpen, onShowEarlier }: Props) {
   const lines = useMemo(() => (pages ? logLines(pages.entries) : []), [pages]);
   return (
     <section class="panel event-log" aria-label="Event log">
-      <details onToggle={(event) => onOpen(event.currentTarget.open)}>
+      <details
+        open={pages !== undefined}
+        onToggle={(event) => {
+          // Opened or closed by the user (not by a message's link, which reads the log first).
+          if (event.currentTarget.open !== (pages !== undefined)) onOpen(event.currentTarget.open);
+        }}
+      >
         <summary>
           <h2>Event log</h2> <span class="hint">{eventCount} events</span>
         </summary>
@@ -36,7 +44,12 @@ function EventLogView({ eventCount, pages, onOpen, onShowEarlier }: Props) {
               </li>
             )}
             {lines.map((line, i) => (
-              <LogItem key={line.id} line={line} event={pages.entries[i]!.event} />
+              <LogItem
+                key={line.id}
+                line={line}
+                event={pages.entries[i]!.event}
+                focused={line.id === focusId}
+              />
             ))}
           </ol>
         )}
@@ -45,12 +58,22 @@ function EventLogView({ eventCount, pages, onOpen, onShowEarlier }: Props) {
   );
 }
 
-function LogItem({ line, event }: { line: LogLine; event: Event }) {
+function LogItem({ line, event, focused }: { line: LogLine; event: Event; focused: boolean }) {
   const [open, setOpen] = useState(false);
+  const summary = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!focused) return;
+    setOpen(true);
+    summary.current?.scrollIntoView({ block: 'nearest' });
+    summary.current?.focus();
+  }, [focused]);
   return (
-    <li class={`${line.marker ? 'marker' : ''} ${line.active ? '' : 'inactive'}`}>
-      <details onToggle={(e) => setOpen(e.currentTarget.open)}>
-        <summary>
+    <li
+      id={`event-${line.id}`}
+      class={`${line.marker ? 'marker' : ''} ${line.active ? '' : 'inactive'}${focused ? ' focused' : ''}`}
+    >
+      <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary ref={summary}>
           <time>{line.time}</time> <strong>{line.author}</strong> {line.summary}
         </summary>
         {open && (

@@ -66,6 +66,10 @@ export interface WorkbenchState {
   runEventIds: ReadonlySet<string>;
   error: string | undefined;
   notice: string | undefined;
+  /** What a run the user stopped had streamed: shown marked as stopped, never stored. */
+  stoppedText: Streaming | undefined;
+  /** The event the event log was asked to show (a message's link to its event). */
+  logFocus: string | undefined;
   /** The rewind (or branch switch) just made: what the chat says of it, and how to undo it. */
   rewind: { said: string; markerInvocationId: string } | undefined;
 }
@@ -98,6 +102,8 @@ export const INITIAL: WorkbenchState = {
   error: undefined,
   notice: undefined,
   rewind: undefined,
+  stoppedText: undefined,
+  logFocus: undefined,
 };
 
 /**

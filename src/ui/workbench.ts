@@ -80,6 +80,8 @@ export class Workbench extends ViewState<WorkbenchState> {
         current,
         usage: undefined,
         rewind: undefined,
+        stoppedText: undefined,
+        logFocus: undefined,
         limits: OPENING,
         busyElsewhere: busy.includes(sessionId),
         selectedTurnId: undefined,
@@ -111,11 +113,25 @@ export class Workbench extends ViewState<WorkbenchState> {
   async openLog(open: boolean): Promise<void> {
     const current = this.state.current;
     if (!open || !current) {
-      this.set({ log: undefined });
+      this.set({ log: undefined, logFocus: undefined });
       return;
     }
     const from = Math.max(0, current.eventCount - LOG_PAGE);
     await this.readLog(current.summary.id, from, current.eventCount - from);
+  }
+
+  /** Opens the event log at an event of the conversation (a message's link to its event). */
+  async showInLog(eventId: string): Promise<void> {
+    const current = this.state.current;
+    const entry = current?.activeTail.find(({ event }) => event.id === eventId);
+    if (!current || !entry) return;
+    const log = this.state.log;
+    const from =
+      log && log.from <= entry.seq
+        ? log.from
+        : Math.max(0, Math.min(entry.seq, current.eventCount - LOG_PAGE));
+    await this.readLog(current.summary.id, from, current.eventCount - from);
+    this.set({ logFocus: eventId });
   }
 
   /** The event log's "Show earlier": the page before the ones read. */
@@ -370,6 +386,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       error: undefined,
       notice: undefined,
       rewind: undefined,
+      stoppedText: undefined,
     });
     this.stopped = false;
     const logged: Event[] = [];
@@ -382,7 +399,9 @@ export class Workbench extends ViewState<WorkbenchState> {
       () => undefined,
       (error: unknown) => error ?? new Error('The run failed'),
     );
-    this.set({ running: false, streaming: undefined });
+    // What a stopped answer had said stays shown, marked as stopped (partial text is not stored).
+    const cut = this.stopped ? this.state.streaming : undefined;
+    this.set({ running: false, streaming: undefined, stoppedText: cut });
     if (this.state.current?.summary.id === sessionId) await this.reload();
     // Stop cancels the run: its AbortError is no failure. Any other AbortError (a tool's own
     // request, a store that gave up) is one, and is shown.

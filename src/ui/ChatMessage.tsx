@@ -1,0 +1,199 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { base64ToBytes } from '../core/content.ts';
+import type { ChatAttachment, ChatItem } from './chat-model.ts';
+import type { EditTarget } from './Composer.tsx';
+import type { MessageVersions } from './history-model.ts';
+import { LongText } from './LongText.tsx';
+import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
+
+/** What a message offers (stable callbacks: the message list re-renders only with its data). */
+export interface MessageActions {
+  onEdit: (target: EditTarget) => void;
+  onRewind: (invocationId: string) => void;
+  /** Switches to another version of a message (the branch of that turn). */
+  onSwitch: (invocationId: string) => void;
+  onRegenerate: (invocationId: string) => void;
+  onShowEvent: (eventId: string) => void;
+}
+
+export interface MessageContext {
+  actions: MessageActions;
+  versions: ReadonlyMap<string, MessageVersions>;
+  /** The id of the last answer of the conversation (it can be regenerated). */
+  lastAnswerId: string | undefined;
+  /** A run is under way (here or in another tab): nothing that changes the session. */
+  locked: boolean;
+}
+
+/** Characters of a message shown before Show all: a long answer, not a pasted file. */
+export const MESSAGE_CHARS = 20_000;
+
+type Message = Extract<ChatItem, { kind: 'message' }>;
+
+export function ChatMessage({ item, context }: { item: Message; context: MessageContext }) {
+  const { actions, locked } = context;
+  const versions = item.fromUser ? context.versions.get(item.invocationId) : undefined;
+  const side = item.fromUser ? 'from-user' : 'from-agent';
+  return (
+    <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
+      <div class={`message ${side}`}>
+        {!item.fromUser && <span class="author">{item.author}</span>}
+        {item.text &&
+          (!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
+            <Markdown text={item.text} id={item.id} />
+          ) : (
+            <LongText
+              as={item.json ? 'pre' : 'p'}
+              class={item.json ? 'json' : undefined}
+              value={item.text}
+              max={MESSAGE_CHARS}
+              filename="message"
+            />
+          ))}
+        {item.attachments && <Attachments files={item.attachments} />}
+      </div>
+      {item.usage && <p class="message-usage">{item.usage}</p>}
+      <div class="message-actions" role="group" aria-label="Actions">
+        {versions && (
+          <span class="versions">
+            <button
+              type="button"
+              class="quiet"
+              aria-label="Previous version"
+              disabled={locked || !versions.previous}
+              onClick={() => versions.previous && actions.onSwitch(versions.previous)}
+            >
+              ‹
+            </button>
+            <span aria-label={`Version ${versions.index} of ${versions.count}`}>
+              {versions.index} / {versions.count}
+            </span>
+            <button
+              type="button"
+              class="quiet"
+              aria-label="Next version"
+              disabled={locked || !versions.next}
+              onClick={() => versions.next && actions.onSwitch(versions.next)}
+            >
+              ›
+            </button>
+          </span>
+        )}
+        <CopyButton text={item.text} />
+        {item.fromUser && (
+          <>
+            <button
+              type="button"
+              class="quiet"
+              disabled={locked}
+              onClick={() => actions.onEdit({ invocationId: item.invocationId, text: item.text })}
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              class="quiet"
+              disabled={locked}
+              aria-label="Rewind to before this turn"
+              title="Go back to just before this turn: it and what followed stay in History as a branch"
+              onClick={() => actions.onRewind(item.invocationId)}
+            >
+              Rewind to here
+            </button>
+          </>
+        )}
+        {context.lastAnswerId === item.id && (
+          <button
+            type="button"
+            class="quiet"
+            disabled={locked}
+            title="Ask the same message again: this answer stays as a branch"
+            onClick={() => actions.onRegenerate(item.invocationId)}
+          >
+            Regenerate
+          </button>
+        )}
+        <button
+          type="button"
+          class="quiet"
+          aria-label="Show in the event log"
+          onClick={() => actions.onShowEvent(item.eventId)}
+        >
+          Event
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** Copies a message's text; says so for a moment. */
+function CopyButton({ text }: { text: string }) {
+  const [said, setSaid] = useState<string>();
+  useEffect(() => {
+    if (!said) return;
+    const timer = setTimeout(() => setSaid(undefined), 1500);
+    return () => clearTimeout(timer);
+  }, [said]);
+  if (!text) return null;
+  return (
+    <button
+      type="button"
+      class="quiet"
+      aria-label={said ?? 'Copy text'}
+      onClick={() =>
+        navigator.clipboard.writeText(text).then(
+          () => setSaid('Copied'),
+          () => setSaid('Could not copy'),
+        )
+      }
+    >
+      {said ?? 'Copy'}
+    </button>
+  );
+}
+
+/** A message's files: images as thumbnails, others by name; each opens or downloads. */
+function Attachments({ files }: { files: ChatAttachment[] }) {
+  return (
+    <ul class="message-files" aria-label="Attached files">
+      {files.map((file, i) => (
+        <AttachmentItem key={`${i}:${file.name}`} file={file} />
+      ))}
+    </ul>
+  );
+}
+
+function AttachmentItem({ file }: { file: ChatAttachment }) {
+  const url = useObjectUrl(file);
+  const image = file.mimeType.startsWith('image/') && file.mimeType !== 'image/svg+xml';
+  return (
+    <li>
+      <a href={url} download={file.name} title={`Download ${file.name}`}>
+        {image ? (
+          <img src={url} alt={file.name} loading="lazy" />
+        ) : (
+          <span class="file-chip">{file.name}</span>
+        )}
+      </a>
+    </li>
+  );
+}
+
+/** An object URL of a file's bytes, for as long as the component shows it. */
+function useObjectUrl(file: ChatAttachment): string | undefined {
+  const url = useMemo(() => {
+    try {
+      const bytes = base64ToBytes(file.data) as Uint8Array<ArrayBuffer>;
+      // Shown and downloaded as bytes, never run: an HTML or SVG file is not given its type.
+      const type =
+        file.mimeType.startsWith('image/') && file.mimeType !== 'image/svg+xml'
+          ? file.mimeType
+          : 'application/octet-stream';
+      return URL.createObjectURL(new Blob([bytes], { type }));
+    } catch {
+      return undefined; // Bytes that are not base64: the name alone is shown.
+    }
+  }, [file.data, file.mimeType]);
+  useEffect(() => () => url && URL.revokeObjectURL(url), [url]);
+  return url;
+}
