@@ -428,6 +428,8 @@ export class AppRuntime {
       const runConfig: RunConfig = {
         signal: controller.signal,
         streamingMode: 'sse',
+        // A file attached to a message is also an artifact of the session (as in adk-web).
+        saveInputBlobsAsArtifacts: true,
         // The page shows the user's message as saved only from now on (a kill before loses it).
         onMessageStored: (event) => {
           onEvent(event);

@@ -21,6 +21,14 @@ export interface RunConfig {
    * mark it as not saved yet (a kill then loses it).
    */
   onMessageStored?: (event: Event) => void;
+  /**
+   * ADK's `saveInputBlobsAsArtifacts`: each file (`inlineData` part) of the user's message is
+   * also kept as a session artifact, named by its `displayName` (else
+   * `artifact_<invocation>_<part>`), in the same atomic write as the message, which names the
+   * versions in its `artifactDelta` (so they rewind and export with the session). Unlike ADK's,
+   * the message keeps its files: the model sees them.
+   */
+  saveInputBlobsAsArtifacts?: boolean;
 }
 
 export const DEFAULT_MAX_LLM_CALLS = 500;

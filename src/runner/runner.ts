@@ -20,6 +20,7 @@ import {
 import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
+import { inputBlobs } from './input-blobs.ts';
 import { listInterrupted } from './interrupted-runs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import type {
@@ -339,10 +340,16 @@ export class Runner {
   }
 
   protected async append(ctx: InvocationContext, event: Event, run?: RunRecord): Promise<Event> {
+    // The message that starts or resumes a run (it comes with the run's record) may carry files.
+    const artifacts =
+      run && ctx.runConfig.saveInputBlobsAsArtifacts
+        ? inputBlobs(event, this.artifactService)
+        : undefined;
     const stored = await this.sessionService.appendEvent({
       session: ctx.session,
       event,
       ...(run && { run }),
+      ...(artifacts && { artifacts }),
     });
     ctx.recordAppended(event, stored);
     return stored;

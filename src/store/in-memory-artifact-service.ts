@@ -50,6 +50,11 @@ export class InMemoryArtifactService extends BaseArtifactService {
     return version;
   }
 
+  /** @internal Saves a part (checked) as the file's next version, whoever saved before. */
+  savePart(request: SaveArtifactRequest): number {
+    return this.saveVersion(request, deepFreeze(storedPart(request)));
+  }
+
   /** @internal Saves a version as it is (a part, or `null` for a tombstone). */
   saveVersion(key: ArtifactKey, version: StoredVersion): number {
     const fileKey = this.keyOf(key);

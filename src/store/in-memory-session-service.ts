@@ -16,7 +16,7 @@ import {
   requestedRewindTarget,
   type SessionSnapshot,
 } from '../core/rewind.ts';
-import { applyDelta } from '../core/state.ts';
+import { applyDelta, setOwn } from '../core/state.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
@@ -153,8 +153,15 @@ export class InMemorySessionService extends BaseSessionService {
     }
   }
 
-  override async appendEvent({ session, event, run }: AppendEventRequest): Promise<Event> {
+  override async appendEvent({
+    session,
+    event,
+    run,
+    artifacts,
+  }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
+    if (artifacts && !(artifacts.artifactService instanceof InMemoryArtifactService))
+      throw artifactsNotAtomic();
     // Copied before anything is written: a record that cannot be copied writes nothing.
     const runRecord = run && deepFreeze(structuredClone(run));
     const stored = this.find({
@@ -167,11 +174,29 @@ export class InMemorySessionService extends BaseSessionService {
     const restored =
       target && (await tipRestoredBy(stored.turns.reader(stored), target, event.invocationId));
     if (stored.eventSeqs.has(event.id)) throw new DuplicateEventError(event.id);
-    const storedEvent = toStoredEvent(event);
-    // The event and its run's record in one synchronous step: both or neither.
-    this.append(stored, storedEvent, { restored });
-    if (runRecord) this.runs.set(runKeyOf(runRecord), runRecord);
-    return storedEvent;
+    if (!artifacts) {
+      const storedEvent = toStoredEvent(event);
+      // The event and its run's record in one synchronous step: both or neither.
+      this.append(stored, storedEvent, { restored });
+      if (runRecord) this.runs.set(runKeyOf(runRecord), runRecord);
+      return storedEvent;
+    }
+    // With its files: their versions, the event naming them and the run's record, all or none.
+    const files = artifacts.artifactService as InMemoryArtifactService;
+    return files.atomically(() => {
+      const delta: Record<string, number> = { ...event.actions.artifactDelta };
+      for (const { filename, artifact } of artifacts.files) {
+        const key = { appName: session.appName, userId: session.userId, sessionId: session.id };
+        setOwn(delta, filename, files.savePart({ ...key, filename, artifact }));
+      }
+      const storedEvent = toStoredEvent({
+        ...event,
+        actions: { ...event.actions, artifactDelta: delta },
+      });
+      this.append(stored, storedEvent, { restored });
+      if (runRecord) this.runs.set(runKeyOf(runRecord), runRecord);
+      return storedEvent;
+    });
   }
 
   override async rewindSession(request: RewindSessionRequest): Promise<Event> {

@@ -119,10 +119,10 @@ export interface ArtifactWriter {
   };
 }
 
-type VersionContent = Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>;
+export type VersionContent = Pick<ArtifactRecord, 'kind' | 'mimeType' | 'blob' | 'displayName'>;
 
 /** What a save stores of a part, checked: its kind, type and bytes as a Blob. */
-function versionContentOf(request: SaveArtifactRequest): VersionContent {
+export function versionContentOf(request: SaveArtifactRequest): VersionContent {
   const content = artifactContentOf(request);
   const blob =
     content.kind === 'text'

@@ -28,7 +28,10 @@ import {
   addImportedVersionsInTx,
   copyVersionsInTx,
   importedVersionRecords,
+  putVersionInTx,
   restoreVersionInTx,
+  versionContentOf,
+  type VersionContent,
 } from './indexeddb-artifact-service.ts';
 import { planImport } from './session-import.ts';
 import {
@@ -217,12 +220,25 @@ export class IndexedDbSessionService extends BaseSessionService {
    * Appends in call order per session: each append starts when the previous one of this service
    * has finished, so that its remembered record is the latest this service wrote.
    */
-  override async appendEvent({ session, event, run }: AppendEventRequest): Promise<Event> {
+  override async appendEvent({
+    session,
+    event,
+    run,
+    artifacts,
+  }: AppendEventRequest): Promise<Event> {
     if (event.partial) return event;
+    if (artifacts && !this.sharesDatabase(artifacts.artifactService)) throw artifactsNotAtomic();
     const stored = toStoredEvent(event);
+    // The bytes become Blobs before the transaction, which may only wait on its own requests.
+    const files = artifacts?.files.map(({ filename, artifact }) => ({
+      filename,
+      content: versionContentOf({ ...sessionKeyOf(session), filename, artifact }),
+    }));
     const key = JSON.stringify([session.appName, session.userId, session.id]);
     const appended = (this.appending.get(key) ?? Promise.resolve()).then(() =>
-      this.appendNow(session, stored, run),
+      files
+        ? this.appendWithFiles(session, stored, run, files)
+        : this.appendNow(session, stored, run),
     );
     // The queue goes on after a failed append: its error is the caller's.
     const settled = appended.then(
@@ -266,6 +282,36 @@ export class IndexedDbSessionService extends BaseSessionService {
         const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
         if (!record) throw new SessionNotFoundError(id);
         return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
+      }),
+    );
+    this.cache.append(record, stored);
+    return stored;
+  }
+
+  /**
+   * An append that also saves files as the session's artifacts, in one transaction: each file's
+   * next version is read and written there, and the stored event names them in its
+   * `artifactDelta`. From the stored record (a rare write: the user's attachments).
+   */
+  private async appendWithFiles(
+    session: AppendEventRequest['session'],
+    event: Event,
+    run: RunRecord | undefined,
+    files: readonly { filename: string; content: VersionContent }[],
+  ): Promise<Event> {
+    const { appName, userId, id } = session;
+    const db = await this.database.open();
+    const { record, stored } = await writeTransaction(db, appendStores(run), (tx) =>
+      withRunRecord(tx, run, async () => {
+        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
+        if (!record) throw new SessionNotFoundError(id);
+        const artifactDelta: Record<string, number> = { ...event.actions.artifactDelta };
+        for (const { filename, content } of files) {
+          const key = { ...sessionKeyOf(session), filename };
+          setOwn(artifactDelta, filename, await putVersionInTx(tx, key, content));
+        }
+        const stored = deepFreeze({ ...event, actions: { ...event.actions, artifactDelta } });
+        return { record: await appendInTx(tx, record, stored), stored };
       }),
     );
     this.cache.append(record, stored);
@@ -462,4 +508,8 @@ function importFailure(error: unknown, where: string): unknown {
   return new InvalidSessionFileError([
     `${where} could not be stored (the browser said: ${(error as Error).message})`,
   ]);
+}
+
+function sessionKeyOf(session: AppendEventRequest['session']) {
+  return { appName: session.appName, userId: session.userId, sessionId: session.id };
 }

@@ -1,5 +1,6 @@
 // The session service contract, shared by the in-memory and IndexedDB implementations.
 
+import type { Part } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import type { RewindTo } from '../core/rewind.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
@@ -63,6 +64,17 @@ export interface AppendEventRequest {
    * event without the record that offers to resume its run.
    */
   run?: RunRecord;
+  /**
+   * Files to keep as session artifacts in the same atomic write (a user's attachments): each
+   * gets the file's next version, named in the stored event's `artifactDelta`. The artifact
+   * service must be of the same kind as the session service (for IndexedDB, on its database).
+   */
+  artifacts?: AppendedArtifacts;
+}
+
+export interface AppendedArtifacts {
+  files: readonly { filename: string; artifact: Part }[];
+  artifactService: BaseArtifactService;
 }
 
 /** What a session looked like just before an invocation's first event was appended. */
