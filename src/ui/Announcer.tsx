@@ -8,13 +8,12 @@ interface Props {
   approvals: PendingApproval[];
 }
 
-/** How much of a reply is read out: screen readers read on, the chat has the rest. */
-const SPOKEN = 300;
-
 /**
  * A polite live region that tells screen-reader users what arrived while they were elsewhere: a
- * finished reply (not every streamed chunk) and an approval that waits for them. What a session
- * already held when it was opened is not read out.
+ * finished reply (not every streamed chunk), a failure, an approval that waits for them. It says
+ * who and what, not the text itself, which the chat (focusable, last message at the end) holds:
+ * read out whole, a long answer would drown everything else. What a session already held when
+ * it was opened is not read out.
  */
 export function Announcer({ sessionId, chat, approvals }: Props) {
   const [text, setText] = useState('');
@@ -32,13 +31,12 @@ export function Announcer({ sessionId, chat, approvals }: Props) {
     const news: string[] = [];
     for (const item of chat) {
       if (known.has(item.id)) continue;
-      if (item.kind === 'message' && !item.fromUser)
-        news.push(`${item.author}: ${item.text.slice(0, SPOKEN)}`);
-      if (item.kind === 'error') news.push(`${item.author} failed: ${item.text.slice(0, SPOKEN)}`);
+      if (item.kind === 'message' && !item.fromUser) news.push(`${item.author} answered.`);
+      if (item.kind === 'error') news.push(`${item.author} failed.`);
     }
     for (const approval of approvals) {
       if (!known.has(approval.requestId))
-        news.push(`Waiting for your approval: ${approval.hint} (${approval.toolName})`);
+        news.push(`${approval.author} waits for your approval to call ${approval.toolName}.`);
     }
     ids.forEach((id) => known.add(id));
     if (news.length > 0) setText(news.join('. '));

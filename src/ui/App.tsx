@@ -149,7 +149,7 @@ export function App({ workbench, flows, providers, builder }: Props) {
         <AgentSelect
           agents={state.agents}
           value={agentId}
-          disabled={!state.ready || locked}
+          disabled={!state.ready || locked || state.opening}
           onChange={actions.setAgent}
         />
         <FlowsButton editor={flows} pressed={view === 'flows'} onClick={() => toggle('flows')} />
@@ -343,11 +343,12 @@ export function App({ workbench, flows, providers, builder }: Props) {
             )}
             <Composer
               running={running}
-              disabled={!state.ready || busyElsewhere || !current}
+              disabled={!state.ready || busyElsewhere || !current || state.opening}
               placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
               policy={agentInfo?.attachments}
               lastMessage={session?.lastMessage}
               editing={editing}
+              returned={state.returned}
               approvalsWaiting={approvalsWaiting}
               onSend={actions.send}
               onEdit={actions.edit}
@@ -422,7 +423,12 @@ function FlowsButton(props: { editor: FlowEditor; pressed: boolean; onClick: () 
   const unsaved = Object.keys(drafts).length > 0;
   return (
     <button type="button" aria-pressed={props.pressed} onClick={props.onClick}>
-      Flows{unsaved && <span class="badge unsaved"> unsaved</span>}
+      Flows
+      {unsaved && (
+        <span class="badge unsaved" title="A flow has edits not saved">
+          draft
+        </span>
+      )}
     </button>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
 import { LongText } from './LongText.tsx';
 import { ChatMessage, MESSAGE_CHARS, type MessageContext } from './ChatMessage.tsx';
@@ -37,39 +37,7 @@ const Messages = pure(function Messages({
           case 'message':
             return <ChatMessage key={item.id} item={item} context={context} />;
           case 'tool':
-            return (
-              <li key={item.id} class="tool-call">
-                <details>
-                  <summary>
-                    <span class="author">{item.author}</span>
-                    <code>
-                      {item.name}(
-                      <LongText
-                        value={item.call}
-                        preview={item.args}
-                        indent={2}
-                        filename={item.name}
-                      />
-                      )
-                    </code>
-                    <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
-                  </summary>
-                  {item.call.result === undefined ? (
-                    <p class="hint">No result yet.</p>
-                  ) : (
-                    <LongText
-                      as="pre"
-                      class="tool-result"
-                      value={item.call.result}
-                      indent={2}
-                      max={MESSAGE_CHARS}
-                      filename={`${item.name}-result`}
-                    />
-                  )}
-                </details>
-                {item.usage && <p class="message-usage">{item.usage}</p>}
-              </li>
-            );
+            return <ToolCall key={item.id} item={item} />;
           case 'error':
             return (
               <li key={item.id} class="chat-error" role="status">
@@ -82,6 +50,39 @@ const Messages = pure(function Messages({
     </>
   );
 });
+
+/** A tool call: its name, arguments and status; its result once opened (read only then). */
+function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li class="tool-call">
+      <details onToggle={(event) => setOpen(event.currentTarget.open)}>
+        <summary>
+          <span class="author">{item.author}</span>
+          <code>
+            {item.name}(
+            <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />)
+          </code>
+          <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+        </summary>
+        {open &&
+          (item.call.result === undefined ? (
+            <p class="hint">No result yet.</p>
+          ) : (
+            <LongText
+              as="pre"
+              class="tool-result"
+              value={item.call.result}
+              indent={2}
+              max={MESSAGE_CHARS}
+              filename={`${item.name}-result`}
+            />
+          ))}
+      </details>
+      {item.usage && <p class="message-usage">{item.usage}</p>}
+    </li>
+  );
+}
 
 const EMPTY: ChatItem[] = [];
 

@@ -94,7 +94,6 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
               type="button"
               class="quiet"
               disabled={locked}
-              aria-label="Rewind to before this turn"
               title="Go back to just before this turn: it and what followed stay in History as a branch"
               onClick={() => actions.onRewind(item.invocationId)}
             >
@@ -116,10 +115,10 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
         <button
           type="button"
           class="quiet"
-          aria-label="Show in the event log"
+          title="Show this message's event in the event log"
           onClick={() => actions.onShowEvent(item.eventId)}
         >
-          Event
+          Event log
         </button>
       </div>
     </li>
@@ -139,7 +138,6 @@ function CopyButton({ text }: { text: string }) {
     <button
       type="button"
       class="quiet"
-      aria-label={said ?? 'Copy text'}
       onClick={() =>
         navigator.clipboard.writeText(text).then(
           () => setSaid('Copied'),

@@ -19,6 +19,8 @@ interface Props {
   /** The user's last message in the conversation: ↑ in an empty composer edits it. */
   lastMessage: EditTarget | undefined;
   editing: EditTarget | undefined;
+  /** A message handed back (it could not be sent): it fills the composer again. */
+  returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
   /** Approval requests waiting for an answer. */
   approvalsWaiting: number;
   onSend: (text: string, attachments: OutgoingAttachment[]) => void;
@@ -49,6 +51,16 @@ export function Composer(props: Props) {
     setText(editing.text);
     box.current?.focus();
   }, [editing]);
+  useEffect(() => {
+    if (!props.returned) return;
+    const { text: back, attachments } = props.returned;
+    setText(back);
+    const files = attachments.map(
+      ({ name, mimeType, bytes }) =>
+        new File([bytes as Uint8Array<ArrayBuffer>], name, { type: mimeType }),
+    );
+    void Promise.all(files.map(draftFile)).then(setFiles);
+  }, [props.returned]);
   // Files the user did not send are let go (their previews' object URLs) when the composer goes.
   const held = useRef(files);
   held.current = files;

@@ -61,7 +61,11 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 >
                   {flow.name}
                   {flow.readOnly && <span class="badge">example</span>}
-                  {drafts[flow.id] !== undefined && <span class="badge unsaved">unsaved</span>}
+                  {drafts[flow.id] !== undefined && (
+                    <span class="badge unsaved" title="Edited, not saved">
+                      draft
+                    </span>
+                  )}
                 </button>
                 <div class="flow-actions">
                   <button

@@ -10,6 +10,7 @@ import type {
   InterruptedRun,
   LogEntry,
   OpeningLimits,
+  OutgoingAttachment,
   RuntimeBroadcast,
   SessionOpening,
   SessionSummary,
@@ -47,6 +48,8 @@ export interface WorkbenchState {
   usage: SessionUsage | undefined;
   /** The event log's pages, while it is open. */
   log: LogPages | undefined;
+  /** Another session is being opened (or made): the one shown is about to go. */
+  opening: boolean;
   /** This tab is running the current session. */
   running: boolean;
   /** Another tab is running the current session. */
@@ -66,6 +69,8 @@ export interface WorkbenchState {
   runEventIds: ReadonlySet<string>;
   error: string | undefined;
   notice: string | undefined;
+  /** A message that could not be sent, handed back to the composer. */
+  returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
   /** What a run the user stopped had streamed: shown marked as stopped, never stored. */
   stoppedText: Streaming | undefined;
   /** The event the event log was asked to show (a message's link to its event). */
@@ -91,6 +96,7 @@ export const INITIAL: WorkbenchState = {
   usage: undefined,
   log: undefined,
   running: false,
+  opening: false,
   busyElsewhere: false,
   streaming: undefined,
   interrupted: [],
@@ -104,6 +110,7 @@ export const INITIAL: WorkbenchState = {
   rewind: undefined,
   stoppedText: undefined,
   logFocus: undefined,
+  returned: undefined,
 };
 
 /**

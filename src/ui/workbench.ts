@@ -24,6 +24,7 @@ import {
   MORE,
   withStoredEvent,
   type RuntimeClient,
+  type Streaming,
   type WorkbenchState,
 } from './workbench-state.ts';
 
@@ -36,10 +37,16 @@ export {
   type WorkbenchState,
 } from './workbench-state.ts';
 
+/** Rounds of rejections before a message is sent while approvals are waiting. */
+const REJECT_ROUNDS = 3;
+
 export class Workbench extends ViewState<WorkbenchState> {
   /** The user pressed Stop during the run under way. */
   private stopped = false;
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Streamed text not drawn yet, and the frame that will draw it. */
+  private pendingStream: Streaming | undefined;
+  private streamFrame: (() => void) | undefined;
   /** Counts the reads of the opening: only the latest one asked for is shown. */
   private reads = 0;
 
@@ -69,6 +76,7 @@ export class Workbench extends ViewState<WorkbenchState> {
   }
 
   async open(sessionId: string): Promise<void> {
+    this.set({ opening: true });
     await this.guard(async () => {
       const read = ++this.reads;
       const [current, busy] = await Promise.all([
@@ -90,6 +98,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       void this.refreshUsage(sessionId);
       if (this.state.log) await this.openLog(true);
     });
+    this.set({ opening: false });
   }
 
   /** Chat's "Show earlier": a longer tail of the active conversation. */
@@ -143,12 +152,15 @@ export class Workbench extends ViewState<WorkbenchState> {
   }
 
   async newSession(): Promise<void> {
+    // Until the new session is open, what the page shows (its agent above all) is the old one's.
+    this.set({ opening: true });
     await this.guard(async () => {
       const agentId = this.state.current?.summary.agentId;
       const created = await this.client.runtime.createSession(agentId);
       await this.refreshSessions();
       await this.open(created.id);
     });
+    this.set({ opening: false });
   }
 
   async rename(sessionId: string, title: string): Promise<void> {
@@ -216,13 +228,24 @@ export class Workbench extends ViewState<WorkbenchState> {
    * then sends the message: what the composer does when the user sends while one waits.
    */
   async rejectAndSend(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
-    const current = this.state.current;
-    if (!current) return;
-    for (const approval of sessionView(current).approvals) {
-      await this.answer(approval.requestId, false);
-      if (this.state.error) return;
+    // An agent told no may ask again (a flow's retry): a few rounds, then the user decides.
+    for (let round = 0; round < REJECT_ROUNDS; round++) {
+      const current = this.state.current;
+      if (!current) return;
+      const waiting = sessionView(current).approvals;
+      if (waiting.length === 0) return this.send(text, attachments);
+      for (const approval of waiting) {
+        await this.answer(approval.requestId, false);
+        if (this.state.error) return;
+      }
     }
-    await this.send(text, attachments);
+    const current = this.state.current;
+    if (current && sessionView(current).approvals.length === 0) return this.send(text, attachments);
+    // Nothing the user typed is lost: the message goes back to the composer.
+    this.set({
+      returned: { text, attachments },
+      notice: 'The agent asked for approval again: answer it, then send your message.',
+    });
   }
 
   stop(): void {
@@ -387,6 +410,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       notice: undefined,
       rewind: undefined,
       stoppedText: undefined,
+      returned: undefined,
     });
     this.stopped = false;
     const logged: Event[] = [];
@@ -399,6 +423,7 @@ export class Workbench extends ViewState<WorkbenchState> {
       () => undefined,
       (error: unknown) => error ?? new Error('The run failed'),
     );
+    this.flushStream();
     // What a stopped answer had said stays shown, marked as stopped (partial text is not stored).
     const cut = this.stopped ? this.state.streaming : undefined;
     this.set({ running: false, streaming: undefined, stoppedText: cut });
@@ -416,13 +441,17 @@ export class Workbench extends ViewState<WorkbenchState> {
     const current = this.state.current;
     if (current?.summary.id !== sessionId) return;
     if (event.partial) {
-      const previous = this.state.streaming;
+      const previous = this.pendingStream ?? this.state.streaming;
       const text =
         (previous?.eventId === event.id ? previous.text : '') +
         (event.content?.parts[0]?.text ?? '');
-      this.set({ streaming: { eventId: event.id, author: event.author, text } });
+      // Drawn once a frame, however fast chunks come: a fast model (or a long answer at the
+      // demos' instant pace) sends hundreds a second, and each drawing costs the whole chat.
+      this.pendingStream = { eventId: event.id, author: event.author, text };
+      this.streamFrame ??= nextFrame(() => this.flushStream());
       return;
     }
+    this.flushStream();
     this.set({
       current: withStoredEvent(current, event),
       usage: this.state.usage && withEventUsage(this.state.usage, event),
@@ -431,6 +460,16 @@ export class Workbench extends ViewState<WorkbenchState> {
       // The user's message, stored: it joins the log, and is no longer shown as not saved yet.
       ...(event.author === 'user' ? { sent: undefined } : {}),
     });
+  }
+
+  /** Draws the streamed text that came since the last frame. */
+  private flushStream(): void {
+    this.streamFrame?.();
+    this.streamFrame = undefined;
+    const pending = this.pendingStream;
+    if (!pending) return;
+    this.pendingStream = undefined;
+    this.set({ streaming: pending });
   }
 
   private onBroadcast(message: RuntimeBroadcast): void {
@@ -530,4 +569,14 @@ export class Workbench extends ViewState<WorkbenchState> {
 function sentText(text: string, attachments: readonly OutgoingAttachment[]): string {
   const files = attachments.map((file) => `📎 ${file.name}`).join('\n');
   return [text.trim(), files].filter(Boolean).join('\n');
+}
+
+/** Runs `draw` at the next frame (a timer where there are no frames); returns its cancel. */
+function nextFrame(draw: () => void): () => void {
+  if (typeof requestAnimationFrame === 'function') {
+    const frame = requestAnimationFrame(draw);
+    return () => cancelAnimationFrame(frame);
+  }
+  const timer = setTimeout(draw, 16);
+  return () => clearTimeout(timer);
 }

@@ -28,7 +28,10 @@ it('takes the screenshots', async () => {
 
     const history = region(page, 'History');
     await history.getByRole('button', { name: 'set size to large' }).click();
-    await page.getByRole('button', { name: /^Rewind/ }).click();
+    await page
+      .getByRole('region', { name: 'History' })
+      .getByRole('button', { name: /^Rewind/ })
+      .click();
     await say(page, 'set size to small');
     await say(page, 'set mood to calm');
     await history.getByRole('button', { name: 'set size to large' }).click();

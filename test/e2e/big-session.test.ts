@@ -109,7 +109,10 @@ it('opens, rewinds and continues a session of 1,000 turns and 50 branches withou
   const rewindStart = await now();
   // The last ten turns were rewound away at the end; rewind five more of the active ones.
   await history.getByRole('button', { name: 'turn 985', exact: true }).click();
-  await page.getByRole('button', { name: /^Rewind/ }).click();
+  await page
+    .getByRole('region', { name: 'History' })
+    .getByRole('button', { name: /^Rewind/ })
+    .click();
   await expect.poll(() => active.last().innerText()).toBe('turn 984');
   expect(await region(page, 'Conversation').locator('.message p').last().innerText()).toBe(
     'noted: turn 984',
@@ -118,7 +121,7 @@ it('opens, rewinds and continues a session of 1,000 turns and 50 branches withou
 
   // Measured with plain CSS waits: role queries walk the whole page on every poll, and would
   // be the long tasks measured.
-  await page.locator('input[aria-label="Message"]').fill('set color to red');
+  await page.locator('[aria-label="Message"]').fill('set color to red');
   const turnStart = await now();
   await page.locator('.composer button[type="submit"]').click();
   await page.waitForSelector('.composer button.danger', { state: 'detached' });

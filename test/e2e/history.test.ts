@@ -16,7 +16,10 @@ it('rewinds to before a clicked turn, shows the marker, and switches back to the
 
   const history = region(page, 'History');
   await history.getByRole('button', { name: 'set color to blue' }).click();
-  await page.getByRole('button', { name: /^Rewind/ }).click();
+  await page
+    .getByRole('region', { name: 'History' })
+    .getByRole('button', { name: /^Rewind/ })
+    .click();
   await expect.poll(() => messages(page)).toEqual(['set color to red', 'color is now red.']);
   expect(await stateText(page)).toMatch(/color\s+red/);
   expect(await stateText(page)).not.toMatch(/size/);

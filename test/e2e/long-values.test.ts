@@ -1,6 +1,7 @@
 // Long values never freeze the page: a 256 KB state value set from the chat, and a session whose
-// state holds a 20 MB string, are shown cut short, with Show all (when short enough to lay out)
-// and Download (the whole value); the page never holds the whole value, and stays responsive.
+// state holds a 16 MB string (the most an import takes), are shown cut short, with Show all
+// (when short enough to lay out) and Download (the whole value); the page never holds the whole
+// value, and stays responsive.
 // The chat follows its end only while the reader is there. Times are printed, not asserted.
 
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -134,13 +135,13 @@ it('sets a 256 KB state value from the chat and shows it cut, with Show all and 
   expect(browser.errors).toEqual([]);
 });
 
-it('imports a session whose state holds a 20 MB string, and stays responsive', async () => {
+it('imports a session whose state holds a 16 MB string (the most a session file may hold), and stays responsive', async () => {
   const { page } = browser;
   await watchLongTasks(page);
   await watchLongestText(page);
   await page.goto(appUrl());
   await waitReady(page);
-  const big = 'lorem ipsum dolor sit amet '.repeat(Math.ceil((20 * MB) / 27)).slice(0, 20 * MB);
+  const big = 'lorem ipsum dolor sit amet '.repeat(Math.ceil((16 * MB) / 27)).slice(0, 16 * MB);
   const path = sessionFile('Big state', 3, { big });
 
   const importStart = await pageNow(page);
@@ -184,7 +185,7 @@ it('imports a session whose state holds a 20 MB string, and stays responsive', a
   expect(await longestText(page)).toBeLessThanOrEqual(SHOWN);
   const tasks = await longTasks(page, importStart);
   console.log(
-    'long values, import of a 20 MB state value:',
+    'long values, import of a 16 MB state value:',
     JSON.stringify({ importMs, otherSessionMs, longTasksMs: tasks.map(Math.round) }),
   );
   expect(browser.errors).toEqual([]);
@@ -228,7 +229,7 @@ it('follows the end of the chat only while the reader is there; sending brings i
     })
     .toBe(true);
   const reading = await inView();
-  expect(reading).toMatch(/turn \d+$/);
+  expect(reading).toMatch(/turn \d+/);
   await streaming.getByText('word80 ').waitFor();
   expect(await inView()).toBe(reading);
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();

@@ -93,7 +93,10 @@ it('sets up a provider and an agent, streams its tool call and answer, resumes a
 
   // Rewind to before the turn, and ask again: the whole run, tool call included, once more.
   await region(page, 'History').getByRole('button', { name: QUESTION }).click();
-  await page.getByRole('button', { name: /^Rewind/ }).click();
+  await page
+    .getByRole('region', { name: 'History' })
+    .getByRole('button', { name: /^Rewind/ })
+    .click();
   await expect.poll(() => messages(page)).toEqual([]);
   await say(page, QUESTION);
   await expect.poll(() => messages(page)).toEqual([QUESTION, ANSWER]);
@@ -144,7 +147,7 @@ it('interrupts a run when the model server cannot be reached, and resumes it onc
   const resume = page.getByRole('button', { name: /^Resume/ });
   await resume.waitFor();
   expect(await region(page, 'Interrupted runs').innerText()).toMatch(
-    /calc, .*: Could not reach Fixture/,
+    /stopped: Could not reach Fixture .*\(calc, /,
   );
   // Shown once, in the chat: not again as an error banner.
   expect(await page.locator('.main > .banner.error').count()).toBe(0);

@@ -27,12 +27,13 @@ function readShown(): Shown {
       return !!content && content !== 'none' && content !== 'normal';
     });
   for (const item of document.querySelectorAll(
-    '.chat li.message, .chat li.tool-call, .chat li.chat-error',
+    '.chat li.message, .chat li.message-row, .chat li.tool-call, .chat li.chat-error',
   )) {
-    // A tool call's status changes as it runs: what it called is what must stay.
+    // A tool call's status changes as it runs: what it called is what must stay. A stored
+    // message's row holds its actions (which change with what follows): its bubble is the item.
     const key = item.classList.contains('tool-call')
       ? `call ${text(item.querySelector('code'))}`
-      : text(item);
+      : text(item.classList.contains('message-row') ? item.querySelector('.message') : item);
     const marked = visiblyMarked(item);
     (marked ? unsaved : saved).push(key);
   }

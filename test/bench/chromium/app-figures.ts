@@ -30,7 +30,7 @@ function installProbe() {
   (window as unknown as { __bench: ProbeState }).__bench = state;
   const observer = new MutationObserver(() => {
     if (state.readyAt === undefined) {
-      if (document.querySelector('input[aria-label="Message"]:not([disabled])'))
+      if (document.querySelector('[aria-label="Message"]:not([disabled])'))
         state.readyAt = performance.now();
     } else if (state.firstStreamAt === undefined) {
       if (document.querySelector('.chat .message.streaming')) {
@@ -85,7 +85,7 @@ async function newSession(page: Page, agentId: string): Promise<void> {
 /** Sends a message and waits until the run has ended and its events are shown. */
 async function say(page: Page, text: string): Promise<void> {
   const before = await eventCount(page);
-  await page.fill('input[aria-label="Message"]', text);
+  await page.fill('[aria-label="Message"]', text);
   await page.click(submit);
   await page.waitForFunction(
     ([selector, count]) =>
@@ -199,7 +199,7 @@ export async function measureResume(
     for (let run = 0; run < runs; run++) {
       await setSetting(page, INSTANT_DEMOS, false);
       await newSession(page, 'writing-workflow');
-      await page.fill('input[aria-label="Message"]', `topic ${run}`);
+      await page.fill('[aria-label="Message"]', `topic ${run}`);
       await page.click(submit);
       await page.locator('.chat .message p', { hasText: /^Critique:/ }).waitFor();
       if (pace === 'instant') await setSetting(page, INSTANT_DEMOS, true);

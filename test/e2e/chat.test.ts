@@ -1,0 +1,300 @@
+// The chat as a user of ChatGPT or Open WebUI expects it (issue 13), in real Chromium: files
+// attached to a message reach a real model server in its own wire format and are kept as
+// artifacts; usage and timing under each answer; ‹ 2 / 3 › between the versions of an edited
+// message; Regenerate; a rewind said with its undo; a tool call's result on click; a message's
+// link to its event; the keyboard; an approval waiting while the user sends; a stopped answer kept
+// as stopped; and the workbench at 390 × 844 in dark mode.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseAgent, openApp, region, say } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+const files = mkdtempSync(join(tmpdir(), 'trellis-chat-'));
+const IMAGE = join(import.meta.dirname, '../../public/icon-192.png');
+const NOTES = join(files, 'notes.txt');
+writeFileSync(NOTES, 'Buy milk.\nCall Ada.\n');
+const PAPER = join(files, 'paper.pdf');
+writeFileSync(PAPER, '%PDF-1.4\n% a tiny file that only looks like a PDF\n');
+
+const chat = (page: Page) => region(page, 'Conversation');
+const userRows = (page: Page) => chat(page).locator('.message-row.row-user');
+const idle = (page: Page) =>
+  page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+
+/** Settings → Providers → a provider on the fixture server; an agent on it, used here. */
+async function useProvider(page: Page, preset: 'Gemini' | 'Other server', baseUrl: string) {
+  await page.locator('details.settings summary').click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  await providers.getByRole('button', { name: `Add ${preset}` }).click();
+  await providers.getByLabel('Name').fill(`Fixture ${preset}`);
+  await providers.getByLabel('Base URL').fill(baseUrl);
+  await providers.getByLabel('API key').fill('key-chat-e2e');
+  await providers.getByLabel('Default model').fill('fixture-text');
+  await providers.getByRole('button', { name: 'Save' }).click();
+  await providers.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const agents = region(page, 'Agents');
+  await agents
+    .getByRole('button', { name: 'New agent' })
+    .click()
+    .catch(() => undefined);
+  const name = preset === 'Gemini' ? 'gemini_reader' : 'openai_reader';
+  await agents.getByLabel('Name').fill(name);
+  await agents.getByLabel('Provider').selectOption({ label: `Fixture ${preset}` });
+  await agents.getByLabel('Model').fill('fixture-text');
+  await agents.getByLabel('Instruction').fill('Read what you are given.');
+  await agents.getByRole('button', { name: 'Save' }).click();
+  await agents
+    .getByRole('status')
+    .filter({ hasText: `Saved “${name}”` })
+    .waitFor();
+  await agents.getByRole('button', { name: 'Use in this session' }).click();
+  await expect.poll(() => page.getByLabel('Agent').inputValue()).toMatch(/^agent:/);
+}
+
+describe('attachments, usage and the model servers', () => {
+  const browser = freshBrowserPerTest();
+  let server: ModelServer;
+  beforeAll(async () => {
+    server = await startModelServer();
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    { preset: 'Other server' as const, path: '/v1' },
+    { preset: 'Gemini' as const, path: '/v1beta' },
+  ])(
+    'sends an image and a text file to $preset in its wire format, keeps them as artifacts and shows the usage',
+    async ({ preset, path }) => {
+      const { page } = browser;
+      await openApp(page);
+      await useProvider(page, preset, `${server.url}${path}`);
+
+      const picker = page.locator('.composer input[type=file]');
+      await picker.setInputFiles([IMAGE, NOTES]);
+      const chips = page.getByRole('list', { name: 'Attachments' });
+      await expect.poll(() => chips.getByRole('listitem').count()).toBe(2);
+      await page.getByLabel('Message').fill('What do these say?');
+      const before = server.requests.length;
+      await page.keyboard.press('Enter');
+      // The files are read before the message goes: wait for it, then for the run's end.
+      await expect.poll(() => userRows(page).count()).toBe(1);
+      await idle(page);
+      await chat(page).locator('.message-row.row-agent').waitFor();
+
+      const request = server.requests.slice(before).find((r) => r.method === 'POST')!;
+      const image = Buffer.from(await import('node:fs').then((fs) => fs.readFileSync(IMAGE)));
+      if (preset === 'Gemini') {
+        const parts = request.body.contents[0].parts;
+        expect(parts[0]).toEqual({ text: 'What do these say?' });
+        expect(parts[1].inlineData).toEqual({
+          mimeType: 'image/png',
+          data: image.toString('base64'),
+        });
+        expect(parts[2].inlineData.mimeType).toBe('text/plain');
+        expect(Buffer.from(parts[2].inlineData.data, 'base64').toString()).toBe(
+          'Buy milk.\nCall Ada.\n',
+        );
+      } else {
+        const content = request.body.messages.at(-1).content;
+        expect(content[0]).toEqual({ type: 'text', text: 'What do these say?' });
+        expect(content[1]).toEqual({
+          type: 'image_url',
+          image_url: { url: `data:image/png;base64,${image.toString('base64')}` },
+        });
+        expect(content[2]).toEqual({
+          type: 'text',
+          text: 'File notes.txt:\nBuy milk.\nCall Ada.\n',
+        });
+      }
+
+      // The message shows its image as a thumbnail and the text file by name.
+      const sent = userRows(page).last();
+      await sent.getByRole('img', { name: 'icon-192.png' }).waitFor();
+      await sent.getByText('notes.txt').waitFor();
+      // Both are artifacts of the session.
+      const artifacts = region(page, 'Artifacts');
+      await artifacts.getByText('icon-192.png', { exact: true }).waitFor();
+      await artifacts.getByText('notes.txt', { exact: true }).waitFor();
+      // The answer says which model wrote it, its tokens and its time; the session its totals.
+      const usage = chat(page).locator('.message-row.row-agent .message-usage').last();
+      await expect
+        .poll(() => usage.innerText())
+        .toMatch(
+          preset === 'Gemini'
+            ? /^gemini-2\.5-flash · 9 in · 13 out · first token \d+ ms · \d+ ms$/
+            : /^gpt-4o-mini-2024-07-18 · 21 in · 12 out · first token \d+ ms · \d+ ms$/,
+        );
+      await expect
+        .poll(() => page.locator('.session-usage').innerText())
+        .toMatch(/^1 model call · \d+ tokens in · \d+ out · \d+ ms$/);
+    },
+  );
+
+  it('refuses, before anything is sent, a file the model cannot take', async () => {
+    const { page } = browser;
+    await openApp(page);
+    await useProvider(page, 'Other server', `${server.url}/v1`);
+    await page.locator('.composer input[type=file]').setInputFiles([PAPER]);
+    await page.getByLabel('Message').fill('Summarise the paper');
+    const before = server.requests.length;
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: "paper.pdf can't go to this OpenAI-compatible server" })
+      .waitFor();
+    expect(server.requests.length).toBe(before);
+    expect(await userRows(page).count()).toBe(0);
+    expect(await page.getByLabel('Message').inputValue()).toBe('Summarise the paper');
+    // Removing the file lets the message go.
+    await page.getByRole('button', { name: 'Remove paper.pdf' }).click();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await idle(page);
+    expect(await userRows(page).count()).toBe(1);
+  });
+});
+
+describe('branches, rewinds and the keyboard in the chat', () => {
+  const browser = freshBrowserPerTest();
+
+  it('edits with ↑, switches versions with the arrows, regenerates, rewinds with an undo', async () => {
+    const { page } = browser;
+    await openApp(page);
+    await say(page, 'set color to red');
+    await say(page, 'what is color');
+
+    // ↑ in the empty box edits the last message; Shift+Enter breaks the line, Enter sends.
+    const box = page.getByLabel('Message');
+    await box.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => box.inputValue()).toBe('what is color');
+    await box.fill('what is');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('color');
+    expect(await box.inputValue()).toBe('what is\ncolor');
+    await page.keyboard.press('Enter');
+    await idle(page);
+    await expect.poll(() => userRows(page).count()).toBe(2);
+
+    const versions = () => userRows(page).last().locator('.versions').innerText();
+    await expect.poll(versions).toMatch(/2 \/ 2/);
+    await userRows(page).last().getByRole('button', { name: 'Previous version' }).click();
+    await expect.poll(versions).toMatch(/1 \/ 2/);
+    await expect
+      .poll(() => userRows(page).last().locator('.message').innerText())
+      .toBe('what is color');
+    await userRows(page).last().getByRole('button', { name: 'Next version' }).click();
+    await expect.poll(versions).toMatch(/2 \/ 2/);
+
+    // Regenerate asks the same message again: a third version, the old answer kept.
+    await chat(page).getByRole('button', { name: 'Regenerate' }).click();
+    await idle(page);
+    await expect.poll(versions).toMatch(/3 \/ 3/);
+
+    // A tool call shows its result on click.
+    const call = chat(page).locator('.tool-call').last();
+    await call.locator('summary').click();
+    await expect.poll(() => call.locator('.tool-result').innerText()).toContain('red');
+
+    // Rewind to here: the chat says what was rewound, takes the focus, and Undo brings it back.
+    await userRows(page).first().getByRole('button', { name: 'Rewind to here' }).click();
+    const note = page
+      .getByRole('status')
+      .filter({ hasText: 'Rewound to before “set color to red”.' });
+    await note.waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.className))
+      .toBe('rewind-note');
+    expect(await userRows(page).count()).toBe(0);
+    await note.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => userRows(page).count()).toBe(2);
+    expect(await region(page, 'State').innerText()).toContain('red');
+
+    // A message links to its event in the event log.
+    await userRows(page).first().getByRole('button', { name: 'Event log' }).click();
+    const focused = region(page, 'Event log').locator('li.focused');
+    await focused.waitFor();
+    expect(await focused.innerText()).toContain('set color to red');
+  });
+
+  it('keeps what a stopped answer said, marked as not saved; Escape stops', async () => {
+    const { page } = browser;
+    await openApp(page);
+    await chooseAgent(page, /Writing workflow/);
+    await page.getByLabel('Message').fill('tea');
+    await page.keyboard.press('Enter');
+    const streaming = chat(page).locator('.message.streaming');
+    await expect
+      .poll(async () => (await streaming.innerText().catch(() => '')).length)
+      .toBeGreaterThan(20);
+    await page.keyboard.press('Escape');
+    await idle(page);
+    const stopped = chat(page).locator('.message.stopped');
+    await stopped.waitFor();
+    expect(await stopped.innerText()).toMatch(/Stopped: this part of the answer was not saved/);
+  });
+
+  it('says an approval is waiting when the user sends, and rejects it first', async () => {
+    const { page } = browser;
+    await openApp(page);
+    await chooseAgent(page, /support/);
+    await say(page, 'Is invoice INV-1042 paid?');
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'An approval is waiting for your answer.' })
+      .waitFor();
+    await page.getByLabel('Message').fill('My login is broken');
+    await page.getByRole('button', { name: 'Reject and send' }).click();
+    await idle(page);
+    await expect.poll(() => page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    expect(await chat(page).locator('.status.declined').count()).toBeGreaterThan(0);
+    await expect.poll(() => userRows(page).last().innerText()).toContain('My login is broken');
+  });
+});
+
+describe('on a phone, in dark mode', () => {
+  const browser = freshBrowserPerTest({ viewport: { width: 390, height: 844 } });
+
+  it('is usable at 390 × 844: chat, panels as tabs, nothing wider than the screen', async () => {
+    const { page } = browser;
+    await openApp(page);
+    await page.locator('details.settings summary').click();
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.locator('details.settings summary').click();
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.theme))
+      .toBe('dark');
+    await say(page, 'set color to red');
+    await say(page, 'save todo.txt as buy milk');
+    const fits = () =>
+      page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    expect(await fits()).toBe(true);
+    const panes = page.getByRole('navigation', { name: 'Panels' });
+    for (const [pane, region_, text] of [
+      ['State', 'State', 'red'],
+      ['Artifacts', 'Artifacts', 'todo.txt'],
+      ['History', 'History', 'set color to red'],
+    ] as const) {
+      await panes.getByRole('button', { name: pane }).click();
+      await expect.poll(() => region(page, region_).innerText()).toContain(text);
+      expect(await region(page, 'Conversation').isVisible()).toBe(false);
+      expect(await fits()).toBe(true);
+    }
+    // A turn rewound from the History pane, then back to the chat.
+    await region(page, 'History')
+      .getByRole('button', { name: 'save todo.txt as buy milk' })
+      .click();
+    await page.getByRole('button', { name: 'Rewind to before this turn' }).click();
+    await panes.getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rewound to before' }).waitFor();
+    expect(await userRows(page).count()).toBe(1);
+    expect(await fits()).toBe(true);
+  });
+});
