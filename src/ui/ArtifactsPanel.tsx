@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { base64ToBytes, type Part } from '../core/content.ts';
+import { IMAGE_TYPES, attachmentKindOf } from '../models/attachments.ts';
 import type { ArtifactInfo } from '../../workers/protocol.ts';
 import { LongText } from './LongText.tsx';
 import { pure } from './pure.ts';
@@ -61,36 +62,57 @@ function ArtifactsView({ artifacts, onLoad }: Props) {
 }
 
 function ArtifactView({ filename, version, part }: Shown) {
-  if (!part)
+  const shown = useMemo(() => part && viewOf(part), [part]);
+  useEffect(() => () => shown && URL.revokeObjectURL(shown.url), [shown]);
+  if (!part || !shown)
     return (
       <p class="hint">
         {filename} v{version} was removed (by a rewind).
       </p>
     );
-  const blob = part.inlineData
-    ? new Blob([base64ToBytes(part.inlineData.data) as Uint8Array<ArrayBuffer>], {
-        type: part.inlineData.mimeType,
-      })
-    : new Blob([part.text ?? ''], { type: 'text/plain' });
-  const url = URL.createObjectURL(blob);
   return (
     <figure class="artifact-view">
       <figcaption>
         {filename} · v{version}{' '}
-        <a href={url} download={filename}>
+        <a href={shown.url} download={filename}>
           Download
         </a>
       </figcaption>
-      {part.inlineData?.mimeType.startsWith('image/') ? (
-        <img src={url} alt={filename} />
-      ) : part.text !== undefined ? (
+      {shown.image ? (
+        <img src={shown.url} alt={filename} />
+      ) : shown.text !== undefined ? (
         // No Download of its own: the caption's downloads the artifact.
-        <LongText as="pre" value={part.text} max={ARTIFACT_TEXT_CHARS} />
+        <LongText as="pre" value={shown.text} max={ARTIFACT_TEXT_CHARS} />
       ) : (
-        <pre>{`${part.inlineData?.mimeType} · ${blob.size} bytes`}</pre>
+        <pre>{`${part.inlineData?.mimeType} · ${shown.size} bytes`}</pre>
       )}
     </figure>
   );
+}
+
+/**
+ * How an artifact shows: a bitmap image as an image, text (an HTML or SVG file too) as text,
+ * anything else by its type and size. Its object URL is typed only for a bitmap image: a blob
+ * URL shares the app's origin, and an HTML or SVG one opened in a tab would run as the app.
+ */
+function viewOf(part: Part): { url: string; image: boolean; text?: string; size: number } {
+  const data = part.inlineData;
+  const bytes = data ? (base64ToBytes(data.data) as Uint8Array<ArrayBuffer>) : undefined;
+  const image = !!data && (IMAGE_TYPES as readonly string[]).includes(data.mimeType);
+  const blob = bytes
+    ? new Blob([bytes], { type: image ? data!.mimeType : 'application/octet-stream' })
+    : new Blob([part.text ?? ''], { type: 'text/plain' });
+  const text =
+    part.text ??
+    (data && attachmentKindOf(data.mimeType) === 'text'
+      ? new TextDecoder().decode(bytes)
+      : undefined);
+  return {
+    url: URL.createObjectURL(blob),
+    image,
+    ...(text !== undefined ? { text } : {}),
+    size: blob.size,
+  };
 }
 
 /** Characters of a text artifact shown before Show all. */

@@ -19,6 +19,9 @@ const IMAGE = join(import.meta.dirname, '../../public/icon-192.png');
 const NOTES = join(files, 'notes.txt');
 writeFileSync(NOTES, 'Buy milk.\nCall Ada.\n');
 const PAPER = join(files, 'paper.pdf');
+// A file name is data from the user's disk: it must never become markup.
+const HOSTILE = join(files, '<img src=x onerror=__xss()><svg onload=__xss()>.txt');
+writeFileSync(HOSTILE, 'harmless text\n');
 writeFileSync(PAPER, '%PDF-1.4\n% a tiny file that only looks like a PDF\n');
 
 const chat = (page: Page) => region(page, 'Conversation');
@@ -157,6 +160,39 @@ describe('attachments, usage and the model servers', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await idle(page);
     expect(await userRows(page).count()).toBe(1);
+  });
+});
+
+describe('hostile file names', () => {
+  const browser = freshBrowserPerTest();
+
+  it('shows a file named like markup as text, in the composer, the chat and Artifacts, and runs nothing', async () => {
+    const { page } = browser;
+    await page.addInitScript(() => {
+      (window as unknown as { __xss: () => void }).__xss = () =>
+        document.documentElement.setAttribute('data-xss', 'ran');
+    });
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => void (dialogs.push(dialog.message()), dialog.dismiss()));
+    await openApp(page);
+    await page.locator('.composer input[type=file]').setInputFiles([HOSTILE]);
+    const name = '<img src=x onerror=__xss()><svg onload=__xss()>.txt';
+    await page.getByRole('list', { name: 'Attachments' }).getByText(name).waitFor();
+    await page.getByLabel('Message').fill('save this');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => userRows(page).count()).toBe(1);
+    await idle(page);
+    await userRows(page).getByText(name).waitFor();
+    await region(page, 'Artifacts').getByText(name, { exact: true }).waitFor();
+    await region(page, 'Artifacts')
+      .getByRole('button', { name: `View ${name}` })
+      .click();
+    await region(page, 'Artifacts').getByText('harmless text').waitFor();
+    expect(await page.locator('main img[src="x"], aside img[src="x"], svg[onload]').count()).toBe(
+      0,
+    );
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-xss'))).toBeNull();
+    expect(dialogs).toEqual([]);
   });
 });
 
