@@ -2,6 +2,7 @@
 // free-text answer is matched to one of them. Models dress their answers up ("Resolved.",
 // `{"output": "resolved"}`, "It is unresolved"), so matching is lenient, most specific first.
 
+import { trimEnd, trimStart } from '../core/text.ts';
 import { jsonInReply } from './structured-output.ts';
 
 /**
@@ -38,11 +39,10 @@ function answerText(reply: string): string {
 
 // Lower case, without surrounding quotes, markdown emphasis or trailing punctuation.
 function normalise(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/[.!?,;:]+$/, '')
-    .replace(/^["'`“‘*_]+|["'`”’*_]+$/g, '')
-    .replace(/[.!?,;:]+$/, '')
-    .trim();
+  const punctuation = '.!?,;:';
+  const unquoted = trimEnd(
+    trimStart(trimEnd(text.trim().toLowerCase(), punctuation), '"\'`“‘*_'),
+    '"\'`”’*_',
+  );
+  return trimEnd(unquoted, punctuation).trim();
 }

@@ -1,6 +1,7 @@
 // Gemini through the Google Generative Language REST API, with fetch alone (no SDK), so that it
 // runs in the app's worker as in Node. The key travels in a header, never in the URL.
 
+import { trimEnd } from '../core/text.ts';
 import { MODEL_ERROR_CODES, streamedError, type FailureContext } from './model-errors.ts';
 import {
   badResponse,
@@ -34,7 +35,7 @@ export class GeminiModel extends BaseLlm {
   constructor(options: GeminiModelOptions) {
     super(options.model);
     this.apiKey = options.apiKey;
-    this.baseUrl = (options.baseUrl ?? GEMINI_BASE_URL).replace(/\/+$/, '');
+    this.baseUrl = trimEnd(options.baseUrl ?? GEMINI_BASE_URL, '/');
     this.http = options;
   }
 

@@ -1,6 +1,7 @@
 // Any server that speaks OpenAI's chat completions: Ollama, LM Studio, llama.cpp server, vLLM,
 // OpenRouter, OpenAI itself. fetch alone, so it runs in the app's worker as in Node.
 
+import { trimEnd } from '../core/text.ts';
 import { ModelError } from '../core/errors.ts';
 import { MODEL_ERROR_CODES, streamedError, type FailureContext } from './model-errors.ts';
 import {
@@ -32,7 +33,7 @@ export class OpenAiCompatibleModel extends BaseLlm {
 
   constructor(options: OpenAiCompatibleModelOptions) {
     super(options.model);
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.baseUrl = trimEnd(options.baseUrl, '/');
     this.apiKey = options.apiKey || undefined;
     this.providerName = options.providerName ?? guessProviderName(this.baseUrl);
     this.http = options;
