@@ -46,8 +46,12 @@ export function Composer(props: Props) {
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLInputElement>(null);
 
+  // An edit started elsewhere (a message's Edit) fills the box; one started here (↑) did already,
+  // at the key press, so that what the user types next is never overwritten.
+  const filled = useRef<EditTarget>(undefined);
   useEffect(() => {
-    if (!editing) return;
+    if (!editing || filled.current === editing) return;
+    filled.current = editing;
     setText(editing.text);
     box.current?.focus();
   }, [editing]);
@@ -263,6 +267,8 @@ export function Composer(props: Props) {
               !blocked
             ) {
               event.preventDefault();
+              filled.current = props.lastMessage;
+              setText(props.lastMessage.text);
               props.onStartEdit(props.lastMessage);
             }
           }}

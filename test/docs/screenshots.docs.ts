@@ -100,9 +100,63 @@ it('takes the screenshots', async () => {
       await agents.getByRole('button', { name: 'Save' }).click();
       await agents.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
       await page.screenshot(shot('agents'));
+
+      // A real model's Markdown answer to a message with a picture, edited once (‹ 2 / 2 ›).
+      await agents
+        .getByRole('button', { name: 'New agent' })
+        .click()
+        .catch(() => undefined);
+      await agents.getByLabel('Name').fill('writer');
+      await agents.getByLabel('Description').fill('Answers in Markdown.');
+      await agents.getByLabel('Model').fill('fixture-markdown');
+      await agents.getByLabel('Instruction').fill('Answer in Markdown.');
+      await agents.getByRole('group', { name: 'Tools' }).getByLabel('calculator').uncheck();
+      await agents.getByRole('group', { name: 'Tools' }).getByLabel('current_time').uncheck();
+      await agents.getByRole('button', { name: 'Save' }).click();
+      await agents.getByRole('status').filter({ hasText: 'Saved “writer”' }).waitFor();
+      await page.getByRole('button', { name: 'Agents', exact: true }).click();
+      await page.getByRole('button', { name: 'New session', exact: true }).click();
+      await chooseAgent(page, /^writer$/);
+      await say(page, 'How do I read a file in Python?');
+      await page.getByLabel('Message').focus();
+      await page.keyboard.press('ArrowUp');
+      await page.getByLabel('Message').fill('How do I read a file in Python, line by line?');
+      await page.keyboard.press('Enter');
+      await page.locator('.versions').filter({ hasText: '2 / 2' }).waitFor();
+      await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+      await page.locator('.markdown pre code').first().waitFor();
+      await page.locator('.message-row.row-user').last().hover();
+      await page.waitForTimeout(300); // the actions fade in
+      await page.screenshot(shot('markdown'));
     } finally {
       await server.close();
     }
+  } finally {
+    await browser.close();
+  }
+});
+
+it('takes the phone screenshots, in dark mode', async () => {
+  const browser = await launch({ viewport: { width: 390, height: 844 } });
+  const { page } = browser;
+  try {
+    await openApp(page);
+    await page
+      .getByRole('button', { name: 'OK' })
+      .click()
+      .catch(() => undefined);
+    await page.locator('details.settings summary').click();
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.locator('details.settings summary').click();
+    for (const text of ['set color to red', 'save todo.txt as buy milk', 'what is color'])
+      await say(page, text);
+    await page.screenshot(shot('phone-dark'));
+    await page
+      .getByRole('navigation', { name: 'Panels' })
+      .getByRole('button', { name: 'History' })
+      .click();
+    await region(page, 'History').getByRole('button', { name: 'what is color' }).click();
+    await page.screenshot(shot('phone-history'));
   } finally {
     await browser.close();
   }
