@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
-import { AgentsView } from './AgentsView.tsx';
 import { Announcer } from './Announcer.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
@@ -14,10 +13,9 @@ import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import type { MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
-import { FlowsView } from './FlowsView.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
+import { lazy } from './lazy.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
-import { ProvidersView } from './ProvidersView.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { SessionList } from './SessionList.tsx';
 import { clip, TITLE_CHARS } from './preview.ts';
@@ -30,6 +28,11 @@ import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
 import type { OutgoingAttachment, Settings, Theme } from '../../workers/protocol.ts';
+
+// Views opened from the header: loaded when first opened, not with the page.
+const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView));
+const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsView));
+const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',

@@ -1,8 +1,11 @@
 import type { Flow } from '../flows/flow.ts';
 import type { FlowProgress } from './checkpoints-model.ts';
-import { FlowGraph } from './FlowGraph.tsx';
 import { progressWord } from './flow-graph-model.ts';
+import { lazy } from './lazy.tsx';
 import { pure } from './pure.ts';
+
+// The graph's layout code loads with the first flow session shown.
+const FlowGraph = lazy(() => import('./FlowGraph.tsx').then((m) => m.FlowGraph));
 
 interface Props {
   flow: Flow;

@@ -1,0 +1,36 @@
+// A component whose code is loaded the first time it is shown (a dynamic import: its own chunk,
+// precached by the service worker like every other, so it opens offline too). Until then, a
+// short "Loading…". Views the page does not show at first stay out of its first chunk.
+
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+
+export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<void> | undefined;
+  const start = () =>
+    (loading ??= load().then((component) => {
+      loaded = component;
+    }));
+  return function Lazy(props: P) {
+    const [, setReady] = useState(false);
+    useEffect(() => {
+      if (loaded) return;
+      let live = true;
+      void start().then(() => live && setReady(true));
+      return () => {
+        live = false;
+      };
+    }, []);
+    if (!loaded) {
+      void start();
+      return (
+        <p class="hint" role="status">
+          Loading…
+        </p>
+      );
+    }
+    const Component = loaded;
+    return <Component {...props} />;
+  };
+}
