@@ -1,6 +1,10 @@
 import { LongText } from './LongText.tsx';
 import type { StateGroup } from './state-model.ts';
 import { pure } from './pure.ts';
+import { clip } from './preview.ts';
+
+/** Characters of a key shown: keys come from chats and files, and can be anything. */
+const KEY_CHARS = 200;
 
 function StateView({ groups }: { groups: StateGroup[] }) {
   return (
@@ -15,9 +19,11 @@ function StateView({ groups }: { groups: StateGroup[] }) {
             <dl>
               {group.entries.map(({ key, value, preview }) => (
                 <div key={key} class="state-entry">
-                  <dt>{key}</dt>
+                  <dt title={key.length > KEY_CHARS ? `${key.length} characters` : undefined}>
+                    {clip(key, KEY_CHARS)}
+                  </dt>
                   <dd>
-                    <LongText value={value} preview={preview} filename={key} />
+                    <LongText value={value} preview={preview} filename={clip(key, 60)} />
                   </dd>
                 </div>
               ))}
