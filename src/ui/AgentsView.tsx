@@ -90,7 +90,13 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
             New agent
           </button>
         </nav>
-        <AgentForm builder={builder} state={state} onProviders={onProviders} onUse={onUse} />
+        {state.loaded ? (
+          <AgentForm builder={builder} state={state} onProviders={onProviders} onUse={onUse} />
+        ) : (
+          <p class="hint" role="status">
+            Loading your agents…
+          </p>
+        )}
       </div>
     </section>
   );

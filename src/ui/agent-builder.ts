@@ -31,6 +31,8 @@ export interface AgentBuilderState {
   saving: boolean;
   status: string | undefined;
   error: string | undefined;
+  /** The agents and providers have been read once: the form can be filled in. */
+  loaded: boolean;
 }
 
 const INITIAL: AgentBuilderState = {
@@ -45,6 +47,7 @@ const INITIAL: AgentBuilderState = {
   saving: false,
   status: undefined,
   error: undefined,
+  loaded: false,
 };
 
 export class AgentBuilder extends ViewState<AgentBuilderState> {
@@ -68,9 +71,13 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
     });
     await this.refresh();
     const { specs, savedDraft } = this.state;
-    if (savedDraft) return;
-    if (specs[0]) this.select(specs[0].id);
-    else this.newAgent();
+    // The form shows only from the first opening on, and only that one picks what it shows:
+    // what the user types is never replaced by an opening.
+    if (!savedDraft && !this.state.loaded) {
+      if (specs[0]) this.select(specs[0].id);
+      else this.newAgent();
+    }
+    this.set({ loaded: true });
   }
 
   stop(): void {

@@ -164,6 +164,25 @@ describe('agent builder', () => {
     expect(emptyDraft([], ['my_agent']).name).toBe('my_agent_2');
   });
 
+  it('shows its form once loaded, and keeps a draft not saved across leaving and coming back', async () => {
+    const { client: page, runtime } = client();
+    await runtime.providers.save({
+      kind: 'openai-compatible',
+      name: 'Fixture',
+      baseUrl: `${server.url}/v1`,
+      defaultModel: 'fixture-text',
+    });
+    const builder = new AgentBuilder(page);
+    expect(builder.snapshot.loaded).toBe(false);
+    await builder.start();
+    expect(builder.snapshot.loaded).toBe(true);
+    builder.change({ name: 'half_typed', instruction: 'Be brief.' });
+    builder.stop();
+    await builder.start();
+    expect(builder.snapshot.draft).toMatchObject({ name: 'half_typed', instruction: 'Be brief.' });
+    builder.stop();
+  });
+
   it('makes an agent on a provider, with the provider’s models, and lists it', async () => {
     const { client: page, runtime } = client();
     const provider = await runtime.providers.save({
