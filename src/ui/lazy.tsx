@@ -14,8 +14,9 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): C
     }));
   return function Lazy(props: P) {
     const [, setReady] = useState(false);
+    // Whether the code came before this effect ran or after, the component draws once it has:
+    // a render that showed "Loading…" is never left standing.
     useEffect(() => {
-      if (loaded) return;
       let live = true;
       void start().then(() => live && setReady(true));
       return () => {
