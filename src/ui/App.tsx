@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
+import { actionsOf, showApprovals } from './app-actions.ts';
 import { Announcer } from './Announcer.tsx';
 import { Approvals } from './Approvals.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
@@ -8,16 +9,19 @@ import { Chat } from './Chat.tsx';
 import { flowProgress } from './checkpoints-model.ts';
 import { CheckpointsPanel } from './CheckpointsPanel.tsx';
 import { Composer, type EditTarget } from './Composer.tsx';
-import { download } from './download.ts';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import type { MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
+import { FlowsButton } from './FlowsButton.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { lazy } from './lazy.tsx';
+import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { ResumeBanner } from './ResumeBanner.tsx';
+import { RewindNote } from './RewindNote.tsx';
 import { SessionList } from './SessionList.tsx';
+import { SettingsMenu } from './SettingsMenu.tsx';
 import { clip, TITLE_CHARS } from './preview.ts';
 import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
@@ -27,7 +31,6 @@ import { sessionUsageText } from './usage-format.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { Workbench } from './workbench.ts';
-import type { OutgoingAttachment, Settings, Theme } from '../../workers/protocol.ts';
 
 // Views opened from the header: loaded when first opened, not with the page.
 const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView));
@@ -43,12 +46,6 @@ const PLACEHOLDERS: Record<string, string> = {
 
 /** What the main area shows: the session, or one of the views opened from the header. */
 type View = 'chat' | 'flows' | 'agents' | 'providers';
-
-/**
- * On a phone-sized screen the workbench is one column showing one pane at a time (chosen in the
- * Panels bar); on a wider one every pane shows and the bar is hidden.
- */
-type Pane = 'chat' | 'sessions' | 'flow' | 'history' | 'state' | 'artifacts' | 'log';
 
 interface Props {
   workbench: Workbench;
@@ -86,6 +83,13 @@ export function App({ workbench, flows, providers, builder }: Props) {
       setPane('chat');
     },
     [actions],
+  );
+  const choosePane = useMemo(
+    () => (id: Pane) => {
+      setPane(id);
+      if (id === 'chat') setView('chat');
+    },
+    [],
   );
   const newSession = useMemo(
     () => () => {
@@ -160,72 +164,17 @@ export function App({ workbench, flows, providers, builder }: Props) {
           Agents
         </button>
         <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
-        <details class="settings">
-          <summary>Settings</summary>
-          <div class="settings-menu">
-            <label>
-              <input
-                type="checkbox"
-                checked={state.settings.autoResume}
-                onChange={(event) =>
-                  actions.updateSettings({ autoResume: event.currentTarget.checked })
-                }
-              />{' '}
-              Resume interrupted runs automatically after a reload
-            </label>
-            <label>
-              <input
-                type="checkbox"
-                checked={state.settings.demoPace === 'instant'}
-                onChange={(event) =>
-                  actions.updateSettings({
-                    demoPace: event.currentTarget.checked ? 'instant' : 'visible',
-                  })
-                }
-              />{' '}
-              Instant demos (no pause per step)
-            </label>
-            <label>
-              Theme{' '}
-              <select
-                value={state.settings.theme}
-                onChange={(event) =>
-                  actions.updateSettings({ theme: event.currentTarget.value as Theme })
-                }
-              >
-                <option value="system">As the system</option>
-                <option value="light">Light</option>
-                <option value="dark">Dark</option>
-              </select>
-            </label>
-            <button
-              type="button"
-              onClick={(event) => {
-                event.currentTarget.closest('details')?.removeAttribute('open');
-                setView('providers');
-              }}
-            >
-              Providers
-            </button>
-          </div>
-        </details>
+        <SettingsMenu
+          settings={state.settings}
+          onChange={actions.updateSettings}
+          onProviders={() => {
+            setView('providers');
+            setPane('chat');
+          }}
+        />
       </header>
 
-      <nav class="panes" aria-label="Panels">
-        {PANES.filter(({ id }) => id !== 'flow' || flow).map(({ id, label }) => (
-          <button
-            key={id}
-            type="button"
-            aria-pressed={pane === id}
-            onClick={() => {
-              setPane(id);
-              if (id === 'chat') setView('chat');
-            }}
-          >
-            {label}
-          </button>
-        ))}
-      </nav>
+      <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
 
       <SessionList
         sessions={state.sessions}
@@ -405,101 +354,3 @@ export function App({ workbench, flows, providers, builder }: Props) {
 
 const EMPTY: never[] = [];
 const NO_VERSIONS: ReadonlyMap<string, MessageVersions> = new Map();
-
-/** What the rewind just made did, with its undo; it takes the focus, which the rewind took away. */
-function RewindNote(props: { said: string; disabled: boolean; onUndo: () => void }) {
-  const note = useRef<HTMLParagraphElement>(null);
-  useEffect(() => note.current?.focus(), [props.said]);
-  return (
-    <p class="rewind-note" role="status" tabIndex={-1} ref={note}>
-      {props.said} Nothing is lost: the turns you left stay in History.{' '}
-      <button type="button" disabled={props.disabled} onClick={props.onUndo}>
-        Undo
-      </button>
-    </p>
-  );
-}
-
-/** The header's Flows button, which says when a flow has edits not saved. */
-function FlowsButton(props: { editor: FlowEditor; pressed: boolean; onClick: () => void }) {
-  const { drafts } = useSnapshot(props.editor);
-  const unsaved = Object.keys(drafts).length > 0;
-  return (
-    <button type="button" aria-pressed={props.pressed} onClick={props.onClick}>
-      Flows
-      {unsaved && (
-        <span class="badge unsaved" title="A flow has edits not saved">
-          draft
-        </span>
-      )}
-    </button>
-  );
-}
-
-function focusMessageBox(): void {
-  document.querySelector<HTMLElement>('.composer textarea')?.focus();
-}
-
-/** Takes the user to the approval cards: the first one's first button gets the focus. */
-function showApprovals(): void {
-  const card = document.querySelector<HTMLElement>('.approvals');
-  card?.scrollIntoView({ block: 'nearest' });
-  card?.querySelector<HTMLElement>('input, button')?.focus();
-}
-
-const PANES: { id: Pane; label: string }[] = [
-  { id: 'chat', label: 'Chat' },
-  { id: 'sessions', label: 'Sessions' },
-  { id: 'flow', label: 'Flow' },
-  { id: 'history', label: 'History' },
-  { id: 'state', label: 'State' },
-  { id: 'artifacts', label: 'Artifacts' },
-  { id: 'log', label: 'Log' },
-];
-
-/** Stable callbacks (the panels re-render only when their data changes). */
-function actionsOf(workbench: Workbench) {
-  return {
-    open: (id: string) => void workbench.open(id),
-    newSession: () => void workbench.newSession(),
-    rename: (id: string, title: string) => void workbench.rename(id, title),
-    remove: (id: string) => void workbench.remove(id),
-    exportSession: (id: string) =>
-      void workbench.exportSession(id).then((file) => file && download(file.filename, file.json)),
-    importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
-    setAgent: (agentId: string) => void workbench.setAgent(agentId),
-    send: (text: string, attachments: OutgoingAttachment[]) =>
-      void workbench.send(text, attachments),
-    rejectAndSend: (text: string, attachments: OutgoingAttachment[]) =>
-      void workbench.rejectAndSend(text, attachments),
-    stop: () => workbench.stop(),
-    selectTurn: (id: string | undefined) => workbench.selectTurn(id),
-    showEarlierMessages: () => void workbench.showEarlierMessages(),
-    showEarlierTurns: () => void workbench.showEarlierTurns(),
-    openLog: (open: boolean) => void workbench.openLog(open),
-    showEarlierLog: () => void workbench.showEarlierLog(),
-    rewind: (id: string) => void workbench.rewind(id),
-    undoRewind: () => void workbench.undoRewind(),
-    switchToBranch: (id: string) => void workbench.switchToBranch(id),
-    rewindToCheckpoint: (id: string) => void workbench.rewindToCheckpoint(id),
-    // The button pressed goes away with what it answered: the focus goes to the message box.
-    edit: (id: string, text: string) => {
-      void workbench.edit(id, text);
-      focusMessageBox();
-    },
-    fork: (id: string) => void workbench.fork(id),
-    regenerate: (id: string) => {
-      void workbench.regenerate(id);
-      focusMessageBox();
-    },
-    showInLog: (eventId: string) => void workbench.showInLog(eventId),
-    resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
-    answer: (requestId: string, confirmed: boolean, payload?: unknown) => {
-      void workbench.answer(requestId, confirmed, payload);
-      focusMessageBox();
-    },
-    updateSettings: (patch: Partial<Settings>) => void workbench.updateSettings(patch),
-    loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
-    dismiss: () => workbench.dismiss(),
-  };
-}
