@@ -1,11 +1,19 @@
 // Sessions as JSON files: what export writes and import accepts. The format is ADK's session
-// JSON (camelCase: `{ id, appName, userId, state, events, lastUpdateTime }`), so a session
-// exported by ADK's API server imports here and the other way round; Trellis adds its own
-// fields under `trellis`.
+// JSON, `{ id, appName, userId, state, events, lastUpdateTime }` and nothing else at the top (ADK
+// Python's `Session` forbids other fields), so a session exported by ADK imports here and the
+// other way round.
 //
-// Import is strict about what it needs and lenient about the rest (as excalidraw's restore):
-// every problem is reported with where it is, ADK's conventions (timestamps in seconds, `null`
-// for unset fields) are upgraded, and fields it does not know are kept.
+// Export writes camelCase with ADK's timestamps (seconds, as floats). What only Trellis knows
+// travels where ADK allows free data, in events' `customMetadata.trellis` (see TrellisMetadata),
+// and comes back on import: the session's title and agent on the first event, a checkpoint
+// rewind's target on its marker, artifact bytes on the events that saved them.
+//
+// Import reads camelCase and snake_case (ADK Python's field names; core/adk-case), is strict about
+// what it needs and lenient about the rest (as excalidraw's restore): every problem is reported
+// with where it is, ADK's conventions (timestamps in seconds, `null` for unset fields) are
+// upgraded, and fields it does not know are kept. The file's top-level `state`, where the events
+// do not explain it, becomes the session's initial state, logged first as createSession does.
+// Files of older Trellis versions (a top-level `trellis` field, timestamps in ms) still import.
 
 import { artifactPayloadProblems } from './artifact-payloads.ts';
 import type { Content, Part } from './content.ts';
@@ -13,9 +21,23 @@ import { InvalidSessionFileError } from './errors.ts';
 import type { Event } from './event.ts';
 import { newEventId } from './ids.ts';
 import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
-import { setOwn } from './state.ts';
+import { ownValue, setOwn } from './state.ts';
+import { adkSpelling, camelizeAdk, type AdkSpelling } from './adk-case.ts';
+import { TRELLIS_METADATA } from './artifact-payloads.ts';
+import { initialStateOf } from './session-file-state.ts';
 
+/** The format name of the top-level `trellis` field older Trellis exports carried. */
 export const SESSION_FILE_FORMAT = 'trellis-session';
+
+/** What Trellis keeps of its own in an exported event's `customMetadata.trellis`. */
+export interface TrellisMetadata {
+  /** On the first event: the session's title and agent. */
+  session?: SessionFileExtras;
+  /** On a checkpoint rewind's marker: the event it rewound to (not a field of ADK's actions). */
+  rewindAfterEventId?: string;
+  /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
+  artifacts?: Record<string, unknown>;
+}
 
 export interface SessionFileExtras {
   title?: string;
@@ -29,14 +51,20 @@ export interface SessionFile {
   state: Record<string, unknown>;
   events: readonly Event[];
   lastUpdateTime: number;
+  /** Only in files of older Trellis versions (read, never written). */
   trellis?: { format: typeof SESSION_FILE_FORMAT; version: 1 } & SessionFileExtras;
 }
 
 export interface ParsedSessionFile extends SessionFileExtras {
-  /** The events to import, in order; partial ones left out. */
+  /**
+   * The events to import, in order; partial ones left out. When the file's `state` holds what its
+   * events do not explain, the first is the event that sets that initial state.
+   */
   events: Event[];
   /** The id the session had where it came from. */
   sourceId?: string;
+  /** How the file spelled ADK's fields. */
+  spelling: AdkSpelling;
 }
 
 const MAX_PROBLEMS = 12;
@@ -48,20 +76,46 @@ export const MAX_FILE_ID = 256;
 /** The highest artifact version a file may name. */
 export const MAX_ARTIFACT_VERSION = 100_000;
 
+/**
+ * The session as ADK's Session JSON: camelCase, timestamps in seconds, no field ADK does not
+ * know at the top or in an event's actions; Trellis's own data in `customMetadata.trellis`.
+ */
 export function toSessionFile(
   session: Omit<SessionFile, 'trellis'>,
   extras: SessionFileExtras = {},
 ): string {
-  const file: SessionFile = {
+  const file: Omit<SessionFile, 'trellis'> = {
     id: session.id,
     appName: session.appName,
     userId: session.userId,
     state: session.state,
-    events: session.events,
-    lastUpdateTime: session.lastUpdateTime,
-    trellis: { format: SESSION_FILE_FORMAT, version: 1, ...extras },
+    events: session.events.map((event, index) =>
+      toFileEvent(event, index === 0 ? extras : undefined),
+    ),
+    lastUpdateTime: session.lastUpdateTime / 1000,
   };
   return JSON.stringify(file, null, 2);
+}
+
+function toFileEvent(event: Event, session: SessionFileExtras | undefined): Event {
+  const { rewindAfterEventId, ...actions } = event.actions;
+  const own: TrellisMetadata = {};
+  if (session && (session.title !== undefined || session.agentId !== undefined))
+    own.session = { ...session };
+  if (rewindAfterEventId !== undefined) own.rewindAfterEventId = rewindAfterEventId;
+  let customMetadata = event.customMetadata;
+  if (Object.keys(own).length > 0) {
+    customMetadata = { ...customMetadata };
+    const trellis = { ...(ownValue(customMetadata, TRELLIS_METADATA) as object | undefined) };
+    for (const [key, value] of Object.entries(own)) setOwn(trellis, key, value);
+    setOwn(customMetadata, TRELLIS_METADATA, trellis);
+  }
+  return {
+    ...event,
+    actions: actions as Event['actions'],
+    timestamp: event.timestamp / 1000,
+    ...(customMetadata !== undefined ? { customMetadata } : {}),
+  };
 }
 
 /**
@@ -75,26 +129,37 @@ export function parseSessionFile(text: string): ParsedSessionFile {
   };
   const tooBig = jsonTextProblem(text, SESSION_FILE_LIMITS, 'the file');
   if (tooBig) refuse(tooBig);
-  let json: unknown;
+  let parsed: unknown;
   try {
-    json = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     refuse(`not JSON (${(error as Error).message})`);
   }
-  if (!isRecord(json)) return refuse(`the file is ${describe(json)}, not a JSON object`);
-  const hostile = jsonTreeProblem(json, SESSION_FILE_LIMITS);
+  if (!isRecord(parsed)) return refuse(`the file is ${describe(parsed)}, not a JSON object`);
+  const hostile = jsonTreeProblem(parsed, SESSION_FILE_LIMITS);
   if (hostile) refuse(hostile);
-  if (!Array.isArray(json.events)) refuse('it has no "events" list');
-  const problems: string[] = [];
-  const extras = restoreExtras(json.trellis, problems);
-  if (typeof json.id === 'string' && json.id.length > MAX_FILE_ID)
-    problems.push(`"id" is longer than ${MAX_FILE_ID} characters`);
+  const spelling = adkSpelling(parsed);
+  const json =
+    spelling === 'snake_case' ? (camelizeAdk(parsed) as Record<string, unknown>) : parsed;
+  const fail = (problems: string[]): never => {
+    throw new InvalidSessionFileError(inSpelling(problems, spelling));
+  };
+  const shape = shapeProblems(json);
+  if (!Array.isArray(json.events)) fail(shape.slice(0, 3));
+  const problems = shape.filter((problem) => !problem.startsWith('"events"'));
+  let extras = restoreExtras(json.trellis, problems, 'trellis');
   const events: Event[] = [];
   const ids = new Set<string>();
   const invocations = new Set<string>();
   (json.events as unknown[]).forEach((raw, index) => {
     if (problems.length >= MAX_PROBLEMS) return;
     const at = `events[${index}]`;
+    const own = trellisMetadataOf(raw);
+    if (index === 0 && own?.session !== undefined)
+      extras = {
+        ...extras,
+        ...restoreExtras(own.session, problems, `${at}.customMetadata.trellis.session`),
+      };
     const event = restoreEvent(raw, at, problems);
     if (!event || event.partial) return;
     if (ids.has(event.id)) problems.push(`${at}.id ${JSON.stringify(event.id)} appears twice`);
@@ -105,34 +170,84 @@ export function parseSessionFile(text: string): ParsedSessionFile {
     invocations.add(event.invocationId);
     events.push(event);
   });
-  if (problems.length > 0) throw new InvalidSessionFileError(problems);
+  if (problems.length > 0) fail(problems);
+  const initial = isRecord(json.state) ? initialStateOf(json.state, events) : undefined;
+  if (initial) events.unshift(initial);
   return {
     events,
+    spelling,
     ...(typeof json.id === 'string' ? { sourceId: json.id } : {}),
     ...extras,
   };
 }
 
-/** The title and agent of Trellis's own `trellis` field, checked. */
-function restoreExtras(raw: unknown, problems: string[]): SessionFileExtras {
+/** What is wrong with the top level of a file for it to be ADK's Session JSON. */
+function shapeProblems(json: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  for (const field of ['id', 'appName', 'userId'] as const) {
+    const value = json[field];
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      problems.push(`"${field}" must be text`);
+  }
+  if (typeof json.id === 'string' && json.id.length > MAX_FILE_ID)
+    problems.push(`"id" is longer than ${MAX_FILE_ID} characters`);
+  if (json.state !== undefined && json.state !== null && !isRecord(json.state))
+    problems.push('"state" must be an object');
+  if (!Array.isArray(json.events))
+    problems.unshift(
+      json.events === undefined ? 'it has no "events" list' : '"events" must be a list',
+    );
+  return problems;
+}
+
+/**
+ * The problems as the file spells its fields: a snake_case file is told `invocation_id`, not
+ * `invocationId`, and every refusal says which spelling the file was read in.
+ */
+function inSpelling(problems: string[], spelling: AdkSpelling): string[] {
+  const said =
+    spelling === 'snake_case'
+      ? problems.map((problem) =>
+          problem.replace(/(?<=[.\["]|^)([a-z]+(?:[A-Z][a-z0-9]*)+)\b/g, (name) =>
+            name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+          ),
+        )
+      : problems;
+  return [
+    ...said,
+    spelling === 'snake_case'
+      ? "it was read as ADK Python's snake_case (invocation_id, state_delta, …)"
+      : 'it was read as camelCase (invocationId, stateDelta, …): ADK Python writes snake_case, also accepted',
+  ];
+}
+
+/** An event's `customMetadata.trellis`, when it is an object. */
+function trellisMetadataOf(raw: unknown): TrellisMetadata | undefined {
+  if (!isRecord(raw) || !isRecord(raw.customMetadata)) return undefined;
+  const own = ownValue(raw.customMetadata, TRELLIS_METADATA);
+  return isRecord(own) ? (own as TrellisMetadata) : undefined;
+}
+
+/** The title and agent Trellis keeps of a session (`where` says where the file has them). */
+function restoreExtras(raw: unknown, problems: string[], where: string): SessionFileExtras {
   if (raw === undefined || raw === null) return {};
   if (!isRecord(raw)) {
-    problems.push('"trellis" must be an object');
+    problems.push(`${where} must be an object`);
     return {};
   }
   const extras: SessionFileExtras = {};
   const { title, agentId } = raw;
   if (title !== undefined && title !== null) {
-    if (typeof title !== 'string') problems.push('trellis.title must be text');
+    if (typeof title !== 'string') problems.push(`${where}.title must be text`);
     else if (title.length > MAX_SESSION_TITLE)
       problems.push(
-        `trellis.title is ${title.length.toLocaleString('en-US')} characters long; a title has at most ${MAX_SESSION_TITLE}`,
+        `${where}.title is ${title.length.toLocaleString('en-US')} characters long; a title has at most ${MAX_SESSION_TITLE}`,
       );
     else if (title.trim() !== '') extras.title = title.trim();
   }
   if (agentId !== undefined && agentId !== null) {
     if (typeof agentId !== 'string' || agentId.length > MAX_FILE_ID)
-      problems.push(`trellis.agentId must be text of at most ${MAX_FILE_ID} characters`);
+      problems.push(`${where}.agentId must be text of at most ${MAX_FILE_ID} characters`);
     else extras.agentId = agentId;
   }
   return extras;
@@ -157,7 +272,7 @@ function restoreEvent(raw: unknown, at: string, problems: string[]): Event | und
     problems.push(`${at} is not an object`);
     return undefined;
   }
-  const event = withoutNulls(raw);
+  const event = withoutTrellisFields(withoutNulls(raw));
   const before = problems.length;
   const name = (field: 'id' | 'invocationId' | 'author') => {
     const value = event[field];
@@ -193,6 +308,28 @@ function restoreEvent(raw: unknown, at: string, problems: string[]): Event | und
   const { artifactDelta } = event.actions as Event['actions'];
   problems.push(...artifactPayloadProblems(event.customMetadata, artifactDelta, at));
   return problems.length === before ? (event as unknown as Event) : undefined;
+}
+
+/**
+ * The event with what export moved into `customMetadata.trellis` put back: a checkpoint rewind's
+ * target into its actions; the session's title and agent (read by parseSessionFile) dropped.
+ */
+function withoutTrellisFields(event: Record<string, unknown>): Record<string, unknown> {
+  const own = trellisMetadataOf(event);
+  if (!own || (own.session === undefined && own.rewindAfterEventId === undefined)) return event;
+  const { session: _session, rewindAfterEventId, ...rest } = own;
+  const metadata = { ...(event.customMetadata as Record<string, unknown>) };
+  if (Object.keys(rest).length > 0) setOwn(metadata, TRELLIS_METADATA, rest);
+  else delete metadata[TRELLIS_METADATA];
+  const restored = { ...event };
+  if (Object.keys(metadata).length > 0) restored.customMetadata = metadata;
+  else delete restored.customMetadata;
+  if (rewindAfterEventId !== undefined) {
+    const actions = isRecord(event.actions) ? { ...event.actions } : {};
+    actions.rewindAfterEventId = rewindAfterEventId;
+    restored.actions = actions;
+  }
+  return restored;
 }
 
 type FieldType = 'string' | 'boolean' | 'object';

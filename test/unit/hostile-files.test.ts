@@ -140,7 +140,7 @@ describe('session files', () => {
     {
       name: 'no events',
       damage: (file) => JSON.stringify({ ...file, events: 'none' }),
-      refused: /no "events" list/,
+      refused: /"events" must be a list/,
     },
     {
       name: 'deep nesting in a tool response',
@@ -173,14 +173,26 @@ describe('session files', () => {
     },
     {
       name: 'a 1 MB title',
-      damage: (file) =>
-        JSON.stringify({ ...file, trellis: { ...file.trellis, title: 't'.repeat(MB) } }),
-      refused: /trellis\.title is 1,048,576 characters long; a title has at most 120/,
+      damage: (file) => {
+        file.events[0].customMetadata.trellis.session.title = 't'.repeat(MB);
+        return JSON.stringify(file);
+      },
+      refused:
+        /events\[0\]\.customMetadata\.trellis\.session\.title is 1,048,576 characters long; a title has at most 120/,
     },
     {
       name: 'a title that is not text',
-      damage: (file) => JSON.stringify({ ...file, trellis: { ...file.trellis, title: 7 } }),
-      refused: /trellis\.title must be text/,
+      damage: (file) => {
+        file.events[0].customMetadata.trellis.session.title = 7;
+        return JSON.stringify(file);
+      },
+      refused: /events\[0\]\.customMetadata\.trellis\.session\.title must be text/,
+    },
+    {
+      name: 'a 1 MB title in an older export',
+      damage: (file) =>
+        JSON.stringify({ ...file, trellis: { format: 'trellis-session', title: 't'.repeat(MB) } }),
+      refused: /trellis\.title is 1,048,576 characters long; a title has at most 120/,
     },
     {
       name: 'a 1 MB event id',

@@ -138,7 +138,7 @@ describe.each(serviceKinds)('session files with artifacts ($name)', (kind) => {
     const json = JSON.parse(file) as { events: Event[] };
     // The file is ADK's Session shape; the bytes ride in customMetadata.
     expect(Object.keys(json).sort()).toEqual(
-      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'trellis', 'userId'].sort(),
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
     );
     const carried = json.events.flatMap((event) =>
       Object.keys(

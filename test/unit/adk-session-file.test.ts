@@ -1,0 +1,288 @@
+// ADK's session files in both spellings: what ADK Python writes (snake_case, seconds) imports
+// with its state and every event, user data untouched; what Trellis exports is ADK's Session shape
+// and loses nothing when it comes back.
+
+import { describe, expect, it } from 'vitest';
+import {
+  InvalidSessionFileError,
+  createEvent,
+  parseSessionFile,
+  toSessionFile,
+  type Event,
+} from '../../src/index.ts';
+import { adkSpelling, camelName } from '../../src/core/adk-case.ts';
+
+/** A session as ADK Python's `Session.model_dump_json()` writes it, by ADK's field names. */
+const snakeFile = {
+  id: 'py-session-1',
+  app_name: 'weather_app',
+  user_id: 'ada',
+  state: { user_name: 'Ada', plan: { step_one: 1 }, last_city: 'Paris', 'app:units': 'metric' },
+  last_update_time: 1_795_000_010.5,
+  events: [
+    {
+      id: 'e1',
+      invocation_id: 'inv-1',
+      author: 'user',
+      timestamp: 1_795_000_000.25,
+      content: { role: 'user', parts: [{ text: 'Weather in Paris?' }] },
+      actions: { state_delta: {}, artifact_delta: {}, requested_auth_configs: {} },
+      long_running_tool_ids: null,
+      partial: null,
+      future_field: { keep_me: true },
+    },
+    {
+      id: 'e2',
+      invocation_id: 'inv-1',
+      author: 'weather_agent',
+      timestamp: 1_795_000_001,
+      content: {
+        role: 'model',
+        parts: [
+          { function_call: { id: 'call-1', name: 'get_weather', args: { city_name: 'Paris' } } },
+        ],
+      },
+      actions: { state_delta: {}, artifact_delta: {} },
+      long_running_tool_ids: [],
+    },
+    {
+      id: 'e3',
+      invocation_id: 'inv-1',
+      author: 'weather_agent',
+      timestamp: 1_795_000_002,
+      content: {
+        role: 'user',
+        parts: [
+          { function_response: { id: 'call-1', name: 'get_weather', response: { temp_c: 20 } } },
+        ],
+      },
+      actions: {
+        state_delta: { last_city: 'Paris' },
+        artifact_delta: { 'report_v1.txt': 0 },
+        requested_tool_confirmations: {
+          call_9: { hint: 'ok?', confirmed: false, payload: { max_cost: 3 } },
+        },
+        skip_summarization: true,
+      },
+    },
+    {
+      id: 'e4',
+      invocation_id: 'inv-1',
+      author: 'weather_agent',
+      timestamp: 1_795_000_003,
+      content: { role: 'model', parts: [{ text: 'It is 20 °C.' }] },
+      actions: { state_delta: {}, artifact_delta: {} },
+      usage_metadata: { prompt_token_count: 12, candidates_token_count: 5, total_token_count: 17 },
+      custom_metadata: { trace_id: 'abc' },
+      turn_complete: true,
+    },
+    {
+      id: 'e5',
+      invocation_id: 'inv-2',
+      author: 'user',
+      timestamp: 1_795_000_004,
+      content: {
+        role: 'user',
+        parts: [{ inline_data: { mime_type: 'text/plain', data: 'aGk=' } }],
+      },
+      actions: { state_delta: {}, artifact_delta: {} },
+    },
+    {
+      id: 'e6',
+      invocation_id: 'inv-3',
+      author: 'user',
+      timestamp: 1_795_000_005,
+      actions: { state_delta: {}, artifact_delta: {}, rewind_before_invocation_id: 'inv-2' },
+    },
+  ],
+};
+
+describe('ADK session files', () => {
+  it('tells snake_case from camelCase per file', () => {
+    expect(adkSpelling(snakeFile)).toBe('snake_case');
+    expect(adkSpelling({ id: 'x', appName: 'a', events: [{ invocationId: 'i' }] })).toBe(
+      'camelCase',
+    );
+    expect(adkSpelling({ id: 'x', events: [{ actions: { state_delta: {} } }] })).toBe('snake_case');
+    expect(['state_delta', 'long_running_tool_ids', 'text', '_private'].map(camelName)).toEqual([
+      'stateDelta',
+      'longRunningToolIds',
+      'text',
+      '_private',
+    ]);
+  });
+
+  it("imports ADK Python's snake_case file: ADK's fields renamed, the user's data as it was", () => {
+    const parsed = parseSessionFile(JSON.stringify(snakeFile));
+    expect(parsed.spelling).toBe('snake_case');
+    expect(parsed.sourceId).toBe('py-session-1');
+    const [initial, ...events] = parsed.events;
+    // The state no event explains comes first, as createSession logs it; app: state is the app's.
+    expect(initial!.author).toBe('user');
+    expect(initial!.actions.stateDelta).toEqual({ user_name: 'Ada', plan: { step_one: 1 } });
+    expect(initial!.timestamp).toBe(1_795_000_000_250);
+    expect(events.map((e) => e.id)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'e6']);
+    const [e1, e2, e3, e4, e5, e6] = events as [Event, Event, Event, Event, Event, Event];
+    expect(e1.invocationId).toBe('inv-1');
+    expect(e1.timestamp).toBe(1_795_000_000_250);
+    // A field Trellis does not know is kept, read as one of a newer ADK's (so in camelCase).
+    expect((e1 as unknown as Record<string, unknown>).futureField).toEqual({ keepMe: true });
+    expect(e2.content!.parts[0]!.functionCall).toEqual({
+      id: 'call-1',
+      name: 'get_weather',
+      args: { city_name: 'Paris' },
+    });
+    expect(e3.content!.parts[0]!.functionResponse!.response).toEqual({ temp_c: 20 });
+    expect(e3.actions.stateDelta).toEqual({ last_city: 'Paris' });
+    expect(e3.actions.artifactDelta).toEqual({ 'report_v1.txt': 0 });
+    expect(e3.actions.skipSummarization).toBe(true);
+    expect(e3.actions.requestedToolConfirmations).toEqual({
+      call_9: { hint: 'ok?', confirmed: false, payload: { max_cost: 3 } },
+    });
+    expect(e4.usageMetadata).toEqual({
+      promptTokenCount: 12,
+      candidatesTokenCount: 5,
+      totalTokenCount: 17,
+    });
+    expect(e4.customMetadata).toEqual({ trace_id: 'abc' });
+    expect(e4.turnComplete).toBe(true);
+    expect(e5.content!.parts[0]!.inlineData).toEqual({ mimeType: 'text/plain', data: 'aGk=' });
+    expect(e6.actions.rewindBeforeInvocationId).toBe('inv-2');
+  });
+
+  it('imports camelCase with timestamps in milliseconds (ADK TypeScript) the same way', () => {
+    const camel = {
+      id: 'ts-1',
+      appName: 'echo',
+      userId: 'u',
+      state: { mood: 'good' },
+      lastUpdateTime: 1_795_476_784_365,
+      events: [
+        {
+          id: 'a',
+          invocationId: 'e-1',
+          author: 'user',
+          timestamp: 1_795_476_784_361,
+          content: { role: 'user', parts: [{ text: 'hello' }] },
+          actions: { stateDelta: {}, artifactDelta: {}, requestedAuthConfigs: {} },
+          longRunningToolIds: [],
+        },
+      ],
+    };
+    const parsed = parseSessionFile(JSON.stringify(camel));
+    expect(parsed.spelling).toBe('camelCase');
+    expect(parsed.events.map((e) => [e.author, e.timestamp, e.actions.stateDelta])).toEqual([
+      ['user', 1_795_476_784_361, { mood: 'good' }],
+      ['user', 1_795_476_784_361, {}],
+    ]);
+  });
+
+  it("exports ADK's Session shape, and everything of Trellis's comes back", () => {
+    const at = 1_795_000_000_123;
+    const message = { ...createEvent({ invocationId: 'i1', author: 'user' }), timestamp: at };
+    const answer = {
+      ...createEvent({ invocationId: 'i1', author: 'bot', actions: { stateDelta: { n: 1 } } }),
+      timestamp: at + 10,
+      content: { role: 'model' as const, parts: [{ text: 'hi' }] },
+    };
+    const marker = {
+      ...createEvent({
+        invocationId: 'i2',
+        author: 'user',
+        actions: { rewindAfterEventId: message.id },
+      }),
+      timestamp: at + 20,
+    };
+    const session = {
+      id: 's1',
+      appName: 'trellis',
+      userId: 'user',
+      state: { n: 1 },
+      events: [message, answer, marker],
+      lastUpdateTime: at + 20,
+    };
+    const text = toSessionFile(session, { title: 'Plans', agentId: 'state-keeper' });
+    const file = JSON.parse(text);
+    expect(Object.keys(file).sort()).toEqual(
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+    );
+    expect(file.lastUpdateTime).toBe((at + 20) / 1000);
+    expect(file.events.map((e: Event) => e.timestamp)).toEqual([
+      at / 1000,
+      (at + 10) / 1000,
+      (at + 20) / 1000,
+    ]);
+    // ADK's EventActions has no rewindAfterEventId: it travels in customMetadata.
+    expect(file.events[2].actions.rewindAfterEventId).toBeUndefined();
+    expect(file.events[2].customMetadata.trellis.rewindAfterEventId).toBe(message.id);
+    expect(file.events[0].customMetadata.trellis.session).toEqual({
+      title: 'Plans',
+      agentId: 'state-keeper',
+    });
+
+    const back = parseSessionFile(text);
+    expect(back.title).toBe('Plans');
+    expect(back.agentId).toBe('state-keeper');
+    expect(back.events).toEqual([message, answer, marker]);
+  });
+
+  it('still imports an export of an older Trellis (top-level trellis, milliseconds)', () => {
+    const event = {
+      ...createEvent({ invocationId: 'i', author: 'user' }),
+      timestamp: 1_795_000_000_000,
+    };
+    const old = {
+      id: 'x',
+      appName: 'trellis',
+      userId: 'user',
+      state: {},
+      events: [event],
+      lastUpdateTime: 1_795_000_000_000,
+      trellis: { format: 'trellis-session', version: 1, title: 'Old one' },
+    };
+    const parsed = parseSessionFile(JSON.stringify(old));
+    expect(parsed.title).toBe('Old one');
+    expect(parsed.events).toEqual([event]);
+  });
+
+  const refusals: { name: string; file: unknown; says: RegExp[] }[] = [
+    {
+      name: 'a file that is not a session',
+      file: { session: { id: 'x' }, id: 5, state: [] },
+      says: [
+        /it has no "events" list/,
+        /"id" must be text/,
+        /"state" must be an object/,
+        /read as camelCase/,
+      ],
+    },
+    {
+      name: 'a snake_case event without its invocation',
+      file: {
+        id: 'x',
+        app_name: 'a',
+        events: [{ author: 'user', timestamp: 1, actions: { state_delta: 3 } }],
+      },
+      says: [
+        /events\[0\]\.invocation_id must be a non-empty string/,
+        /events\[0\]\.actions\.state_delta must be an object/,
+        /read as ADK Python's snake_case/,
+      ],
+    },
+    {
+      name: 'a camelCase event without its invocation',
+      file: { id: 'x', events: [{ author: 'user', timestamp: 1 }] },
+      says: [/events\[0\]\.invocationId must be a non-empty string/, /read as camelCase/],
+    },
+  ];
+  it.each(refusals)('refuses $name, naming the fields and the spelling', ({ file, says }) => {
+    let error: unknown;
+    try {
+      parseSessionFile(JSON.stringify(file));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidSessionFileError);
+    for (const pattern of says) expect((error as Error).message).toMatch(pattern);
+  });
+});
