@@ -3,10 +3,10 @@
 // tests.
 
 import {
-  IndexedDbArtifactService,
-  IndexedDbSessionService,
   SessionNotFoundError,
   isUserArtifact,
+  type BaseArtifactService,
+  type BaseSessionService,
 } from '../src/index.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type {
@@ -24,10 +24,11 @@ import type { ArtifactInfo, OpeningLimits, SessionOpening, SessionSnapshot } fro
 const MAX_TAIL = 5000;
 
 export class AppOpenings {
+  /** Over the app's IndexedDB services, or over the in-memory copy of a remote session. */
   constructor(
-    private readonly sessions: IndexedDbSessionService,
-    private readonly artifacts: IndexedDbArtifactService,
-    private readonly store: IndexedDbAppStore,
+    private readonly sessions: BaseSessionService,
+    private readonly artifacts: BaseArtifactService,
+    private readonly store: Pick<IndexedDbAppStore, 'getSessionMeta'>,
   ) {}
 
   /**

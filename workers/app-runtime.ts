@@ -57,9 +57,10 @@ import {
   userText,
 } from './app-sessions.ts';
 import type { AttachmentPolicy } from '../src/models/attachments.ts';
-import type { SessionUsage } from '../src/core/usage.ts';
+import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
 import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
+import { AppRemote, isRemoteId } from './app-remote.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -88,6 +89,8 @@ export class AppRuntime {
   /** Settings → Providers and the agent builder; `runtime.ts` exposes their methods. */
   readonly providers: AppProviders;
   readonly agentSpecs: AppAgentSpecs;
+  /** Settings → ADK servers, and the sessions that live on them (workers/app-remote.ts). */
+  readonly remote: AppRemote;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
@@ -111,11 +114,13 @@ export class AppRuntime {
     const timing = async () =>
       options.timing ?? ((await this.settings()).demoPace === 'instant' ? INSTANT_DEMO : undefined);
     this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs);
+    this.remote = new AppRemote(this.store, options.broadcast, (json) => this.importSession(json));
   }
 
   /** The demo agents, then the example flows, then the user's flows. */
-  agents(): Promise<AgentInfo[]> {
-    return this.agentList.list();
+  async agents(): Promise<AgentInfo[]> {
+    const [local, remote] = await Promise.all([this.agentList.list(), this.remote.agents()]);
+    return [...local, ...remote];
   }
 
   async listSessions(): Promise<SessionSummary[]> {
@@ -124,10 +129,12 @@ export class AppRuntime {
       this.store.listSessionMeta(APP_NAME, USER_ID),
     ]);
     const bySession = new Map(metas.map((meta) => [meta.sessionId, meta]));
-    return sessions.map((session) => summaryOf(session, bySession.get(session.id)));
+    const local = sessions.map((session) => summaryOf(session, bySession.get(session.id)));
+    return [...local, ...(await this.remote.listSessions())];
   }
 
   async createSession(agentId = DEFAULT_AGENT_ID, title = DEFAULT_TITLE): Promise<SessionSummary> {
+    if (isRemoteId(agentId)) return this.remote.createSession(agentId);
     await this.agentList.check(agentId);
     const session = await this.sessions.createSession({ appName: APP_NAME, userId: USER_ID });
     const meta = newMeta(session.id, title, agentId);
@@ -137,6 +144,7 @@ export class AppRuntime {
   }
 
   async renameSession(sessionId: string, title: string): Promise<void> {
+    if (isRemoteId(sessionId)) return this.remote.rename(sessionId, title);
     const clean = title.trim();
     if (!clean) throw new InvalidRequestError('A session needs a title');
     const meta = await this.meta(sessionId);
@@ -145,6 +153,11 @@ export class AppRuntime {
   }
 
   async setAgent(sessionId: string, agentId: string): Promise<void> {
+    localOnly(sessionId, 'Choosing another agent');
+    if (isRemoteId(agentId))
+      throw new InvalidRequestError(
+        'An ADK server app answers in its own sessions: start a new session with it',
+      );
     await this.agentList.check(agentId);
     await this.locked(sessionId, async () => {
       const meta = await this.meta(sessionId);
@@ -154,6 +167,8 @@ export class AppRuntime {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
+    // A remote session is only taken off the list: it stays on its server.
+    if (isRemoteId(sessionId)) return this.remote.forget(sessionId);
     await this.locked(sessionId, async () => {
       const key = this.key(sessionId);
       const files = await this.artifacts.listArtifactKeys(key);
@@ -176,16 +191,19 @@ export class AppRuntime {
 
   /** What the page needs to draw a session, read without reading its whole log. */
   openSessionSummary(sessionId: string, limits?: OpeningLimits): Promise<SessionOpening> {
+    if (isRemoteId(sessionId)) return this.remote.opening(sessionId, limits);
     return this.openings.opening(sessionId, limits);
   }
 
   /** What the session's model calls cost so far: calls, tokens, time. */
   sessionUsage(sessionId: string): Promise<SessionUsage> {
+    if (isRemoteId(sessionId)) return Promise.resolve(NO_USAGE);
     return sessionUsage(this.sessions, this.store, sessionId);
   }
 
   /** A page of the raw log for the event log (markers included), oldest first. */
   readLog(sessionId: string, fromSeq: number, limit: number): Promise<LogPage> {
+    if (isRemoteId(sessionId)) return this.remote.logPage(sessionId, fromSeq, limit);
     return this.openings.logPage(sessionId, fromSeq, limit);
   }
 
@@ -196,6 +214,11 @@ export class AppRuntime {
     onEvent: EventListener,
     attachments: readonly OutgoingAttachment[] = [],
   ): Promise<void> {
+    if (isRemoteId(sessionId)) {
+      if (attachments.length > 0)
+        throw new InvalidRequestError('Files are not sent to ADK servers yet: send the text alone');
+      return this.remote.send(sessionId, text, onEvent);
+    }
     const message =
       attachments.length === 0
         ? userText(text)
@@ -213,10 +236,12 @@ export class AppRuntime {
 
   /** Stops the session's run; it is then interrupted and can be resumed. */
   stop(sessionId: string): void {
+    this.remote.stop(sessionId);
     this.controllers.get(sessionId)?.abort();
   }
 
   rewind(sessionId: string, rewindBeforeInvocationId: string): Promise<Event> {
+    localOnly(sessionId, 'This rewind');
     return this.rewindBefore(sessionId, async () => rewindBeforeInvocationId);
   }
 
@@ -226,6 +251,7 @@ export class AppRuntime {
    * still holds when it rewinds.
    */
   switchToBranch(sessionId: string, invocationId: string): Promise<Event> {
+    localOnly(sessionId, 'Switching branches');
     return this.rewindBefore(sessionId, () =>
       this.sessions.getSwitchMarker({ ...this.key(sessionId), invocationId }),
     );
@@ -233,6 +259,7 @@ export class AppRuntime {
 
   /** Rewinds a flow session to before a node ran (after its checkpoint); it can then resume. */
   async rewindToCheckpoint(sessionId: string, checkpointEventId: string): Promise<Event> {
+    localOnly(sessionId, 'Rewinding to a checkpoint');
     const marker = await this.locked(sessionId, async () =>
       rewindToCheckpoint(await this.runnerFor(sessionId), USER_ID, sessionId, checkpointEventId),
     );
@@ -250,6 +277,7 @@ export class AppRuntime {
     text: string,
     onEvent: EventListener,
   ): Promise<void> {
+    localOnly(sessionId, 'Edit');
     const files = (await this.firstMessage(sessionId, invocationId))?.parts.filter(
       (part) => part.inlineData,
     );
@@ -260,6 +288,7 @@ export class AppRuntime {
 
   /** Asks the same message of a turn again (Regenerate): the old answer stays as a branch. */
   async regenerate(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    localOnly(sessionId, 'Regenerate');
     const message = await this.firstMessage(sessionId, invocationId);
     if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
       throw new InvalidRequestError('Only a turn that began with your message can be regenerated');
@@ -284,6 +313,7 @@ export class AppRuntime {
   }
 
   async fork(sessionId: string, atInvocationId: string): Promise<SessionSummary> {
+    localOnly(sessionId, 'Fork');
     const runner = await this.runnerFor(sessionId);
     const meta = await this.meta(sessionId);
     const fork = await runner.forkSessionAsync({ userId: USER_ID, sessionId, atInvocationId });
@@ -294,6 +324,7 @@ export class AppRuntime {
   }
 
   async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    if (isRemoteId(sessionId)) return this.remote.resume(sessionId, invocationId, onEvent);
     await this.run(sessionId, onEvent, async (runner, runConfig) =>
       runner.runAsync({
         userId: USER_ID,
@@ -312,6 +343,8 @@ export class AppRuntime {
     payload: unknown,
     onEvent: EventListener,
   ): Promise<void> {
+    if (isRemoteId(sessionId))
+      return this.remote.answer(sessionId, requestId, confirmed, payload, onEvent);
     const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
     const newMessage: Content = {
       role: 'user',
@@ -346,7 +379,9 @@ export class AppRuntime {
     const offered = await Promise.all(
       runs.map((run) => this.agentList.resumable(agents.get(run.sessionId) ?? DEFAULT_AGENT_ID)),
     );
-    return Promise.all(
+    const remoteTitles = new Map((await this.remote.listSessions()).map((s) => [s.id, s.title]));
+    const remote = this.remote.interruptedRuns(remoteTitles);
+    const local = await Promise.all(
       runs
         .filter((_, i) => offered[i])
         .map(async (run) => ({
@@ -356,6 +391,7 @@ export class AppRuntime {
           cause: causeOf(run, byRun.get(run.invocationId)),
         })),
     );
+    return [...local, ...remote];
   }
 
   /** The text of the message that began a turn ('' when there is none to show). */
@@ -384,6 +420,8 @@ export class AppRuntime {
   }
 
   loadArtifact(sessionId: string, filename: string, version?: number): Promise<Part | undefined> {
+    if (isRemoteId(sessionId))
+      return this.remote.loadArtifact(sessionId, filename, version) as Promise<Part | undefined>;
     return this.artifacts.loadArtifact({
       ...this.key(sessionId),
       filename,
@@ -392,6 +430,7 @@ export class AppRuntime {
   }
 
   async exportSession(sessionId: string): Promise<{ filename: string; json: string }> {
+    localOnly(sessionId, 'Export');
     return exportSessionFile(this.fileDeps(), await this.meta(sessionId));
   }
 
@@ -522,4 +561,12 @@ function causeOf(
   if (record?.ownerId === REWIND_OWNER) return 'rewound';
   if (run.error) return 'failed';
   return record?.status === 'running' ? 'cut-off' : 'stopped';
+}
+
+/** Refuses what works only on sessions in this browser, for a session on an ADK server. */
+function localOnly(sessionId: string, what: string): void {
+  if (isRemoteId(sessionId))
+    throw new InvalidRequestError(
+      `${what} works on sessions in this browser: use "Copy to this browser" on this ADK session first`,
+    );
 }

@@ -29,10 +29,10 @@ export type RuntimeBroadcast =
  * A built-in demo agent, a built-in example flow (read-only), one of the user's flows, or an
  * agent the user made in the agent builder.
  */
-export type AgentKind = 'demo' | 'example' | 'flow' | 'agent';
+export type AgentKind = 'demo' | 'example' | 'flow' | 'agent' | 'remote';
 
 export interface AgentInfo {
-  /** `state-keeper`…, `example:<name>`, `flow:<id>`, `agent:<id>`. */
+  /** `state-keeper`…, `example:<name>`, `flow:<id>`, `agent:<id>`, `adk:<server>:<app>`. */
   id: string;
   name: string;
   description: string;
@@ -153,6 +153,52 @@ export interface SessionSummary {
   agentId: string;
   createdAt: number;
   lastUpdateTime: number;
+  /** A session that lives on an ADK server (Settings → ADK servers), not in this browser. */
+  remote?: RemoteSessionInfo;
+}
+
+/** Where a remote session lives, and where it came from. */
+export interface RemoteSessionInfo {
+  serverId: string;
+  /** The server's base URL. */
+  url: string;
+  appName: string;
+  /** The session's id on the server. */
+  sessionId: string;
+  /** The session this one was made from by "Rewind into a new session", and what that kept. */
+  rewoundFrom?: { sessionId: string; title: string; note: string };
+}
+
+/** An ADK API server the user added (Settings → ADK servers). */
+export interface AdkServerInfo {
+  id: string;
+  /** Base URL, e.g. http://localhost:8000 */
+  url: string;
+  /** The user id its sessions are under (adk-web's default: `user`). */
+  userId: string;
+  /** Its apps, as /list-apps last said. */
+  apps: string[];
+}
+
+/** A session on an ADK server, as the server lists it. */
+export interface RemoteSessionListing {
+  /** The id the app knows it by (`adk:…`). */
+  id: string;
+  appName: string;
+  sessionId: string;
+  lastUpdateTime: number;
+  /** In the app's session list already. */
+  listed: boolean;
+}
+
+/** What a rewind of a remote session did. */
+export interface RemoteRewind {
+  /** `server`: the server's own rewind route; `new-session`: a new session up to that turn. */
+  how: 'server' | 'new-session';
+  /** The session to show now (the new one, for `new-session`). */
+  sessionId: string;
+  /** What the user should be told, plainly. */
+  note: string;
 }
 
 export interface ArtifactInfo {

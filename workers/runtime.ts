@@ -65,6 +65,19 @@ const api = {
     runtime.loadArtifact(sessionId, filename, version),
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),
   importSession: (json: string) => runtime.importSession(json),
+  // Settings → ADK servers, and the sessions on them (workers/app-remote.ts)
+  adkServers: () => runtime.remote.servers(),
+  addAdkServer: (url: string, userId?: string) => runtime.remote.addServer(url, userId),
+  refreshAdkServer: (serverId: string) => runtime.remote.refreshServer(serverId),
+  removeAdkServer: (serverId: string) => runtime.remote.removeServer(serverId),
+  adkSessions: (serverId: string, appName: string) =>
+    runtime.remote.remoteSessions(serverId, appName),
+  openAdkSession: (serverId: string, appName: string, sessionId: string) =>
+    runtime.remote.openRemoteSession(serverId, appName, sessionId),
+  rewindRemote: (sessionId: string, invocationId: string) =>
+    runtime.remote.rewind(sessionId, invocationId),
+  copyToBrowser: (sessionId: string) => runtime.remote.copyToBrowser(sessionId),
+  remoteTrace: (sessionId: string) => runtime.remote.trace(sessionId),
   listFlows: () => runtime.flows.list(),
   getFlow: (id: string) => runtime.flows.get(id),
   checkFlow: (json: string, id?: string) => runtime.flows.check(json, id),

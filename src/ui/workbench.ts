@@ -456,7 +456,12 @@ export class Workbench extends ViewState<WorkbenchState> {
       current: withStoredEvent(current, event),
       usage: this.state.usage && withEventUsage(this.state.usage, event),
       runEventIds: new Set([...this.state.runEventIds, event.id]),
-      streaming: this.state.streaming?.eventId === event.id ? undefined : this.state.streaming,
+      // The answer a stream was drawing is stored: by the same id (Trellis's models), or as the
+      // author's next complete event (an ADK server's stream gives each chunk an id of its own).
+      streaming:
+        this.state.streaming?.eventId === event.id || this.state.streaming?.author === event.author
+          ? undefined
+          : this.state.streaming,
       // The user's message, stored: it joins the log, and is no longer shown as not saved yet.
       ...(event.author === 'user' ? { sent: undefined } : {}),
     });

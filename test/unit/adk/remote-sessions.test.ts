@@ -1,0 +1,162 @@
+// Trellis as the UI of an ADK server, through the worker's runtime (what the page calls): a real
+// ADK API server (@google/adk-devtools) on 127.0.0.1, its sessions opened, run with streaming,
+// approved, rewound into a new session, copied to the browser; and the server failing.
+
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeEvents, textOf, type Event } from '../../../src/index.ts';
+import { AppRuntime } from '../../../workers/app-runtime.ts';
+import { inProcessLocks } from '../../../workers/session-locks.ts';
+import { freePort, startAdkServer, type AdkServer } from '../../adk/adk-server.ts';
+import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+
+let server: AdkServer;
+beforeAll(async () => {
+  server = await startAdkServer();
+}, 90_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+function open() {
+  return new AppRuntime({
+    dbName: freshDbName(),
+    locks: inProcessLocks(),
+    broadcast: () => {},
+    timing: { thinkMs: 0, chunkDelayMs: 0 },
+  });
+}
+
+const texts = (events: readonly Event[]) =>
+  events.map((event) => textOf(event.content)).filter((text) => text !== '');
+
+describe('sessions on an ADK server', () => {
+  it('lists the apps, opens a session, streams a turn and draws it as a local one', async () => {
+    const app = open();
+    const added = await app.remote.addServer(server.url.replace('http://', ''), 'ada');
+    expect(added).toMatchObject({ url: server.url, userId: 'ada', apps: ['approval', 'echo'] });
+    const agents = await app.agents();
+    const echo = agents.find((agent) => agent.kind === 'remote' && agent.name.startsWith('echo'))!;
+    const session = await app.createSession(echo.id);
+    expect(session.remote).toMatchObject({ url: server.url, appName: 'echo' });
+    expect((await app.listSessions()).map((s) => s.id)).toContain(session.id);
+
+    const seen: Event[] = [];
+    await app.send(session.id, 'hello', (event) => seen.push(event));
+    const partials = seen.filter((event) => event.partial);
+    // The server streams two chunks; the page gathers them under one id.
+    expect(partials.map((event) => textOf(event.content))).toEqual(['You said', ': hello']);
+    expect(new Set(partials.map((event) => event.id)).size).toBe(1);
+    expect(texts(seen.filter((event) => !event.partial))).toEqual(['hello', 'You said: hello']);
+
+    const opening = await app.openSessionSummary(session.id);
+    expect(texts(opening.activeTail.map((entry) => entry.event))).toEqual([
+      'hello',
+      'You said: hello',
+    ]);
+    expect(opening.activePath.map((turn) => turn.text)).toEqual(['hello']);
+    // The server lists it, under the user it was added with.
+    const listed = await app.remote.remoteSessions(added.id, 'echo');
+    expect(listed.find((s) => s.id === session.id)).toMatchObject({ listed: true });
+    expect((await app.readLog(session.id, 0, 10)).entries).toHaveLength(2);
+  });
+
+  it("answers the server's confirmation request, and the tool runs", async () => {
+    const app = open();
+    const added = await app.remote.addServer(server.url);
+    const session = await app.createSession(`adk:${added.id}:approval`);
+    const seen: Event[] = [];
+    await app.send(session.id, 'send 5', (event) => seen.push(event));
+    const request = seen
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
+    await app.answer(session.id, request.id!, true, undefined, () => {});
+    const opening = await app.openSessionSummary(session.id);
+    expect(opening.state).toMatchObject({ sent: 5 });
+    expect(texts(opening.activeTail.map((entry) => entry.event))).toContain('Done: {"sent":5}');
+  });
+
+  it('rewinds into a new session (this server has no rewind) and says what it kept', async () => {
+    const app = open();
+    const added = await app.remote.addServer(server.url);
+    const session = await app.createSession(`adk:${added.id}:echo`);
+    await app.send(session.id, 'one', () => {});
+    await app.send(session.id, 'two', () => {});
+    const opening = await app.openSessionSummary(session.id);
+    const second = opening.activePath[1]!.invocationId;
+    const rewound = await app.remote.rewind(session.id, second);
+    expect(rewound.how).toBe('new-session');
+    expect(rewound.sessionId).not.toBe(session.id);
+    // ADK TypeScript's server keeps only the state of a session made with events: said plainly.
+    expect(rewound.note).toMatch(/kept only the state/);
+    const fresh = (await app.listSessions()).find((s) => s.id === rewound.sessionId)!;
+    expect(fresh.remote?.rewoundFrom).toMatchObject({ sessionId: session.id, note: rewound.note });
+    // The old session is as it was.
+    const old = await app.openSessionSummary(session.id);
+    expect(old.activePath.map((turn) => turn.text)).toEqual(['one', 'two']);
+  });
+
+  it('copies a session to the browser, where it rewinds like any local one', async () => {
+    const app = open();
+    const added = await app.remote.addServer(server.url);
+    const session = await app.createSession(`adk:${added.id}:echo`);
+    await app.send(session.id, 'first', () => {});
+    await app.send(session.id, 'second', () => {});
+    const local = await app.remote.copyToBrowser(session.id);
+    expect(local.remote).toBeUndefined();
+    const copied = await app.openSession(local.id);
+    expect(texts(copied.events)).toEqual([
+      'first',
+      'You said: first',
+      'second',
+      'You said: second',
+    ]);
+    const secondTurn = copied.events[2]!.invocationId;
+    await app.rewind(local.id, secondTurn);
+    const after = await app.openSession(local.id);
+    expect(texts(activeEvents(after.events))).toEqual(['first', 'You said: first']);
+  });
+
+  it('refuses what only works in the browser, with a clear message', async () => {
+    const app = open();
+    const added = await app.remote.addServer(server.url);
+    const session = await app.createSession(`adk:${added.id}:echo`);
+    await app.send(session.id, 'hi', () => {});
+    const turn = (await app.openSessionSummary(session.id)).activePath[0]!.invocationId;
+    const error = await rejectionOf(app.regenerate(session.id, turn, () => {}));
+    expect(error.message).toMatch(
+      /Regenerate works on sessions in this browser: use "Copy to this browser"/,
+    );
+  });
+
+  it('says how to reach a server that is not there, and adds nothing', async () => {
+    const app = open();
+    const port = await freePort();
+    const error = await rejectionOf(app.remote.addServer(`http://127.0.0.1:${port}`));
+    expect(error.name).toBe('AdkServerUnreachableError');
+    expect(error.message).toMatch(/could not be reached.*--allow_origins/);
+    expect(await app.remote.servers()).toEqual([]);
+    const bad = await rejectionOf(app.remote.addServer('ftp://example.com'));
+    expect(bad.message).toMatch(/http or https/);
+  });
+
+  it('offers to resume a run whose stream broke when the server went away', async () => {
+    const own = await startAdkServer();
+    const app = open();
+    const added = await app.remote.addServer(own.url);
+    const session = await app.createSession(`adk:${added.id}:echo`);
+    let partials = 0;
+    const run = app.send(session.id, 'count slowly', (event) => {
+      if (event.partial && ++partials === 2) void own.stop();
+    });
+    const error = await rejectionOf(run);
+    expect(error.name).toBe('AdkServerUnreachableError');
+    const offered = (await app.interruptedRuns()).filter((r) => r.sessionId === session.id);
+    expect(offered).toHaveLength(1);
+    expect(offered[0]).toMatchObject({
+      status: 'interrupted',
+      cause: 'failed',
+      turnText: 'count slowly',
+    });
+  });
+});
