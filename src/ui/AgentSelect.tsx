@@ -12,6 +12,7 @@ const GROUPS: { kind: AgentKind; label: string }[] = [
   { kind: 'example', label: 'Example flows' },
   { kind: 'flow', label: 'Your flows' },
   { kind: 'agent', label: 'Your agents' },
+  { kind: 'remote', label: 'ADK servers' },
 ];
 
 export function AgentSelect({ agents, value, disabled, onChange }: Props) {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { AdkServersModel } from './adk-servers.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
 import { actionsOf, showApprovals } from './app-actions.ts';
@@ -18,6 +19,7 @@ import { HistoryPanel } from './HistoryPanel.tsx';
 import { lazy } from './lazy.tsx';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
+import { RemoteBar } from './RemoteBar.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { RewindNote } from './RewindNote.tsx';
 import { SessionList } from './SessionList.tsx';
@@ -36,6 +38,7 @@ import type { Workbench } from './workbench.ts';
 const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView));
 const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsView));
 const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
+const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -45,16 +48,17 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** What the main area shows: the session, or one of the views opened from the header. */
-type View = 'chat' | 'flows' | 'agents' | 'providers';
+type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk';
 
 interface Props {
   workbench: Workbench;
   flows: FlowEditor;
   providers: ProvidersEditor;
   builder: AgentBuilder;
+  adk: AdkServersModel;
 }
 
-export function App({ workbench, flows, providers, builder }: Props) {
+export function App({ workbench, flows, providers, builder, adk }: Props) {
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<View>('chat');
@@ -171,6 +175,10 @@ export function App({ workbench, flows, providers, builder }: Props) {
             setView('providers');
             setPane('chat');
           }}
+          onAdkServers={() => {
+            setView('adk');
+            setPane('chat');
+          }}
         />
       </header>
 
@@ -231,6 +239,19 @@ export function App({ workbench, flows, providers, builder }: Props) {
           />
         ) : view === 'providers' ? (
           <ProvidersView editor={providers} onClose={() => setView('chat')} />
+        ) : view === 'adk' ? (
+          <AdkServersView
+            model={adk}
+            onOpen={(id) => {
+              openSession(id);
+              setView('chat');
+            }}
+            onNewSession={(agentId) => {
+              actions.newSessionWith(agentId);
+              setView('chat');
+            }}
+            onClose={() => setView('chat')}
+          />
         ) : (
           <>
             <div class="session-bar">
@@ -261,6 +282,16 @@ export function App({ workbench, flows, providers, builder }: Props) {
                 </div>
               )}
             </div>
+            {current?.summary.remote && (
+              <RemoteBar
+                key={current.summary.id}
+                remote={current.summary.remote}
+                disabled={locked}
+                onCopy={actions.copyToBrowser}
+                onOpen={openSession}
+                loadTrace={actions.remoteTrace}
+              />
+            )}
             {session && (
               <Approvals
                 approvals={session.approvals.filter(

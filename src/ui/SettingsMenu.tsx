@@ -4,10 +4,11 @@ interface Props {
   settings: Settings;
   onChange: (patch: Partial<Settings>) => void;
   onProviders: () => void;
+  onAdkServers: () => void;
 }
 
-/** The header's Settings: resuming, the demos' pace, the theme, and the way to Providers. */
-export function SettingsMenu({ settings, onChange, onProviders }: Props) {
+/** The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK servers. */
+export function SettingsMenu({ settings, onChange, onProviders, onAdkServers }: Props) {
   return (
     <details class="settings">
       <summary>Settings</summary>
@@ -49,6 +50,15 @@ export function SettingsMenu({ settings, onChange, onProviders }: Props) {
           }}
         >
           Providers
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onAdkServers();
+          }}
+        >
+          ADK servers
         </button>
       </div>
     </details>

@@ -10,6 +10,9 @@ export function actionsOf(workbench: Workbench) {
   return {
     open: (id: string) => void workbench.open(id),
     newSession: () => void workbench.newSession(),
+    newSessionWith: (agentId: string) => void workbench.newSession(agentId),
+    copyToBrowser: () => void workbench.copyToBrowser(),
+    remoteTrace: () => workbench.remoteTrace(),
     rename: (id: string, title: string) => void workbench.rename(id, title),
     remove: (id: string) => void workbench.remove(id),
     exportSession: (id: string) =>

@@ -14,6 +14,7 @@ import { ViewState } from './view-state.ts';
 import { isTrellisError } from '../core/errors.ts';
 import { withEventUsage } from '../core/usage.ts';
 import { showsError } from './chat-model.ts';
+import type { AdkSpan } from '../remote/client.ts';
 import type { Event } from '../core/event.ts';
 import type { InterruptedRun, RuntimeBroadcast, Settings } from '../../workers/protocol.ts';
 import { OPENING, type OutgoingAttachment } from '../../workers/protocol.ts';
@@ -151,11 +152,11 @@ export class Workbench extends ViewState<WorkbenchState> {
     await this.readLog(current.summary.id, from, log.eventCount - from);
   }
 
-  async newSession(): Promise<void> {
+  /** A new session with the open session's agent, or with `agentId` (an ADK server's app). */
+  async newSession(agentId = this.state.current?.summary.agentId): Promise<void> {
     // Until the new session is open, what the page shows (its agent above all) is the old one's.
     this.set({ opening: true });
     await this.guard(async () => {
-      const agentId = this.state.current?.summary.agentId;
       const created = await this.client.runtime.createSession(agentId);
       await this.refreshSessions();
       await this.open(created.id);
@@ -261,11 +262,49 @@ export class Workbench extends ViewState<WorkbenchState> {
 
   /** Rewinds before the turn `invocationId`; the chat then says so, with an undo. */
   rewind(invocationId: string): Promise<void> {
+    if (this.state.current?.summary.remote) return this.rewindRemote(invocationId);
     const text = this.turnText(invocationId);
     return this.rewound(
       (sessionId) => this.client.runtime.rewind(sessionId, invocationId),
       text === undefined ? 'Rewound.' : `Rewound to before “${text}”.`,
     );
+  }
+
+  /**
+   * Rewinds a session on an ADK server: by the server's own rewind, or into a new session on it
+   * (which then opens, saying what it kept).
+   */
+  private async rewindRemote(invocationId: string): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    await this.guard(async () => {
+      const done = await this.client.runtime.rewindRemote(sessionId, invocationId);
+      await this.refreshSessions();
+      if (done.sessionId === sessionId) await this.reload();
+      else await this.open(done.sessionId);
+      this.set({ notice: done.note, selectedTurnId: undefined });
+    });
+  }
+
+  /** The spans the open ADK server session's server recorded ([] when it keeps none). */
+  async remoteTrace(): Promise<AdkSpan[] | undefined> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return undefined;
+    return this.guard(() => this.client.runtime.remoteTrace(sessionId));
+  }
+
+  /** Imports the open ADK server session into this browser, and opens the copy. */
+  async copyToBrowser(): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    await this.guard(async () => {
+      const copy = await this.client.runtime.copyToBrowser(sessionId);
+      await this.refreshSessions();
+      await this.open(copy.id);
+      this.set({
+        notice: `Copied to this browser as “${copy.title}”: it works offline now, with a local agent.`,
+      });
+    });
   }
 
   /** Brings back the branch of the turn `invocationId`, off the active path. */

@@ -32,11 +32,12 @@ it('creates, renames, exports, imports and deletes sessions', async () => {
   ]);
   expect(download.suggestedFilename()).toBe('colors.trellis.json');
   const file = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-  expect(file).toMatchObject({
-    appName: 'trellis',
-    state: { color: 'red' },
-    trellis: { title: 'Colors' },
-  });
+  // Exactly ADK's Session: its six fields; the title rides in the first event's customMetadata.
+  expect(Object.keys(file).sort()).toEqual(
+    ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+  );
+  expect(file).toMatchObject({ appName: 'trellis', state: { color: 'red' } });
+  expect(file.events[0].customMetadata.trellis.session).toMatchObject({ title: 'Colors' });
   expect(file.events.map((e: { author: string }) => e.author)).toContain('state_keeper');
 
   // A bad file: a clear message, and nothing changes.

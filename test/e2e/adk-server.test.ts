@@ -1,0 +1,102 @@
+// Trellis as the UI of an ADK server, in Chromium: a user adds a real ADK API server
+// (@google/adk-devtools, its origin allowing the app's), chats with its agent as it streams,
+// approves the confirmation its tool asks for, rewinds into a new session (this server has no
+// rewind route), copies a session to the browser and rewinds it there.
+
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { appUrl, messages, openApp, region, say, stateText } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+import { startAdkServer, type AdkServer } from '../adk/adk-server.ts';
+
+const browser = freshBrowserPerTest();
+
+let server: AdkServer;
+beforeAll(async () => {
+  server = await startAdkServer({ allowOrigins: [new URL(appUrl()).origin] });
+}, 90_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function addServer(page: Page): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
+  const view = region(page, 'ADK servers');
+  await view.getByLabel('Server address').fill(server.url);
+  await view.getByRole('button', { name: 'Add server' }).click();
+  await view
+    .getByRole('status')
+    .filter({ hasText: `Added ${server.url}: 2 apps (approval, echo).` })
+    .waitFor();
+}
+
+async function newRemoteSession(page: Page, app: string): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
+  const view = region(page, 'ADK servers');
+  await view
+    .locator('.adk-apps > li')
+    .filter({ hasText: app })
+    .getByRole('button', { name: 'New session' })
+    .click();
+  await page.getByText(`On the ADK server ${server.url} · app ${app}`).waitFor();
+  await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
+}
+
+it('chats with an ADK server agent as it streams, approves its tool, rewinds into a new session, copies to the browser', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addServer(page);
+
+  // Streaming: the partial text shows before the answer is complete.
+  await newRemoteSession(page, 'echo');
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => {
+      const live = document.querySelector('.chat .streaming, .chat [aria-busy="true"]');
+      if (live?.textContent) seen.push(live.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await say(page, 'count slowly');
+  await expect.poll(() => messages(page)).toEqual(['count slowly', 'You said: count slowly']);
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  // The chunks so far, drawn while the answer streams (the author, then the text).
+  expect(seen.join('|')).toMatch(/echo0 1\s*2/);
+  await say(page, 'and again');
+  await expect
+    .poll(() => messages(page))
+    .toEqual(['count slowly', 'You said: count slowly', 'and again', 'You said: and again']);
+
+  // Rewind: the server has no rewind route, so a new session is made on it, and said so.
+  const history = region(page, 'History');
+  await history.getByRole('button', { name: 'and again' }).click();
+  await history.getByRole('button', { name: /^Rewind/ }).click();
+  await page
+    .getByText(/This ADK server has no rewind, and it kept only the state/)
+    .first()
+    .waitFor();
+  await page.getByText(/^Rewound from/).waitFor();
+  await page.locator('.remote-origin').getByRole('button').click();
+  await expect
+    .poll(() => messages(page))
+    .toEqual(['count slowly', 'You said: count slowly', 'and again', 'You said: and again']);
+
+  // Copy to this browser: the session is local now, and rewinds here.
+  await page.getByRole('button', { name: 'Copy to this browser' }).click();
+  await page.getByText(/^Copied to this browser as/).waitFor();
+  await expect.poll(() => page.locator('.remote-bar').count()).toBe(0);
+  await history.getByRole('button', { name: 'and again' }).click();
+  await history.getByRole('button', { name: /^Rewind/ }).click();
+  await expect.poll(() => messages(page)).toEqual(['count slowly', 'You said: count slowly']);
+
+  // Approval: the server's tool asks; the approval card answers it; the tool runs.
+  await newRemoteSession(page, 'approval');
+  await page.getByLabel('Message').fill('send 5');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const approvals = page.getByRole('region', { name: 'Pending approvals' });
+  await approvals.getByRole('button', { name: 'Approve' }).click();
+  await page.getByText('Done: {"sent":5}').waitFor();
+  await expect.poll(() => stateText(page)).toMatch(/sent\s+5/);
+});
