@@ -61,7 +61,7 @@ describe.each([
       }
     });
 
-    it(`finds nothing serious in the Flows, Agents and Providers views (${theme})`, async () => {
+    it(`finds nothing serious in the Flows, Agents, Providers and ADK servers views (${theme})`, async () => {
       const { page } = browser;
       await setTheme(page, theme);
       const header = page.getByRole('banner');
@@ -75,6 +75,11 @@ describe.each([
       await page.getByRole('button', { name: 'Providers' }).click();
       await page.getByRole('region', { name: 'Providers' }).waitFor();
       await expectClean(page, 'Providers view');
+      await page.getByRole('button', { name: 'Back to the chat' }).click();
+      await page.locator('details.settings summary').click();
+      await page.getByRole('button', { name: 'ADK servers' }).click();
+      await page.getByRole('region', { name: 'ADK servers' }).waitFor();
+      await expectClean(page, 'ADK servers view');
       await page.getByRole('button', { name: 'Back to the chat' }).click();
     });
   }

@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { appUrl, messages, openApp, region, say, stateText } from './app-page.ts';
+import { seriousViolations } from './axe.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { startAdkServer, type AdkServer } from '../adk/adk-server.ts';
 
@@ -68,6 +69,11 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await expect
     .poll(() => messages(page))
     .toEqual(['count slowly', 'You said: count slowly', 'and again', 'You said: and again']);
+
+  // The server's trace of the session, and nothing an assistive technology would trip on.
+  await page.getByRole('button', { name: 'Trace' }).click();
+  await page.getByRole('list', { name: 'Trace' }).getByText('call_llm').first().waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
 
   // Rewind: the server has no rewind route, so a new session is made on it, and said so.
   const history = region(page, 'History');
