@@ -61,6 +61,7 @@ function SessionListView(props: Props) {
                   <span class="session-title">{clip(session.title, TITLE_CHARS)}</span>
                   <span class="session-meta">
                     {props.busyIds.includes(session.id) ? 'running · ' : ''}
+                    {session.remote ? `ADK · ${hostOf(session.remote.url)} · ` : ''}
                     {new Date(session.lastUpdateTime).toLocaleString()}
                   </span>
                 </button>
@@ -76,21 +77,32 @@ function SessionListView(props: Props) {
                   >
                     Rename
                   </button>
-                  <button type="button" onClick={() => props.onExport(session.id)}>
-                    Export
-                  </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    onClick={() => {
-                      if (
-                        confirm(`Delete “${clip(session.title, TITLE_CHARS)}” and its artifacts?`)
-                      )
-                        props.onDelete(session.id);
-                    }}
-                  >
-                    Delete
-                  </button>
+                  {session.remote ? (
+                    // It lives on its server: taken off this list, it stays there.
+                    <button type="button" onClick={() => props.onDelete(session.id)}>
+                      Remove from list
+                    </button>
+                  ) : (
+                    <>
+                      <button type="button" onClick={() => props.onExport(session.id)}>
+                        Export
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => {
+                          if (
+                            confirm(
+                              `Delete “${clip(session.title, TITLE_CHARS)}” and its artifacts?`,
+                            )
+                          )
+                            props.onDelete(session.id);
+                        }}
+                      >
+                        Delete
+                      </button>
+                    </>
+                  )}
                 </div>
               )}
             </li>
@@ -114,3 +126,12 @@ function SessionListView(props: Props) {
 }
 
 export const SessionList = pure(SessionListView);
+
+/** `http://127.0.0.1:8000` → `127.0.0.1:8000`. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -546,7 +546,9 @@ export class Workbench extends ViewState<WorkbenchState> {
    */
   private async reload(): Promise<void> {
     const current = this.state.current;
-    if (!current) return;
+    // While another session opens, the one shown is about to go: re-reading it would only make
+    // the open's read look stale, and the page would stay on the old session.
+    if (!current || this.state.opening) return;
     const sessionId = current.summary.id;
     await this.guard(async () => {
       const read = ++this.reads;

@@ -9,6 +9,7 @@ import { appUrl, messages, openApp, region, say, stateText } from './app-page.ts
 import { seriousViolations } from './axe.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { startAdkServer, type AdkServer } from '../adk/adk-server.ts';
+import { startPostgres } from '../adk/postgres.ts';
 
 const browser = freshBrowserPerTest();
 
@@ -20,28 +21,30 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function addServer(page: Page): Promise<void> {
+async function addServer(page: Page, url = server.url): Promise<void> {
   await page.getByText('Settings', { exact: true }).click();
   await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
   const view = region(page, 'ADK servers');
-  await view.getByLabel('Server address').fill(server.url);
+  await view.getByLabel('Server address').fill(url);
   await view.getByRole('button', { name: 'Add server' }).click();
   await view
     .getByRole('status')
-    .filter({ hasText: `Added ${server.url}: 2 apps (approval, echo).` })
+    .filter({ hasText: `Added ${url}: 2 apps (approval, echo).` })
     .waitFor();
 }
 
-async function newRemoteSession(page: Page, app: string): Promise<void> {
+async function newRemoteSession(page: Page, app: string, url = server.url): Promise<void> {
   await page.getByText('Settings', { exact: true }).click();
   await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
   const view = region(page, 'ADK servers');
   await view
+    .locator('.adk-server-list > li')
+    .filter({ hasText: url })
     .locator('.adk-apps > li')
     .filter({ hasText: app })
     .getByRole('button', { name: 'New session' })
     .click();
-  await page.getByText(`On the ADK server ${server.url} · app ${app}`).waitFor();
+  await page.getByText(`On the ADK server ${url} · app ${app}`).waitFor();
   await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
 }
 
@@ -105,4 +108,54 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await approvals.getByRole('button', { name: 'Approve' }).click();
   await page.getByText('Done: {"sent":5}').waitFor();
   await expect.poll(() => stateText(page)).toMatch(/sent\s+5/);
+});
+
+it('continues a session through a second ADK server that shares its PostgreSQL', async () => {
+  const postgres = await startPostgres();
+  const origin = new URL(appUrl()).origin;
+  const pair: AdkServer[] = [];
+  try {
+    for (let i = 0; i < 2; i++)
+      pair.push(await startAdkServer({ allowOrigins: [origin], sessionServiceUri: postgres.url }));
+    const [a, b] = pair as [AdkServer, AdkServer];
+    const { page } = browser;
+    await openApp(page);
+    await addServer(page, a.url);
+    await addServer(page, b.url);
+    await newRemoteSession(page, 'echo', a.url);
+    await say(page, 'through A');
+
+    // Server B lists the session A made; opened through B, it has A's turn, and goes on there.
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
+    const view = region(page, 'ADK servers');
+    const onB = view.locator('.adk-server-list > li').filter({ hasText: b.url });
+    await onB
+      .locator('.adk-apps > li')
+      .filter({ hasText: 'echo' })
+      .getByRole('button', { name: 'Sessions' })
+      .click();
+    await onB.getByRole('list', { name: 'Sessions of echo' }).getByRole('button').first().click();
+    await page.getByText(`On the ADK server ${b.url} · app echo`).waitFor();
+    await expect.poll(() => messages(page)).toEqual(['through A', 'You said: through A']);
+    await say(page, 'through B');
+    await expect
+      .poll(() => messages(page))
+      .toEqual(['through A', 'You said: through A', 'through B', 'You said: through B']);
+
+    // Back on A's copy of the session in the list: B's turn is there.
+    await page
+      .getByRole('navigation', { name: 'Sessions' })
+      .locator('li')
+      .filter({ hasText: 'echo · new session' })
+      .locator('.session-open')
+      .click();
+    await page.getByText(`On the ADK server ${a.url} · app echo`).waitFor();
+    await expect
+      .poll(() => messages(page))
+      .toEqual(['through A', 'You said: through A', 'through B', 'You said: through B']);
+  } finally {
+    await Promise.all(pair.map((s) => s.stop()));
+    postgres.stop();
+  }
 });
