@@ -12,7 +12,7 @@ import { CheckpointsPanel } from './CheckpointsPanel.tsx';
 import { Composer, type EditTarget } from './Composer.tsx';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
-import type { MessageVersions } from './history-model.ts';
+import { rewindOnly, type MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { FlowsButton } from './FlowsButton.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
@@ -133,14 +133,20 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
     const last = chatItems?.findLast((item) => item.kind === 'message');
     return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
   }, [chatItems]);
+  const remote = !!current?.summary.remote;
   const messageContext = useMemo(
     () => ({
       actions: messageActions,
       versions: session?.versions ?? NO_VERSIONS,
       lastAnswerId: running ? undefined : lastAnswerId,
       locked,
+      rewindOnly: remote,
     }),
-    [messageActions, session?.versions, lastAnswerId, running, locked],
+    [messageActions, session?.versions, lastAnswerId, running, locked, remote],
+  );
+  const historyRows = useMemo(
+    () => (remote ? rewindOnly(session?.history ?? EMPTY) : (session?.history ?? EMPTY)),
+    [remote, session?.history],
   );
   const approvalsWaiting =
     session?.approvals.filter((approval) => !state.answered.includes(approval.requestId)).length ??
@@ -353,7 +359,7 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
           />
         )}
         <HistoryPanel
-          rows={session?.history ?? EMPTY}
+          rows={historyRows}
           earlier={session?.earlierTurns ?? false}
           onShowEarlier={actions.showEarlierTurns}
           selectedId={state.selectedTurnId}

@@ -23,6 +23,8 @@ export interface MessageContext {
   lastAnswerId: string | undefined;
   /** A run is under way (here or in another tab): nothing that changes the session. */
   locked: boolean;
+  /** A session on an ADK server: its messages can be rewound to, not edited, regenerated or switched. */
+  rewindOnly?: boolean;
 }
 
 /** Characters of a message shown before Show all: a long answer, not a pasted file. */
@@ -32,7 +34,8 @@ type Message = Extract<ChatItem, { kind: 'message' }>;
 
 export function ChatMessage({ item, context }: { item: Message; context: MessageContext }) {
   const { actions, locked } = context;
-  const versions = item.fromUser ? context.versions.get(item.invocationId) : undefined;
+  const versions =
+    item.fromUser && !context.rewindOnly ? context.versions.get(item.invocationId) : undefined;
   const side = item.fromUser ? 'from-user' : 'from-agent';
   return (
     <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
@@ -82,14 +85,16 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
         <CopyButton text={item.text} />
         {item.fromUser && (
           <>
-            <button
-              type="button"
-              class="quiet"
-              disabled={locked}
-              onClick={() => actions.onEdit({ invocationId: item.invocationId, text: item.text })}
-            >
-              Edit
-            </button>
+            {!context.rewindOnly && (
+              <button
+                type="button"
+                class="quiet"
+                disabled={locked}
+                onClick={() => actions.onEdit({ invocationId: item.invocationId, text: item.text })}
+              >
+                Edit
+              </button>
+            )}
             <button
               type="button"
               class="quiet"
@@ -101,7 +106,7 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
             </button>
           </>
         )}
-        {context.lastAnswerId === item.id && (
+        {context.lastAnswerId === item.id && !context.rewindOnly && (
           <button
             type="button"
             class="quiet"

@@ -67,9 +67,11 @@ export function TurnActions(props: Props) {
           Edit and re-run
         </button>
       )}
-      <button type="button" onClick={() => onFork(fork.atInvocationId)}>
-        Fork to new session
-      </button>
+      {fork && (
+        <button type="button" onClick={() => onFork(fork.atInvocationId)}>
+          Fork to new session
+        </button>
+      )}
       <button type="button" class="quiet" onClick={onClose}>
         Close
       </button>

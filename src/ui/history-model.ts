@@ -25,9 +25,19 @@ export interface HistoryRow {
  * turn's branch names the turn, and the worker finds the marker to rewind before when the user
  * switches (finding it reads every marker of the session, which an opening must not).
  */
-export interface HistoryOperations extends Omit<TurnOperations, 'switchToBranch'> {
+export interface HistoryOperations extends Omit<TurnOperations, 'switchToBranch' | 'fork'> {
   /** For a turn off the active path (always left by some marker): bring its branch back. */
   switchToBranch?: { invocationId: string };
+  /** Absent where forking is not offered (a session on an ADK server). */
+  fork?: TurnOperations['fork'];
+}
+
+/**
+ * What a session on an ADK server offers of a turn: only its rewind (into a new session on the
+ * server, where the server has no rewind of its own); the rest needs the session in the browser.
+ */
+export function rewindOnly(rows: readonly HistoryRow[]): HistoryRow[] {
+  return rows.map((row) => ({ ...row, operations: { rewindBefore: row.operations.rewindBefore } }));
 }
 
 export type HistorySource = Pick<SessionOpening, 'activePath' | 'pathComplete' | 'roots'>;

@@ -73,6 +73,10 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
     .poll(() => messages(page))
     .toEqual(['count slowly', 'You said: count slowly', 'and again', 'You said: and again']);
 
+  // What needs the session in the browser is not offered on the server's session.
+  expect(await page.locator('.chat').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+  expect(await page.locator('.chat').getByRole('button', { name: 'Regenerate' }).count()).toBe(0);
+
   // The server's trace of the session, and nothing an assistive technology would trip on.
   await page.getByRole('button', { name: 'Trace' }).click();
   await page.getByRole('list', { name: 'Trace' }).getByText('call_llm').first().waitFor();
