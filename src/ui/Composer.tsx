@@ -204,7 +204,8 @@ export function Composer(props: Props) {
               class="attach"
               aria-label="Attach files"
               title="Attach images, PDFs or text files (or paste or drop them here)"
-              disabled={blocked || !policy}
+              // An agent that takes no files (an ADK server's, for now) gets none offered.
+              disabled={blocked || !policy || policy.kinds.length === 0}
               onClick={() => picker.current?.click()}
             >
               <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">

@@ -4,6 +4,8 @@ import { it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
 import { launch } from '../e2e/browser.ts';
 import { startModelServer } from '../support/model-server.ts';
+import { startAdkServer } from '../adk/adk-server.ts';
+import { appUrl } from '../e2e/app-page.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
 
@@ -159,5 +161,68 @@ it('takes the phone screenshots, in dark mode', async () => {
     await page.screenshot(shot('phone-history'));
   } finally {
     await browser.close();
+  }
+});
+
+it('takes the ADK server screenshots, on a desktop and on a phone in dark mode', async () => {
+  const server = await startAdkServer({ allowOrigins: [new URL(appUrl()).origin] });
+  const browser = await launch({ viewport: { width: 1440, height: 860 } });
+  const { page } = browser;
+  const adkView = async () => {
+    await page.locator('details.settings summary').click();
+    await page.getByRole('button', { name: 'ADK servers', exact: true }).click();
+    return region(page, 'ADK servers');
+  };
+  try {
+    await openApp(page);
+    await page
+      .getByRole('button', { name: 'OK' })
+      .click()
+      .catch(() => undefined);
+    let view = await adkView();
+    await view.getByLabel('Server address').fill(server.url);
+    await view.getByRole('button', { name: 'Add server' }).click();
+    await view.getByRole('status').filter({ hasText: 'Added' }).waitFor();
+    await view
+      .locator('.adk-apps > li')
+      .filter({ hasText: 'echo' })
+      .getByRole('button', { name: 'New session' })
+      .click();
+    await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
+    for (const text of ['Plan a picnic', 'Add **lemonade** to the list', 'Make it Saturday'])
+      await say(page, text);
+    await region(page, 'History').getByRole('button', { name: 'Make it Saturday' }).click();
+    await region(page, 'History')
+      .getByRole('button', { name: /^Rewind/ })
+      .click();
+    await page.getByText(/^Rewound from/).waitFor();
+    await say(page, 'Make it Sunday');
+    await page.getByRole('button', { name: 'Trace' }).click();
+    await page.getByRole('list', { name: 'Trace' }).waitFor();
+    await page.screenshot(shot('adk-session'));
+
+    view = await adkView();
+    await view
+      .locator('.adk-apps > li')
+      .filter({ hasText: 'echo' })
+      .getByRole('button', { name: 'Sessions' })
+      .click();
+    await view
+      .getByRole('list', { name: 'Sessions of echo' })
+      .getByRole('button')
+      .first()
+      .waitFor();
+    await page.screenshot(shot('adk-servers'));
+    await view.getByRole('list', { name: 'Sessions of echo' }).getByRole('button').first().click();
+    await page.getByText(/On the ADK server/).waitFor();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('details.settings summary').click();
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.locator('details.settings summary').click();
+    await page.screenshot(shot('adk-phone-dark'));
+  } finally {
+    await browser.close();
+    await server.stop();
   }
 });
