@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 
 const AGENTS_DIR = fileURLToPath(new URL('./agents', import.meta.url));
 const CLI = fileURLToPath(
@@ -75,4 +76,22 @@ export async function startAdkServer(options: AdkServerOptions = {}): Promise<Ad
     await new Promise((r) => setTimeout(r, 200));
   }
   return { url, output: () => printed, stop };
+}
+
+/**
+ * One ADK API server for a test file: started before its tests, stopped after them. The getter
+ * gives the running server.
+ */
+export function adkServerForSuite(options: AdkServerOptions = {}): () => AdkServer {
+  let server: AdkServer | undefined;
+  beforeAll(async () => {
+    server = await startAdkServer(options);
+  }, 90_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('The ADK server has not started');
+    return server;
+  };
 }

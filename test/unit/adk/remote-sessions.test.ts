@@ -3,29 +3,14 @@
 // approved, rewound into a new session, copied to the browser; and the server failing.
 
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
-import { AppRuntime } from '../../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../../workers/session-locks.ts';
-import { freePort, startAdkServer, type AdkServer } from '../../adk/adk-server.ts';
-import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
+import { appRuntime } from '../../support/app-runtime.ts';
+import { rejectionOf } from '../../support/helpers.ts';
 
-let server: AdkServer;
-beforeAll(async () => {
-  server = await startAdkServer();
-}, 90_000);
-afterAll(async () => {
-  await server?.stop();
-});
-
-function open() {
-  return new AppRuntime({
-    dbName: freshDbName(),
-    locks: inProcessLocks(),
-    broadcast: () => {},
-    timing: { thinkMs: 0, chunkDelayMs: 0 },
-  });
-}
+const adk = adkServerForSuite();
+const open = appRuntime;
 
 const texts = (events: readonly Event[]) =>
   events.map((event) => textOf(event.content)).filter((text) => text !== '');
@@ -33,12 +18,12 @@ const texts = (events: readonly Event[]) =>
 describe('sessions on an ADK server', () => {
   it('lists the apps, opens a session, streams a turn and draws it as a local one', async () => {
     const app = open();
-    const added = await app.remote.addServer(server.url.replace('http://', ''), 'ada');
-    expect(added).toMatchObject({ url: server.url, userId: 'ada', apps: ['approval', 'echo'] });
+    const added = await app.remote.addServer(adk().url.replace('http://', ''), 'ada');
+    expect(added).toMatchObject({ url: adk().url, userId: 'ada', apps: ['approval', 'echo'] });
     const agents = await app.agents();
     const echo = agents.find((agent) => agent.kind === 'remote' && agent.name.startsWith('echo'))!;
     const session = await app.createSession(echo.id);
-    expect(session.remote).toMatchObject({ url: server.url, appName: 'echo' });
+    expect(session.remote).toMatchObject({ url: adk().url, appName: 'echo' });
     expect((await app.listSessions()).map((s) => s.id)).toContain(session.id);
 
     const seen: Event[] = [];
@@ -63,7 +48,7 @@ describe('sessions on an ADK server', () => {
 
   it("answers the server's confirmation request, and the tool runs", async () => {
     const app = open();
-    const added = await app.remote.addServer(server.url);
+    const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:approval`);
     const seen: Event[] = [];
     await app.send(session.id, 'send 5', (event) => seen.push(event));
@@ -78,7 +63,7 @@ describe('sessions on an ADK server', () => {
 
   it('rewinds into a new session (this server has no rewind) and says what it kept', async () => {
     const app = open();
-    const added = await app.remote.addServer(server.url);
+    const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
     await app.send(session.id, 'one', () => {});
     await app.send(session.id, 'two', () => {});
@@ -98,7 +83,7 @@ describe('sessions on an ADK server', () => {
 
   it('copies a session to the browser, where it rewinds like any local one', async () => {
     const app = open();
-    const added = await app.remote.addServer(server.url);
+    const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
     await app.send(session.id, 'first', () => {});
     await app.send(session.id, 'second', () => {});
@@ -119,7 +104,7 @@ describe('sessions on an ADK server', () => {
 
   it('refuses what only works in the browser, with a clear message', async () => {
     const app = open();
-    const added = await app.remote.addServer(server.url);
+    const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
     await app.send(session.id, 'hi', () => {});
     const turn = (await app.openSessionSummary(session.id)).activePath[0]!.invocationId;

@@ -6,11 +6,9 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf, type Event } from '../../../src/index.ts';
-import { AppRuntime } from '../../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../../workers/session-locks.ts';
 import { startAdkServer, type AdkServer } from '../../adk/adk-server.ts';
+import { appRuntime } from '../../support/app-runtime.ts';
 import { startPostgres, type Postgres } from '../../adk/postgres.ts';
-import { freshDbName } from '../../support/helpers.ts';
 
 let postgres: Postgres | undefined;
 const servers: AdkServer[] = [];
@@ -28,12 +26,7 @@ const texts = (events: readonly Event[]) =>
   events.map((event) => textOf(event.content)).filter((text) => text !== '');
 
 async function twoServers() {
-  const app = new AppRuntime({
-    dbName: freshDbName(),
-    locks: inProcessLocks(),
-    broadcast: () => {},
-    timing: { thinkMs: 0, chunkDelayMs: 0 },
-  });
+  const app = appRuntime();
   const a = await app.remote.addServer(servers[0]!.url, 'ada');
   const b = await app.remote.addServer(servers[1]!.url, 'ada');
   return { app, a, b };

@@ -4,24 +4,16 @@
 
 import 'fake-indexeddb/auto';
 import { InMemorySessionService, createEvent as adkEvent } from '@google/adk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppRuntime } from '../../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../../workers/session-locks.ts';
-import { freshDbName } from '../../support/helpers.ts';
-import { startAdkServer, type AdkServer } from '../../adk/adk-server.ts';
+import { describe, expect, it } from 'vitest';
+import { adkServerForSuite } from '../../adk/adk-server.ts';
+import { appRuntime } from '../../support/app-runtime.ts';
 
 type Json = Record<string, any>;
 
-let server: AdkServer;
-beforeAll(async () => {
-  server = await startAdkServer();
-}, 90_000);
-afterAll(async () => {
-  await server?.stop();
-});
+const adk = adkServerForSuite();
 
 async function call(method: string, path: string, body?: unknown): Promise<Json> {
-  const response = await fetch(`${server.url}${path}`, {
+  const response = await fetch(`${adk().url}${path}`, {
     method,
     headers: { 'content-type': 'application/json' },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -42,14 +34,7 @@ const sessionsOf = (app: string) => `/apps/${app}/users/u/sessions`;
 const run = (app: string, sessionId: string, newMessage: Json) =>
   call('POST', '/run_sse', { appName: app, userId: 'u', sessionId, newMessage, streaming: true });
 
-function runtime() {
-  return new AppRuntime({
-    dbName: freshDbName(),
-    locks: inProcessLocks(),
-    broadcast: () => {},
-    timing: { thinkMs: 0, chunkDelayMs: 0 },
-  });
-}
+const runtime = appRuntime;
 
 /** An event without the empty values ADK's `createEvent` gives the fields an event leaves out. */
 function withoutAdkDefaults(event: Json): Json {
