@@ -33,7 +33,12 @@ import { AppAgents } from './app-agents.ts';
 import { AppFlows, REWIND_OWNER, rewindToCheckpoint } from './app-flows.ts';
 import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
-import { exportSessionFile, importSessionFile, type SessionFileDeps } from './app-session-files.ts';
+import {
+  exportEvalSetFile,
+  exportSessionFile,
+  importSessionFile,
+  type SessionFileDeps,
+} from './app-session-files.ts';
 import {
   DEFAULT_SETTINGS,
   type AgentInfo,
@@ -432,6 +437,12 @@ export class AppRuntime {
   async exportSession(sessionId: string): Promise<{ filename: string; json: string }> {
     localOnly(sessionId, 'Export');
     return exportSessionFile(this.fileDeps(), await this.meta(sessionId));
+  }
+
+  /** The session's active conversation as an ADK eval set of one case, for `adk eval`. */
+  async exportEvalSet(sessionId: string): Promise<{ filename: string; json: string }> {
+    localOnly(sessionId, 'Export');
+    return exportEvalSetFile(this.fileDeps(), await this.meta(sessionId));
   }
 
   /** Imports a session file (Trellis's or ADK's JSON); a bad file changes nothing. */

@@ -18,6 +18,8 @@ import type { IndexedDbAppStore, SessionMeta } from '../src/store/app-store.ts';
 import type { AppAgents } from './app-agents.ts';
 import { APP_NAME, USER_ID, newMeta, sessionFileName, summaryOf } from './app-sessions.ts';
 import type { SessionSummary } from './protocol.ts';
+import { looksLikeEvalSet, parseEvalSetFile, toEvalSet } from '../src/core/eval-set.ts';
+import type { ParsedSessionFile } from '../src/core/session-file.ts';
 
 export interface SessionFileDeps {
   sessions: IndexedDbSessionService;
@@ -49,10 +51,40 @@ export async function exportSessionFile(
  * title (the session is removed again if that fails).
  */
 export async function importSessionFile(
-  { sessions, artifacts, store, agents }: SessionFileDeps,
+  deps: SessionFileDeps,
   json: string,
 ): Promise<SessionSummary> {
-  const parsed = parseSessionFile(json);
+  if (!looksLikeEvalSet(json)) return importParsed(deps, parseSessionFile(json));
+  // An ADK eval set: each case a session of its own, all or none.
+  const cases = parseEvalSetFile(json);
+  const imported: SessionSummary[] = [];
+  try {
+    for (const evalCase of cases) imported.push(await importParsed(deps, evalCase));
+  } catch (error) {
+    for (const summary of imported) await forget(deps, summary.id);
+    throw error;
+  }
+  return imported[0]!;
+}
+
+/** A session's active conversation as an ADK eval set of one case (`*.evalset.json`). */
+export async function exportEvalSetFile(
+  { sessions }: SessionFileDeps,
+  meta: SessionMeta,
+): Promise<{ filename: string; json: string }> {
+  const { sessionId } = meta;
+  const session = await sessions.getSession({ appName: APP_NAME, userId: USER_ID, sessionId });
+  if (!session) throw new SessionNotFoundError(sessionId);
+  return {
+    filename: sessionFileName(meta.title).replace(/\.trellis\.json$/, '.evalset.json'),
+    json: toEvalSet(session, meta.title),
+  };
+}
+
+async function importParsed(
+  { sessions, artifacts, store, agents }: SessionFileDeps,
+  parsed: ParsedSessionFile,
+): Promise<SessionSummary> {
   const agentId =
     parsed.agentId && (await agents.knows(parsed.agentId)) ? parsed.agentId : DEFAULT_AGENT_ID;
   const taken = new Set((await store.listSessionMeta(APP_NAME, USER_ID)).map((meta) => meta.title));
@@ -72,13 +104,22 @@ export async function importSessionFile(
     await store.putSessionMeta(meta);
   } catch (error) {
     // Without its title the import is half done: take it back, so that a failure changes nothing.
-    const key = { appName: APP_NAME, userId: USER_ID, sessionId: session.id };
-    await sessions.deleteSession(key).catch(() => undefined);
-    for (const filename of await artifacts.listArtifactKeys(key).catch(() => []))
-      await artifacts.deleteArtifact({ ...key, filename }).catch(() => undefined);
+    await forget({ sessions, artifacts, store, agents }, session.id);
     throw error;
   }
   return summaryOf(session, meta);
+}
+
+/** Takes an imported session back: its log, artifacts and title. */
+async function forget(
+  { sessions, artifacts, store }: SessionFileDeps,
+  sessionId: string,
+): Promise<void> {
+  const key = { appName: APP_NAME, userId: USER_ID, sessionId };
+  await sessions.deleteSession(key).catch(() => undefined);
+  for (const filename of await artifacts.listArtifactKeys(key).catch(() => []))
+    await artifacts.deleteArtifact({ ...key, filename }).catch(() => undefined);
+  await store.deleteSessionMeta(APP_NAME, USER_ID, sessionId).catch(() => undefined);
 }
 
 /**

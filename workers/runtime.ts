@@ -64,6 +64,7 @@ const api = {
   loadArtifact: (sessionId: string, filename: string, version?: number) =>
     runtime.loadArtifact(sessionId, filename, version),
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),
+  exportEvalSet: (sessionId: string) => runtime.exportEvalSet(sessionId),
   importSession: (json: string) => runtime.importSession(json),
   // Settings → ADK servers, and the sessions on them (workers/app-remote.ts)
   adkServers: () => runtime.remote.servers(),

@@ -199,6 +199,7 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
         onRename={actions.rename}
         onDelete={actions.remove}
         onExport={actions.exportSession}
+        onExportEvalSet={actions.exportEvalSet}
         onImport={actions.importFile}
       />
 

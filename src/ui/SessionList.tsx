@@ -12,6 +12,7 @@ interface Props {
   onRename: (id: string, title: string) => void;
   onDelete: (id: string) => void;
   onExport: (id: string) => void;
+  onExportEvalSet: (id: string) => void;
   onImport: (file: File) => void;
 }
 
@@ -86,6 +87,13 @@ function SessionListView(props: Props) {
                     <>
                       <button type="button" onClick={() => props.onExport(session.id)}>
                         Export
+                      </button>
+                      <button
+                        type="button"
+                        title="Export the conversation as an ADK eval set, for adk eval"
+                        onClick={() => props.onExportEvalSet(session.id)}
+                      >
+                        Eval set
                       </button>
                       <button
                         type="button"

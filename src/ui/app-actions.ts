@@ -17,6 +17,8 @@ export function actionsOf(workbench: Workbench) {
     remove: (id: string) => void workbench.remove(id),
     exportSession: (id: string) =>
       void workbench.exportSession(id).then((file) => file && download(file.filename, file.json)),
+    exportEvalSet: (id: string) =>
+      void workbench.exportEvalSet(id).then((file) => file && download(file.filename, file.json)),
     importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
     setAgent: (agentId: string) => void workbench.setAgent(agentId),
     send: (text: string, attachments: OutgoingAttachment[]) =>

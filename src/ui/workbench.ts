@@ -206,6 +206,11 @@ export class Workbench extends ViewState<WorkbenchState> {
     return this.guard(() => this.client.runtime.exportSession(sessionId));
   }
 
+  /** The session as an ADK eval set file, for `adk eval`. */
+  exportEvalSet(sessionId: string): Promise<{ filename: string; json: string } | undefined> {
+    return this.guard(() => this.client.runtime.exportEvalSet(sessionId));
+  }
+
   async importSession(json: string): Promise<void> {
     await this.guard(async () => {
       const imported = await this.client.runtime.importSession(json);
