@@ -112,6 +112,8 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await approvals.getByRole('button', { name: 'Approve' }).click();
   await page.getByText('Done: {"sent":5}').waitFor();
   await expect.poll(() => stateText(page)).toMatch(/sent\s+5/);
+  // The tool's artifact, from the server's artifact routes.
+  await region(page, 'Artifacts').getByText('receipt.txt').first().waitFor();
 });
 
 it('continues a session through a second ADK server that shares its PostgreSQL', async () => {

@@ -58,6 +58,13 @@ describe('sessions on an ADK server', () => {
     await app.answer(session.id, request.id!, true, undefined, () => {});
     const opening = await app.openSessionSummary(session.id);
     expect(opening.state).toMatchObject({ sent: 5 });
+    // The tool's artifact, through the server's artifact routes.
+    expect(opening.artifacts).toEqual([
+      { filename: 'receipt.txt', versions: [0], scope: 'session' },
+    ]);
+    expect(await app.loadArtifact(session.id, 'receipt.txt')).toMatchObject({
+      text: 'Sent 5 coins.',
+    });
     expect(texts(opening.activeTail.map((entry) => entry.event))).toContain('Done: {"sent":5}');
   });
 

@@ -1,6 +1,7 @@
 // An ADK agent whose scripted model calls a tool that needs the user's
 // confirmation (ADK's `requireConfirmation`): "send 5" asks to send 5 coins,
-// and once the tool has run the model reports its result.
+// and once the tool has run the model reports its result (the tool adds to state `sent` and saves
+// a receipt.txt artifact).
 import { BaseLlm, FunctionTool, LlmAgent } from '@google/adk';
 import { z } from 'zod';
 
@@ -40,8 +41,9 @@ const sendCoins = new FunctionTool({
   description: 'Sends coins.',
   parameters: z.object({ amount: z.number() }),
   requireConfirmation: true,
-  execute: ({ amount }, ctx) => {
+  execute: async ({ amount }, ctx) => {
     ctx.state.set('sent', (ctx.state.get('sent') ?? 0) + amount);
+    await ctx.saveArtifact('receipt.txt', { text: `Sent ${amount} coins.` });
     return { sent: amount };
   },
 });
