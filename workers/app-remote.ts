@@ -5,22 +5,19 @@
 // chat are built by exactly the code that builds them for local sessions.
 
 import { parseSessionFile } from '../src/core/session-file.ts';
-import { REQUEST_CONFIRMATION_FUNCTION } from '../src/agents/confirmation.ts';
 import { activeEvents } from '../src/core/active-events.ts';
 import { turnText } from '../src/core/branch-tree.ts';
-import type { Content } from '../src/core/content.ts';
 import { InvalidRequestError, SessionNotFoundError } from '../src/core/errors.ts';
 import type { Event } from '../src/core/event.ts';
-import { newEventId } from '../src/core/ids.ts';
 import { InMemoryArtifactService } from '../src/store/in-memory-artifact-service.ts';
 import { InMemorySessionService } from '../src/store/in-memory-session-service.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type { LogPage } from '../src/store/session-service.ts';
 import { AdkClient, type AdkSession, type AdkSpan } from '../src/remote/client.ts';
-import { PartialStream } from '../src/remote/events.ts';
-import type { AttachmentPolicy } from '../src/models/attachments.ts';
+import { AdkServers, remoteAgentId, remoteIdParts, remoteSessionId } from './adk-servers.ts';
 import { AppOpenings } from './app-openings.ts';
-import { APP_NAME, USER_ID, userText } from './app-sessions.ts';
+import { RemoteRuns } from './remote-runs.ts';
+import { APP_NAME, USER_ID } from './app-sessions.ts';
 import type {
   AdkServerInfo,
   AgentInfo,
@@ -33,14 +30,6 @@ import type {
   SessionSummary,
 } from './protocol.ts';
 
-const SERVERS = 'adkServers';
-/** Files are not sent to ADK servers yet: the composer refuses them before sending. */
-const NO_ATTACHMENTS: AttachmentPolicy = {
-  kinds: [],
-  maxFileBytes: 0,
-  maxTotalBytes: 0,
-  takenBy: 'an ADK server (from Trellis, for now)',
-};
 const TRACKED = 'adkRemoteSessions';
 
 /** A remote session in the app's session list. */
@@ -55,94 +44,46 @@ interface TrackedSession {
   rewoundFrom?: { sessionId: string; title: string; note: string };
 }
 
-/** A run the stream of which broke: offered for resume. */
-interface CutOffRun {
-  invocationId: string;
-  message: Content;
-  text: string;
-  startedAt: number;
-  error: { name: string; message: string };
-}
-
-const enc = encodeURIComponent;
-
-/** The app's id of a session on a server: `adk:<server>:<app>:<session>`. */
-export function remoteSessionId(serverId: string, appName: string, sessionId: string): string {
-  return `adk:${enc(serverId)}:${enc(appName)}:${enc(sessionId)}`;
-}
-
-/** The agent id of a server's app: `adk:<server>:<app>`. */
-export function remoteAgentId(serverId: string, appName: string): string {
-  return `adk:${enc(serverId)}:${enc(appName)}`;
-}
-
-export function isRemoteId(id: string): boolean {
-  return id.startsWith('adk:');
-}
-
-function parts(id: string): string[] {
-  return id.slice('adk:'.length).split(':').map(decodeURIComponent);
-}
-
 export class AppRemote {
-  private readonly controllers = new Map<string, AbortController>();
-  private readonly cutOff = new Map<string, CutOffRun>();
   /** The in-memory copy each open remote session was last drawn from. */
   private readonly copies = new Map<string, InMemorySessionService>();
+
+  private readonly adk: AdkServers;
+  private readonly runs: RemoteRuns;
 
   constructor(
     private readonly store: IndexedDbAppStore,
     private readonly broadcast: (message: RuntimeBroadcast) => void,
     private readonly importLocal: (json: string) => Promise<SessionSummary>,
-  ) {}
-
-  // ── servers ──────────────────────────────────────────────────────────────────────────────
-
-  async servers(): Promise<AdkServerInfo[]> {
-    return (await this.store.getSetting<AdkServerInfo[]>(SERVERS)) ?? [];
-  }
-
-  /** Adds a server once it answers /list-apps as an ADK API server does. */
-  async addServer(url: string, userId = 'user'): Promise<AdkServerInfo> {
-    const user = userId.trim() || 'user';
-    const client = new AdkClient(url, user);
-    const servers = await this.servers();
-    if (servers.some((server) => server.url === client.baseUrl && server.userId === user))
-      throw new InvalidRequestError(`${client.baseUrl} is already added for user ${user}`);
-    const apps = await client.listApps();
-    const server: AdkServerInfo = {
-      id: crypto.randomUUID().slice(0, 8),
-      url: client.baseUrl,
-      userId: user,
-      apps,
-    };
-    await this.store.putSetting(SERVERS, [...servers, server]);
-    this.broadcast({ type: 'agents-changed' });
-    return server;
-  }
-
-  /** Reads a server's apps again (its agents may have changed). */
-  async refreshServer(serverId: string): Promise<AdkServerInfo> {
-    const servers = await this.servers();
-    const server = servers.find((candidate) => candidate.id === serverId);
-    if (!server) throw new InvalidRequestError('That ADK server is not added');
-    const fresh = { ...server, apps: await this.client(server).listApps() };
-    await this.store.putSetting(
-      SERVERS,
-      servers.map((s) => (s.id === serverId ? fresh : s)),
+  ) {
+    this.adk = new AdkServers(store, broadcast);
+    this.runs = new RemoteRuns(
+      (id) => this.resolve(id),
+      async (id) => {
+        await this.touch(id);
+        this.broadcast({ type: 'session-changed', sessionId: id });
+      },
     );
-    this.broadcast({ type: 'agents-changed' });
-    return fresh;
+  }
+
+  // ── servers (workers/adk-servers.ts) ─────────────────────────────────────────────────────
+
+  servers(): Promise<AdkServerInfo[]> {
+    return this.adk.list();
+  }
+
+  addServer(url: string, userId?: string): Promise<AdkServerInfo> {
+    return this.adk.add(url, userId);
+  }
+
+  refreshServer(serverId: string): Promise<AdkServerInfo> {
+    return this.adk.refresh(serverId);
   }
 
   /** Forgets a server and its sessions in the list (the sessions stay on the server). */
   async removeServer(serverId: string): Promise<void> {
-    await this.store.putSetting(
-      SERVERS,
-      (await this.servers()).filter((s) => s.id !== serverId),
-    );
+    await this.adk.remove(serverId);
     await this.putTracked((await this.tracked()).filter((s) => s.serverId !== serverId));
-    this.broadcast({ type: 'agents-changed' });
     this.broadcast({ type: 'sessions-changed' });
   }
 
@@ -165,17 +106,8 @@ export class AppRemote {
       .sort((a, b) => b.lastUpdateTime - a.lastUpdateTime);
   }
 
-  /** Each server's apps, as agents a session can talk to. */
-  async agents(): Promise<AgentInfo[]> {
-    return (await this.servers()).flatMap((server) =>
-      server.apps.map((appName) => ({
-        id: remoteAgentId(server.id, appName),
-        name: `${appName} (ADK)`,
-        description: `The ${appName} agent of the ADK server at ${server.url}`,
-        kind: 'remote' as const,
-        attachments: NO_ATTACHMENTS,
-      })),
-    );
+  agents(): Promise<AgentInfo[]> {
+    return this.adk.agents();
   }
 
   // ── the session list ─────────────────────────────────────────────────────────────────────
@@ -190,7 +122,7 @@ export class AppRemote {
 
   /** A new session of a server's app (`agentId` as agents() names it), added to the list. */
   async createSession(agentId: string): Promise<SessionSummary> {
-    const [serverId, appName] = parts(agentId);
+    const [serverId, appName] = remoteIdParts(agentId);
     const server = await this.server(serverId!);
     const created = await this.client(server).createSession(appName!);
     return this.track(server, appName!, created.id, `${appName} · new session`);
@@ -287,130 +219,32 @@ export class AppRemote {
     return client.sessionTrace(tracked.sessionId);
   }
 
-  // ── running ──────────────────────────────────────────────────────────────────────────────
+  // ── running (workers/remote-runs.ts) ─────────────────────────────────────────────────────
 
-  async send(id: string, text: string, onEvent: (event: Event) => void): Promise<void> {
-    const message = userText(text);
-    await this.run(id, message, text, onEvent);
+  send(id: string, text: string, onEvent: (event: Event) => void): Promise<void> {
+    return this.runs.send(id, text, onEvent);
   }
 
-  /** Answers the server's `adk_request_confirmation` call, as adk-web does. */
-  async answer(
+  answer(
     id: string,
     requestId: string,
     confirmed: boolean,
     payload: unknown,
     onEvent: (event: Event) => void,
   ): Promise<void> {
-    const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
-    const message: Content = {
-      role: 'user',
-      parts: [
-        { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
-      ],
-    };
-    await this.run(id, message, '', onEvent);
+    return this.runs.answer(id, requestId, confirmed, payload, onEvent);
   }
 
   stop(id: string): void {
-    this.controllers.get(id)?.abort();
+    this.runs.stop(id);
   }
 
-  /**
-   * Resumes a run whose stream broke. An ADK server keeps what it stored before the break; the
-   * run itself can't be picked up where it was (ADK's API resumes only long-running calls), so
-   * when the server has no answer to the cut-off message, the message is sent again.
-   */
-  async resume(id: string, invocationId: string, onEvent: (event: Event) => void): Promise<void> {
-    const cut = this.cutOff.get(id);
-    if (!cut || cut.invocationId !== invocationId)
-      throw new InvalidRequestError('There is nothing to resume in this session');
-    const { tracked, client } = await this.resolve(id);
-    const served = await client.getSession(tracked.appName, tracked.sessionId);
-    const answered = served.events.some(
-      (event) =>
-        event.invocationId === invocationId &&
-        event.author !== 'user' &&
-        !event.partial &&
-        hasText(event),
-    );
-    if (answered) {
-      this.cutOff.delete(id);
-      this.broadcast({ type: 'session-changed', sessionId: id });
-      return;
-    }
-    await this.run(id, cut.message, cut.text, onEvent);
+  resume(id: string, invocationId: string, onEvent: (event: Event) => void): Promise<void> {
+    return this.runs.resume(id, invocationId, onEvent);
   }
 
-  /** Runs cut off by a broken stream (this worker's; another tab's are its own). */
   interruptedRuns(titles: ReadonlyMap<string, string>): InterruptedRun[] {
-    return [...this.cutOff].map(([id, cut]) => ({
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: id,
-      invocationId: cut.invocationId,
-      agentName: '',
-      status: 'interrupted' as const,
-      startedAt: cut.startedAt,
-      updatedAt: cut.startedAt,
-      error: cut.error,
-      sessionTitle: titles.get(id) ?? 'ADK session',
-      turnText: cut.text,
-      cause: 'failed' as const,
-    }));
-  }
-
-  private async run(
-    id: string,
-    message: Content,
-    text: string,
-    onEvent: (event: Event) => void,
-  ): Promise<void> {
-    const { tracked, client } = await this.resolve(id);
-    if (this.controllers.has(id)) throw new InvalidRequestError('This session is running already');
-    const controller = new AbortController();
-    this.controllers.set(id, controller);
-    const stream = new PartialStream();
-    const startedAt = Date.now();
-    let invocationId = '';
-    try {
-      for await (const raw of client.runSse(
-        { appName: tracked.appName, sessionId: tracked.sessionId, newMessage: message as never },
-        controller.signal,
-      )) {
-        const event = stream.next(raw);
-        if (!invocationId) {
-          invocationId = event.invocationId;
-          // The server stores the message but does not stream it back: the page is told here.
-          onEvent({
-            id: newEventId(),
-            invocationId,
-            author: 'user',
-            timestamp: startedAt,
-            content: message,
-            actions: { stateDelta: {}, artifactDelta: {} },
-          });
-        }
-        onEvent(event);
-      }
-      this.cutOff.delete(id);
-    } catch (error) {
-      if (!controller.signal.aborted && (error as Error).name !== 'AbortError') {
-        const { name, message: said } = error as Error;
-        this.cutOff.set(id, {
-          invocationId: invocationId || `cut-${startedAt}`,
-          message,
-          text,
-          startedAt,
-          error: { name, message: said },
-        });
-      }
-      throw error;
-    } finally {
-      this.controllers.delete(id);
-      await this.touch(id);
-      this.broadcast({ type: 'session-changed', sessionId: id });
-    }
+    return this.runs.interruptedRuns(titles);
   }
 
   // ── rewinding and copying ────────────────────────────────────────────────────────────────
@@ -531,15 +365,12 @@ export class AppRemote {
     return { tracked, server, client: this.client(server) };
   }
 
-  private async server(serverId: string): Promise<AdkServerInfo> {
-    const server = (await this.servers()).find((candidate) => candidate.id === serverId);
-    if (!server)
-      throw new InvalidRequestError('That ADK server is not added (Settings → ADK servers)');
-    return server;
+  private server(serverId: string): Promise<AdkServerInfo> {
+    return this.adk.get(serverId);
   }
 
   private client(server: AdkServerInfo): AdkClient {
-    return new AdkClient(server.url, server.userId);
+    return this.adk.client(server);
   }
 
   private async tracked(): Promise<TrackedSession[]> {
@@ -554,11 +385,6 @@ export class AppRemote {
 /** A served event's text parts, as Trellis reads a turn. */
 function fromServed(event: Record<string, unknown>): Event {
   return { ...(event as unknown as Event), actions: { stateDelta: {}, artifactDelta: {} } };
-}
-
-function hasText(event: Record<string, unknown>): boolean {
-  const content = event.content as Content | undefined;
-  return !!content?.parts.some((part) => part.text);
 }
 
 /** The session's own keys: `app:` and `user:` state is the server's to keep. */

@@ -65,7 +65,8 @@ import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
 import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
-import { AppRemote, isRemoteId } from './app-remote.ts';
+import { AppRemote } from './app-remote.ts';
+import { isRemoteId } from './adk-servers.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
