@@ -15,7 +15,7 @@ import type { FlowEditor } from './flow-editor.ts';
 import { rewindOnly, type MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { FlowsButton } from './FlowsButton.tsx';
-import { HistoryPanel } from './HistoryPanel.tsx';
+import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { lazy } from './lazy.tsx';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
@@ -144,6 +144,18 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
     }),
     [messageActions, session?.versions, lastAnswerId, running, locked, remote],
   );
+  // A rewind into a new session on an ADK server links the two sessions, both ways.
+  const historyLinks = useMemo((): SessionLink[] => {
+    if (!current) return EMPTY;
+    const from = current.summary.remote?.rewoundFrom;
+    const into = state.sessions.filter(
+      (other) => other.remote?.rewoundFrom?.sessionId === current.summary.id,
+    );
+    return [
+      ...(from ? [{ label: 'Rewound from', sessionId: from.sessionId, title: from.title }] : []),
+      ...into.map((other) => ({ label: 'Rewound into', sessionId: other.id, title: other.title })),
+    ];
+  }, [current?.summary, state.sessions]);
   const historyRows = useMemo(
     () => (remote ? rewindOnly(session?.history ?? EMPTY) : (session?.history ?? EMPTY)),
     [remote, session?.history],
@@ -361,6 +373,8 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
         )}
         <HistoryPanel
           rows={historyRows}
+          links={historyLinks}
+          onOpenSession={openSession}
           earlier={session?.earlierTurns ?? false}
           onShowEarlier={actions.showEarlierTurns}
           selectedId={state.selectedTurnId}

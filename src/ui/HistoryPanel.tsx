@@ -10,8 +10,18 @@ interface Actions {
   onFork: (invocationId: string) => void;
 }
 
+/** Another session this one is linked to (a rewind into a new session on an ADK server). */
+export interface SessionLink {
+  /** "Rewound from" or "Rewound into". */
+  label: string;
+  sessionId: string;
+  title: string;
+}
+
 interface Props extends Actions {
   rows: HistoryRow[];
+  links?: readonly SessionLink[];
+  onOpenSession?: (sessionId: string) => void;
   /** Earlier turns of the active path are not shown yet. */
   earlier: boolean;
   onShowEarlier: () => void;
@@ -19,10 +29,27 @@ interface Props extends Actions {
   disabled: boolean;
 }
 
-function HistoryView({ rows, earlier, onShowEarlier, selectedId, disabled, ...actions }: Props) {
+function HistoryView({
+  rows,
+  earlier,
+  onShowEarlier,
+  selectedId,
+  disabled,
+  links,
+  onOpenSession,
+  ...actions
+}: Props) {
   return (
     <section class="panel history" aria-label="History">
       <h2>History</h2>
+      {links?.map((link) => (
+        <p key={`${link.label} ${link.sessionId}`} class="hint history-link">
+          {link.label}{' '}
+          <button type="button" class="quiet" onClick={() => onOpenSession?.(link.sessionId)}>
+            {link.title}
+          </button>
+        </p>
+      ))}
       {rows.length === 0 ? (
         <p class="hint">
           Each turn you take appears here. Click one to rewind to before it, edit it or fork it.

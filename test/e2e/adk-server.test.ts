@@ -90,8 +90,17 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
     .getByText(/This ADK server has no rewind, and it kept only the state/)
     .first()
     .waitFor();
-  await page.getByText(/^Rewound from/).waitFor();
-  await page.locator('.remote-origin').getByRole('button').click();
+  // History links the two sessions, both ways.
+  await history.getByText('Rewound from').waitFor();
+  await history
+    .locator('.history-link')
+    .getByRole('button', { name: 'echo · new session' })
+    .click();
+  await history
+    .locator('.history-link')
+    .filter({ hasText: 'Rewound into' })
+    .getByRole('button', { name: 'echo · new session (rewound)' })
+    .waitFor();
   await expect
     .poll(() => messages(page))
     .toEqual(['count slowly', 'You said: count slowly', 'and again', 'You said: and again']);
