@@ -3,6 +3,8 @@
 // approved, rewound into a new session, copied to the browser; and the server failing.
 
 import 'fake-indexeddb/auto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
@@ -130,6 +132,21 @@ describe('sessions on an ADK server', () => {
     expect(await app.remote.servers()).toEqual([]);
     const bad = await rejectionOf(app.remote.addServer('ftp://example.com'));
     expect(bad.message).toMatch(/http or https/);
+
+    // A web server that is not an ADK server: its page is no list of apps.
+    const page = createServer((_, response) => response.end('<!doctype html><p>Hello</p>'));
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const { port: pagePort } = page.address() as AddressInfo;
+    try {
+      const notAdk = await rejectionOf(app.remote.addServer(`http://127.0.0.1:${pagePort}`));
+      expect(notAdk.name).toBe('AdkServerError');
+      expect(notAdk.message).toMatch(
+        /did not answer JSON: is http:\/\/127\.0\.0\.1:\d+ an ADK API server\?/,
+      );
+    } finally {
+      page.close();
+    }
+    expect(await app.remote.servers()).toEqual([]);
   });
 
   it('offers to resume a run whose stream broke when the server went away', async () => {
