@@ -65,8 +65,11 @@ export class Workbench extends ViewState<WorkbenchState> {
         runtime.listSessions(),
       ]);
       this.set({ agents, settings, sessions });
-      const first = sessions[0] ?? (await runtime.createSession());
-      if (!sessions[0]) this.set({ sessions: [first] });
+      // The app opens on a session in this browser, which needs no network (one on an ADK
+      // server may be out of reach): a new one when there is none.
+      const local = sessions.find((session) => !session.remote);
+      const first = local ?? (await runtime.createSession());
+      if (!local) this.set({ sessions: [first, ...sessions] });
       await this.open(first.id);
       await this.refreshInterrupted();
       this.set({ ready: true });

@@ -6,7 +6,10 @@ import 'fake-indexeddb/auto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { Remote } from 'comlink';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
+import { Workbench, type RuntimeClient } from '../../../src/ui/workbench.ts';
+import type { RuntimeApi } from '../../../workers/runtime.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
@@ -167,5 +170,27 @@ describe('sessions on an ADK server', () => {
       cause: 'failed',
       turnText: 'count slowly',
     });
+  });
+});
+
+describe('the app opening with sessions on an ADK server that is gone', () => {
+  it('opens on a session in this browser, without an error, and keeps the remote ones listed', async () => {
+    const own = await startAdkServer();
+    const app = open();
+    const added = await app.remote.addServer(own.url);
+    const remote = await app.createSession(`adk:${added.id}:echo`);
+    await own.stop();
+    const client: RuntimeClient = {
+      runtime: app as unknown as Remote<RuntimeApi>,
+      callback: (listener) => listener,
+      onBroadcast: () => () => {},
+    };
+    const workbench = new Workbench(client);
+    await workbench.init();
+    const state = workbench.snapshot;
+    expect(state.error).toBeUndefined();
+    expect(state.ready).toBe(true);
+    expect(state.current?.summary.remote).toBeUndefined();
+    expect(state.sessions.map((s) => s.id)).toContain(remote.id);
   });
 });
