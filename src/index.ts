@@ -8,12 +8,7 @@ export * from './core/errors.ts';
 export { activeEvents, conversationThrough } from './core/active-events.ts';
 export * from './core/branch-tree.ts';
 export * from './core/session-file.ts';
-export {
-  planRewind,
-  type ArtifactRestore,
-  type RewindPlan,
-  type RewindTo,
-} from './core/rewind.ts';
+export { planRewind, type ArtifactRestore, type RewindPlan, type RewindTo } from './core/rewind.ts';
 export { newEventId, newInvocationId, newSessionId } from './core/ids.ts';
 
 // sessions and artifacts
@@ -75,6 +70,11 @@ export {
 // graph workflows (docs/flows.md)
 export { compileFlow, flowAgentName, type CompileFlowOptions } from './flows/compile-flow.ts';
 export { validateFlow } from './flows/validate.ts';
+export {
+  importFlowiseFlow,
+  type FlowiseImport,
+  type FlowiseReportItem,
+} from './flows/flowise/import.ts';
 export type * from './flows/flow.ts';
 export {
   CONDITION_OPERATIONS,
