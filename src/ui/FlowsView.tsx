@@ -95,6 +95,19 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
           <button type="button" onClick={() => editor.newFlow()}>
             New flow
           </button>
+          <label class="import">
+            Import Flowise flow…
+            <input
+              type="file"
+              accept=".json,application/json"
+              onChange={async (event) => {
+                const input = event.currentTarget;
+                const file = input.files?.[0];
+                input.value = '';
+                if (file) await editor.importFlowise(await file.text(), file.name);
+              }}
+            />
+          </label>
         </nav>
 
         <div class="flow-editor">
@@ -102,6 +115,18 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
             <p class="hint">
               A built-in example, read-only: <strong>Duplicate</strong> it to edit a copy.
             </p>
+          )}
+          {state.report && state.report.length > 0 && (
+            <section class="flowise-report" aria-label="Import report">
+              <h3>From Flowise: what changed or was left out</h3>
+              <ul>
+                {state.report.map((item, index) => (
+                  <li key={index} class={item.kind}>
+                    {item.nodeId && <code>{item.nodeId}</code>} {item.message}
+                  </li>
+                ))}
+              </ul>
+            </section>
           )}
           <label class="flow-json">
             Flow JSON

@@ -13,6 +13,7 @@ import { ViewState } from './view-state.ts';
 import type { FlowCheck, FlowInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
 import { NEW_FLOW, flowText } from './flow-editor-model.ts';
 import type { RuntimeClient } from './workbench.ts';
+import type { FlowiseReportItem } from '../flows/flowise/import.ts';
 
 export interface FlowEditorState {
   flows: FlowInfo[];
@@ -28,6 +29,8 @@ export interface FlowEditorState {
   error: string | undefined;
   /** Unsaved texts by flow id (`new` for a flow never saved), the one being edited included. */
   drafts: Readonly<Record<string, string>>;
+  /** What a Flowise import changed or left out, by node, while its flow is open. */
+  report: readonly FlowiseReportItem[] | undefined;
 }
 
 /** Where drafts outlive the page (localStorage in the app). */
@@ -48,6 +51,7 @@ const INITIAL: FlowEditorState = {
   status: undefined,
   error: undefined,
   drafts: {},
+  report: undefined,
 };
 
 export class FlowEditor extends ViewState<FlowEditorState> {
@@ -114,6 +118,43 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       await this.refresh();
       this.load(copy.id, flowText(copy.flow));
       this.set({ status: `Duplicated as “${copy.name}”: this copy is yours to edit.` });
+    });
+  }
+
+  /**
+   * Imports a Flowise Sequential Agents export as a new flow, unsaved, with the report of what
+   * changed on the way. An unsaved new flow already open is never overwritten.
+   */
+  async importFlowise(text: string, fileName: string): Promise<void> {
+    if (this.state.drafts[NEW_KEY] !== undefined) {
+      this.set({ error: 'A new flow is not saved yet: save or discard it, then import.' });
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      this.set({ error: `This Flowise file is not JSON (${(error as Error).message})` });
+      return;
+    }
+    await this.guard(async () => {
+      const { importFlowiseFlow } = await import('../flows/flowise/import.ts');
+      const name =
+        fileName
+          .replace(/\.json$/i, '')
+          .trim()
+          .slice(0, 100) || 'Imported from Flowise';
+      const { flow, report } = importFlowiseFlow(json, name);
+      this.load(undefined, flowText(NEW_FLOW));
+      this.edit(flowText(flow));
+      this.set({
+        report,
+        error: undefined,
+        status:
+          report.length === 0
+            ? 'Imported from Flowise: check it and save.'
+            : `Imported from Flowise with ${report.length} notes (listed above): check it and save.`,
+      });
     });
   }
 
@@ -187,6 +228,7 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       text: draft ?? savedText,
       savedText,
       check: undefined,
+      report: undefined,
       status:
         draft === undefined
           ? undefined

@@ -6,6 +6,7 @@ import { launch } from '../e2e/browser.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { startAdkServer } from '../adk/adk-server.ts';
 import { appUrl } from '../e2e/app-page.ts';
+import { flowiseTriage } from '../support/flowise-fixture.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
 
@@ -224,5 +225,29 @@ it('takes the ADK server screenshots, on a desktop and on a phone in dark mode',
   } finally {
     await browser.close();
     await server.stop();
+  }
+});
+
+it('takes the Flowise import screenshot', async () => {
+  const browser = await launch({ viewport: { width: 1440, height: 860 } });
+  const { page } = browser;
+  try {
+    await openApp(page);
+    await page
+      .getByRole('button', { name: 'OK' })
+      .click()
+      .catch(() => undefined);
+    await page.getByRole('button', { name: 'Flows', exact: true }).click();
+    const flows = region(page, 'Flows');
+    await flows.getByLabel('Import Flowise flow…').setInputFiles({
+      name: 'Triage.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(flowiseTriage)),
+    });
+    await flows.getByRole('region', { name: 'Import report' }).waitFor();
+    await flows.getByRole('img', { name: 'Flow graph of Triage' }).waitFor();
+    await page.screenshot(shot('flowise-import'));
+  } finally {
+    await browser.close();
   }
 });

@@ -4,6 +4,7 @@
 
 import { expect, it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from './app-page.ts';
+import { flowiseTriage } from '../support/flowise-fixture.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
@@ -130,4 +131,34 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
   await graph(/^Flow graph of support-mine$/).waitFor();
   expect(await page.locator('.chat .message .author').allInnerTexts()).toContain('tech');
   expect(browser.errors).toEqual([]);
+});
+
+it('imports a Flowise Sequential Agents export with its report, and saves it as a flow', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByLabel('Import Flowise flow…').setInputFiles({
+    name: 'Triage.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(flowiseTriage)),
+  });
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /^Imported from Flowise with \d+ notes/ })
+    .waitFor();
+  const report = flows.getByRole('region', { name: 'Import report' });
+  await report.getByText('its chat model becomes the provider you choose for the flow').waitFor();
+  await report.getByText(/tool "Custom Tool" \(customTool\) has no Trellis counterpart/).waitFor();
+  const text = await flows.getByLabel('Flow JSON').inputValue();
+  expect(JSON.parse(text)).toMatchObject({ name: 'Triage' });
+  await flows.getByRole('img', { name: 'Flow graph of Triage' }).waitFor();
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “Triage”/ })
+    .waitFor();
+  await expect
+    .poll(() => page.getByLabel('Agent').locator('option').allTextContents())
+    .toContain('Triage (flow)');
 });

@@ -250,6 +250,7 @@ const NODE_CONVERTERS: Record<string, Converter> = {
     return undefined; // Flowise's State is not a step: its keys are the flow's state
   },
   seqAgent: (node, inputs, im) => ({
+    ...modelNote(node, inputs, im),
     id: node.id,
     type: 'agent',
     label: text(inputs.agentName) || label(node),
@@ -361,6 +362,12 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
       'This Flowise flow has no Sequential Agents Start node (seqStart): only Sequential Agents flows import',
     );
   const im = new Importer(nodes);
+  // Chat models, tools, memory and state feed the nodes they are connected to, which report them.
+  const feeds = new Set(
+    (file.edges as FlowiseEdge[])
+      .filter((edge) => edge?.targetHandle && !edge.targetHandle.includes('-input-sequentialNode-'))
+      .map((edge) => edge.source),
+  );
   const flowNodes: FlowNode[] = [];
   for (const node of nodes) {
     const convert = NODE_CONVERTERS[node.data.name];
@@ -375,7 +382,7 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
         'changed',
         'agent memory: Trellis keeps every session in the browser already',
       );
-    } else if (!SEQUENTIAL.has(node.data.name)) {
+    } else if (!SEQUENTIAL.has(node.data.name) && !feeds.has(node.id)) {
       im.note(
         node.id,
         'dropped',
@@ -420,6 +427,13 @@ function branchOf(from: FlowNode, handle: string): string | undefined {
   const match = outputs.find((output) => output.toLowerCase() === name);
   if (match) return match;
   return name === 'end' ? (from.type === 'condition' ? 'else' : 'End') : name;
+}
+
+/** A node's own chat model: reported (the flow's provider, or the node's, is chosen here). */
+function modelNote(node: FlowiseNode, inputs: Record<string, unknown>, im: Importer): object {
+  if (inputs.model)
+    im.note(node.id, 'changed', 'its own chat model becomes a provider you choose for the node');
+  return {};
 }
 
 function describeRule(rule: ConditionRule): string {
