@@ -1,5 +1,4 @@
 import { render } from 'preact';
-import { AdkServersModel } from './ui/adk-servers.ts';
 import { AgentBuilder } from './ui/agent-builder.ts';
 import { App } from './ui/App.tsx';
 import { FlowEditor } from './ui/flow-editor.ts';
@@ -23,9 +22,14 @@ const flows = new FlowEditor(client, undefined, {
 });
 const providers = new ProvidersEditor(client);
 const builder = new AgentBuilder(client);
-const adk = new AdkServersModel(client);
 render(
-  <App workbench={workbench} flows={flows} providers={providers} builder={builder} adk={adk} />,
+  <App
+    workbench={workbench}
+    flows={flows}
+    providers={providers}
+    builder={builder}
+    client={client}
+  />,
   document.getElementById('app')!,
 );
 void workbench.init();

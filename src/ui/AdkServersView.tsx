@@ -1,9 +1,10 @@
-import { useEffect } from 'preact/hooks';
-import type { AdkServersModel } from './adk-servers.ts';
+import { useEffect, useMemo } from 'preact/hooks';
+import { AdkServersModel } from './adk-servers.ts';
+import type { RuntimeClient } from './workbench.ts';
 import { useSnapshot } from './use-snapshot.ts';
 
 interface Props {
-  model: AdkServersModel;
+  client: Pick<RuntimeClient, 'runtime'>;
   onOpen: (sessionId: string) => void;
   onNewSession: (agentId: string) => void;
   onClose: () => void;
@@ -13,7 +14,9 @@ interface Props {
  * Settings → ADK servers: the servers added, a form to add one, and each app's sessions on its
  * server, opened in the workbench like local ones.
  */
-export function AdkServersView({ model, onOpen, onNewSession, onClose }: Props) {
+export function AdkServersView({ client, onOpen, onNewSession, onClose }: Props) {
+  // Made with the view's code, when first opened: the page's first chunk does not carry it.
+  const model = useMemo(() => new AdkServersModel(client), [client]);
   const state = useSnapshot(model);
   useEffect(() => {
     void model.start();

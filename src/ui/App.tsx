@@ -1,5 +1,4 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { AdkServersModel } from './adk-servers.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
 import { actionsOf, showApprovals } from './app-actions.ts';
@@ -19,7 +18,6 @@ import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { lazy } from './lazy.tsx';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
-import { RemoteBar } from './RemoteBar.tsx';
 import { ResumeBanner } from './ResumeBanner.tsx';
 import { RewindNote } from './RewindNote.tsx';
 import { SessionList } from './SessionList.tsx';
@@ -32,13 +30,15 @@ import { applyTheme } from './theme.ts';
 import { sessionUsageText } from './usage-format.ts';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
-import type { Workbench } from './workbench.ts';
+import type { RuntimeClient, Workbench } from './workbench.ts';
 
 // Views opened from the header: loaded when first opened, not with the page.
 const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView));
 const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsView));
 const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
 const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
+// Shown above a session on an ADK server only.
+const RemoteBar = lazy(() => import('./RemoteBar.tsx').then((m) => m.RemoteBar));
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -55,10 +55,11 @@ interface Props {
   flows: FlowEditor;
   providers: ProvidersEditor;
   builder: AgentBuilder;
-  adk: AdkServersModel;
+  /** The worker, for the views that make their own view model when first opened. */
+  client: RuntimeClient;
 }
 
-export function App({ workbench, flows, providers, builder, adk }: Props) {
+export function App({ workbench, flows, providers, builder, client }: Props) {
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<View>('chat');
@@ -260,7 +261,7 @@ export function App({ workbench, flows, providers, builder, adk }: Props) {
           <ProvidersView editor={providers} onClose={() => setView('chat')} />
         ) : view === 'adk' ? (
           <AdkServersView
-            model={adk}
+            client={client}
             onOpen={(id) => {
               openSession(id);
               setView('chat');
