@@ -20,6 +20,9 @@ interface Props {
   scale?: number;
   /** Below this it scrolls instead (the side panel). */
   minScale?: number;
+  /** Makes the nodes buttons that select a node (the editor's node form). */
+  onSelect?: (nodeId: string) => void;
+  selected?: string;
 }
 
 const NONE: readonly string[] = [];
@@ -55,7 +58,8 @@ export function FlowGraph(props: Props) {
       aria-label={`Graph of ${flow.name}`}
     >
       <svg
-        role="img"
+        // A picture, unless its nodes are buttons (the editor): an image has no controls inside.
+        role={props.onSelect ? 'group' : 'img'}
         aria-label={label}
         viewBox={`0 0 ${layout.width} ${layout.height}`}
         style={{
@@ -101,6 +105,8 @@ export function FlowGraph(props: Props) {
             key={node.id}
             node={node}
             state={nodeState(node.id, { current, visited, running, waiting, problems })}
+            selected={props.selected === node.id}
+            onSelect={props.onSelect}
           />
         ))}
       </svg>
@@ -108,21 +114,56 @@ export function FlowGraph(props: Props) {
   );
 }
 
-function NodeBox({ node, state }: { node: LaidOutNode; state: ReturnType<typeof nodeState> }) {
+function NodeBox({
+  node,
+  state,
+  selected,
+  onSelect,
+}: {
+  node: LaidOutNode;
+  state: ReturnType<typeof nodeState>;
+  selected: boolean;
+  onSelect: ((nodeId: string) => void) | undefined;
+}) {
+  const choose = onSelect && (() => onSelect(node.id));
   return (
     <g
-      class={`node type-${node.type} ${state.classes}`}
+      class={`node type-${node.type} ${state.classes}${selected ? ' selected' : ''}${choose ? ' selectable' : ''}`}
       transform={`translate(${node.x} ${node.y})`}
       aria-current={state.running ? 'step' : undefined}
+      {...(choose
+        ? {
+            role: 'button',
+            // SVG takes the attribute as written: `tabindex`, lower case (`tabIndex` would not focus).
+            tabindex: 0,
+            // Its name starts with what it shows (the id, then the type line), then says what it does.
+            'aria-label': `${shortText(node.id, 17)} ${typeLine(node, state)}, edit`,
+            'aria-pressed': selected,
+            onClick: choose,
+            onKeyDown: (event: KeyboardEvent) => {
+              if (event.key !== 'Enter' && event.key !== ' ') return;
+              event.preventDefault();
+              choose();
+            },
+          }
+        : {})}
     >
       <title>{`${node.label} (${node.type})${state.title ? `: ${state.title}` : ''}`}</title>
       <rect width={node.width} height={node.height} rx="9" />
-      <text class="node-id" x={12} y={20}>
-        {shortText(node.id, 17)}
-      </text>
-      <text class="node-type" x={12} y={37}>
-        {state.title ? `${node.type} · ${state.title}` : node.type}
+      {/* One text, so that what it shows reads as "id type" (a button's name starts with it). */}
+      <text>
+        <tspan class="node-id" x={12} y={20}>
+          {shortText(node.id, 17)}
+        </tspan>{' '}
+        <tspan class="node-type" x={12} y={37}>
+          {typeLine(node, state)}
+        </tspan>
       </text>
     </g>
   );
+}
+
+/** The second line of a node's box: its type, and where a run is at it. */
+function typeLine(node: LaidOutNode, state: ReturnType<typeof nodeState>): string {
+  return state.title ? `${node.type} · ${state.title}` : node.type;
 }

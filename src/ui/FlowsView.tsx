@@ -1,7 +1,9 @@
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { drawable, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
+import { nodeOf, withField } from './node-form-model.ts';
+import { NodeForm } from './NodeForm.tsx';
 import { FlowGraph } from './FlowGraph.tsx';
 
 interface Props {
@@ -23,6 +25,13 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   const lastGraph = useRef<ReturnType<typeof drawable>>(undefined);
   const graph = useMemo(() => drawable(check?.flow, lastGraph.current), [check]);
   lastGraph.current = graph;
+  // The node whose form is open: it follows the text, and closes when another flow opens.
+  const [selectedNode, setSelectedNode] = useState<string | undefined>();
+  useEffect(() => setSelectedNode(undefined), [selectedId]);
+  const formNode = useMemo(
+    () => (selectedNode ? nodeOf(text, selectedNode) : undefined),
+    [text, selectedNode],
+  );
 
   useEffect(() => {
     void editor.start();
@@ -195,7 +204,29 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
               </ul>
             </div>
           )}
-          {graph && <FlowGraph flow={graph} problems={problemNodes(check)} scale={0.85} />}
+          {graph && (
+            <FlowGraph
+              flow={graph}
+              problems={problemNodes(check)}
+              scale={0.85}
+              onSelect={(nodeId) => setSelectedNode(nodeId === selectedNode ? undefined : nodeId)}
+              selected={selectedNode}
+            />
+          )}
+          {formNode && (
+            <NodeForm
+              node={formNode}
+              problems={(check?.problems ?? [])
+                .filter((problem) => problem.nodeId === selectedNode)
+                .map((problem) => problem.message)}
+              readOnly={readOnly}
+              onChange={(key, value) => {
+                const next = withField(text, selectedNode!, key, value);
+                if (next !== undefined) editor.edit(next);
+              }}
+              onClose={() => setSelectedNode(undefined)}
+            />
+          )}
         </div>
       </div>
     </section>

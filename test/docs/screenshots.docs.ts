@@ -72,7 +72,7 @@ it('takes the screenshots', async () => {
 
     await page.getByRole('button', { name: 'Flows', exact: true }).click();
     await region(page, 'Flows')
-      .getByRole('img', { name: /Flow graph of/ })
+      .getByRole('group', { name: /Flow graph of/ })
       .first()
       .waitFor();
     await page.screenshot(shot('flows'));
@@ -245,8 +245,12 @@ it('takes the Flowise import screenshot', async () => {
       buffer: Buffer.from(JSON.stringify(flowiseTriage)),
     });
     await flows.getByRole('region', { name: 'Import report' }).waitFor();
-    await flows.getByRole('img', { name: 'Flow graph of Triage' }).waitFor();
+    await flows.getByRole('group', { name: 'Flow graph of Triage' }).waitFor();
     await page.screenshot(shot('flowise-import'));
+    await flows.getByRole('button', { name: /^seqCondition_0 condition/ }).click();
+    const form = flows.getByRole('region', { name: 'Node seqCondition_0' });
+    await form.scrollIntoViewIfNeeded();
+    await page.screenshot(shot('node-form'));
   } finally {
     await browser.close();
   }

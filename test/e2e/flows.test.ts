@@ -78,7 +78,7 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
   await openApp(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
-  await flows.getByRole('img', { name: 'Flow graph of support' }).waitFor();
+  await flows.getByRole('group', { name: 'Flow graph of support' }).waitFor();
   await flows.getByRole('button', { name: 'Duplicate support' }).click();
   await flows
     .getByRole('status')
@@ -152,7 +152,7 @@ it('imports a Flowise Sequential Agents export with its report, and saves it as 
   await report.getByText(/tool "Custom Tool" \(customTool\) has no Trellis counterpart/).waitFor();
   const text = await flows.getByLabel('Flow JSON').inputValue();
   expect(JSON.parse(text)).toMatchObject({ name: 'Triage' });
-  await flows.getByRole('img', { name: 'Flow graph of Triage' }).waitFor();
+  await flows.getByRole('group', { name: 'Flow graph of Triage' }).waitFor();
   await flows.getByRole('button', { name: 'Save' }).click();
   await flows
     .getByRole('status')
@@ -161,4 +161,52 @@ it('imports a Flowise Sequential Agents export with its report, and saves it as 
   await expect
     .poll(() => page.getByLabel('Agent').locator('option').allTextContents())
     .toContain('Triage (flow)');
+});
+
+it('edits a node in its form: the JSON follows, a problem shows at the node, Save keeps it', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'Duplicate support' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /support-copy/ })
+    .waitFor();
+  const json = flows.getByLabel('Flow JSON');
+
+  // The condition's rule table.
+  await flows.getByRole('button', { name: /^route condition/ }).click();
+  const route = flows.getByRole('region', { name: 'Node route' });
+  await route.getByLabel('Value, row 1').fill('refund');
+  await expect
+    .poll(async () => JSON.parse(await json.inputValue()).nodes[2].rules[0].value)
+    .toBe('refund');
+
+  // A switch, by keyboard on the graph.
+  await flows.getByRole('button', { name: /^billing agent/ }).focus();
+  await page.keyboard.press('Enter');
+  const billing = flows.getByRole('region', { name: 'Node billing' });
+  await billing.getByLabel('Require approval').uncheck();
+  await expect
+    .poll(async () =>
+      JSON.parse(await json.inputValue()).nodes.find((n: { id: string }) => n.id === 'billing'),
+    )
+    .not.toHaveProperty('requireApproval');
+
+  // A loop to nowhere: the problem shows in the node's form, and Save refuses it.
+  await flows.getByRole('button', { name: /^again loop/ }).click();
+  const again = flows.getByRole('region', { name: 'Node again' });
+  await again.getByLabel('Loop to (node id)').fill('nowhere');
+  await again
+    .getByRole('alert')
+    .filter({ hasText: /nowhere/ })
+    .waitFor();
+  await again.getByLabel('Loop to (node id)').fill('classify');
+  await expect.poll(() => again.getByRole('alert').count()).toBe(0);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “support-copy”/ })
+    .waitFor();
 });

@@ -1,0 +1,220 @@
+import { useState } from 'preact/hooks';
+import { NODE_FIELDS, rowsOf, valueOf, type FieldSpec, type Row } from './node-form-model.ts';
+import type { FlowNodeType } from '../flows/flow.ts';
+
+interface Props {
+  node: Record<string, unknown>;
+  /** The node's problems, as the flow's check found them. */
+  problems: readonly string[];
+  readOnly: boolean;
+  onChange: (key: string, value: unknown) => void;
+  onClose: () => void;
+}
+
+/** The form of the node selected on the graph, in Flowise's terms; it edits the flow's JSON. */
+export function NodeForm({ node, problems, readOnly, onChange, onClose }: Props) {
+  const type = node.type as FlowNodeType;
+  const fields = NODE_FIELDS[type] ?? [];
+  const id = String(node.id);
+  return (
+    <section class="node-form" aria-label={`Node ${id}`}>
+      <header>
+        <h3>
+          {id} <span class="hint">{type}</span>
+        </h3>
+        <button type="button" class="quiet" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {problems.length > 0 && (
+        <ul class="node-problems" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      <fieldset disabled={readOnly}>
+        {fields.map((field) => (
+          <Field key={`${id} ${field.key}`} node={node} field={field} onChange={onChange} />
+        ))}
+      </fieldset>
+    </section>
+  );
+}
+
+function Field({
+  node,
+  field,
+  onChange,
+}: {
+  node: Record<string, unknown>;
+  field: FieldSpec;
+  onChange: (key: string, value: unknown) => void;
+}) {
+  const value = node[field.key];
+  const set = (input: string | boolean | Row[]) => onChange(field.key, valueOf(field, input));
+  switch (field.kind) {
+    case 'boolean':
+      return (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={value === true}
+            onChange={(event) => set(event.currentTarget.checked)}
+          />{' '}
+          {field.label}
+        </label>
+      );
+    case 'longText':
+      return (
+        <label>
+          {field.label}
+          <textarea
+            rows={4}
+            value={typeof value === 'string' ? value : ''}
+            onInput={(event) => set(event.currentTarget.value)}
+          />
+        </label>
+      );
+    case 'choice':
+      return (
+        <label>
+          {field.label}
+          <select
+            value={typeof value === 'string' ? value : ''}
+            onChange={(event) => set(event.currentTarget.value)}
+          >
+            {(field.choices ?? []).map((choice) => (
+              <option key={choice} value={choice}>
+                {choice || '(default)'}
+              </option>
+            ))}
+          </select>
+        </label>
+      );
+    case 'list':
+      return (
+        <label>
+          {field.label} <span class="hint">(one {field.item} a line)</span>
+          <textarea
+            rows={3}
+            value={Array.isArray(value) ? value.join('\n') : ''}
+            onInput={(event) => set(event.currentTarget.value)}
+          />
+        </label>
+      );
+    case 'rows':
+      return <RowsField node={node} field={field} onRows={set} />;
+    case 'number':
+      return (
+        <label>
+          {field.label}
+          <input
+            type="number"
+            value={value == null ? '' : String(value)}
+            onInput={(event) => set(event.currentTarget.value)}
+          />
+        </label>
+      );
+    default:
+      return (
+        <label>
+          {field.label}
+          <input
+            type="text"
+            value={value == null ? '' : String(value)}
+            placeholder={field.hint}
+            onInput={(event) => set(event.currentTarget.value)}
+          />
+        </label>
+      );
+  }
+}
+
+/** A table field (rules, structured output, update state): a row per entry, Add and Remove. */
+function RowsField({
+  node,
+  field,
+  onRows,
+}: {
+  node: Record<string, unknown>;
+  field: FieldSpec;
+  onRows: (rows: Row[]) => void;
+}) {
+  const stored = rowsOf(node, field);
+  // A row just added is empty: it lives here until it has something to store.
+  const [extra, setExtra] = useState<Row[]>([]);
+  const rows = [...stored, ...extra];
+  const columns = field.columns ?? [];
+  const change = (index: number, key: string, cell: string) => {
+    const next = rows.map((row, i) => (i === index ? { ...row, [key]: cell } : row));
+    setExtra([]);
+    onRows(next);
+  };
+  return (
+    <fieldset class="rows-field">
+      <legend>{field.label}</legend>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.key} scope="col">
+                {column.label}
+              </th>
+            ))}
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, index) => (
+            <tr key={index}>
+              {columns.map((column) => (
+                <td key={column.key}>
+                  {column.choices ? (
+                    <select
+                      aria-label={`${column.label}, row ${index + 1}`}
+                      value={row[column.key] ?? ''}
+                      onChange={(event) => change(index, column.key, event.currentTarget.value)}
+                    >
+                      <option value="" />
+                      {column.choices.map((choice) => (
+                        <option key={choice} value={choice}>
+                          {choice}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <input
+                      aria-label={`${column.label}, row ${index + 1}`}
+                      value={row[column.key] ?? ''}
+                      onInput={(event) => change(index, column.key, event.currentTarget.value)}
+                    />
+                  )}
+                </td>
+              ))}
+              <td>
+                <button
+                  type="button"
+                  class="quiet"
+                  aria-label={`Remove row ${index + 1}`}
+                  onClick={() => {
+                    setExtra([]);
+                    onRows(rows.filter((_, i) => i !== index));
+                  }}
+                >
+                  ×
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button
+        type="button"
+        onClick={() => setExtra([...extra, Object.fromEntries(columns.map((c) => [c.key, '']))])}
+      >
+        Add a row
+      </button>
+    </fieldset>
+  );
+}
