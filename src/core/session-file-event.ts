@@ -22,7 +22,30 @@ export function trellisMetadataOf(raw: unknown): TrellisMetadata | undefined {
   return isRecord(own) ? (own as TrellisMetadata) : undefined;
 }
 
-export function restoreEvent(raw: unknown, at: string, problems: string[]): Event | undefined {
+/** How a file gives its events' times. */
+export type TimeUnit = 'seconds' | 'milliseconds';
+
+/**
+ * The unit of a file's timestamps, told once for the whole file: seconds (ADK Python's floats,
+ * 1.7e9 today) when every event's timestamp is below 1e11 (March 1973 in milliseconds, year 5138
+ * in seconds), else milliseconds (ADK TypeScript, Trellis before ADK's format). One unit for the
+ * file keeps its events' order and gaps whatever odd value one of them has.
+ */
+export function timeUnitOf(events: readonly unknown[]): TimeUnit {
+  const times = events.flatMap((event) =>
+    isRecord(event) && typeof event.timestamp === 'number' && Number.isFinite(event.timestamp)
+      ? [event.timestamp]
+      : [],
+  );
+  return times.length > 0 && times.every((time) => time < 1e11) ? 'seconds' : 'milliseconds';
+}
+
+export function restoreEvent(
+  raw: unknown,
+  at: string,
+  problems: string[],
+  unit: TimeUnit,
+): Event | undefined {
   if (!isRecord(raw)) {
     problems.push(`${at} is not an object`);
     return undefined;
@@ -42,8 +65,8 @@ export function restoreEvent(raw: unknown, at: string, problems: string[]): Even
   else name('id');
   if (typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp)) {
     problems.push(`${at}.timestamp must be a number`);
-  } else if (event.timestamp < 1e11) {
-    event.timestamp = Math.round(event.timestamp * 1000); // ADK's seconds → milliseconds
+  } else if (unit === 'seconds') {
+    event.timestamp = Math.round(event.timestamp * 1000);
   }
   if (event.content !== undefined)
     event.content = restoreContent(event.content, `${at}.content`, problems);
@@ -157,6 +180,13 @@ function restorePart(raw: unknown, at: string, problems: string[]): Part | undef
     )
   ) {
     problems.push(`${at}.inlineData needs a mimeType and base64 data`);
+  } else if (isRecord(inlineData) && /[-_]/.test(inlineData.data as string)) {
+    // ADK Python's models write bytes as URL-safe base64 (pydantic's `base64`); Trellis keeps
+    // the standard alphabet, which a data: URL and every provider take. Same bytes.
+    part.inlineData = {
+      ...inlineData,
+      data: (inlineData.data as string).replace(/-/g, '+').replace(/_/g, '/'),
+    };
   }
   return part as Part;
 }

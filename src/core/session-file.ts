@@ -21,7 +21,13 @@ import { InvalidSessionFileError } from './errors.ts';
 import type { Event } from './event.ts';
 import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
 import { ownValue, setOwn } from './state.ts';
-import { MAX_FILE_ID, isRecord, restoreEvent, trellisMetadataOf } from './session-file-event.ts';
+import {
+  MAX_FILE_ID,
+  isRecord,
+  restoreEvent,
+  timeUnitOf,
+  trellisMetadataOf,
+} from './session-file-event.ts';
 import { initialStateOf } from './session-file-state.ts';
 
 /** The format name of the top-level `trellis` field older Trellis exports carried. */
@@ -146,6 +152,7 @@ export function parseSessionFile(text: string): ParsedSessionFile {
   const events: Event[] = [];
   const ids = new Set<string>();
   const invocations = new Set<string>();
+  const unit = timeUnitOf(json.events as unknown[]);
   (json.events as unknown[]).forEach((raw, index) => {
     if (problems.length >= MAX_PROBLEMS) return;
     const at = `events[${index}]`;
@@ -155,7 +162,7 @@ export function parseSessionFile(text: string): ParsedSessionFile {
         ...extras,
         ...restoreExtras(own.session, problems, `${at}.customMetadata.trellis.session`),
       };
-    const event = restoreEvent(raw, at, problems);
+    const event = restoreEvent(raw, at, problems, unit);
     if (!event || event.partial) return;
     if (ids.has(event.id)) problems.push(`${at}.id ${JSON.stringify(event.id)} appears twice`);
     const missing = missingTarget(event, ids, invocations);
@@ -195,11 +202,18 @@ function shapeProblems(json: Record<string, unknown>): string[] {
   return problems;
 }
 
+/** How many problems a refusal names; the rest are counted. */
+const PROBLEMS_NAMED = 3;
+
 /**
  * The problems as the file spells its fields: a snake_case file is told `invocation_id`, not
- * `invocationId`, and every refusal says which spelling the file was read in.
+ * `invocationId`. A refusal names the first few (a file of another kind would otherwise list a
+ * problem for each event) and says which spelling the file was read in.
  */
-function inSpelling(problems: string[], spelling: AdkSpelling): string[] {
+function inSpelling(all: string[], spelling: AdkSpelling): string[] {
+  const problems = all.slice(0, PROBLEMS_NAMED);
+  if (all.length > PROBLEMS_NAMED)
+    problems.push(`and ${all.length - PROBLEMS_NAMED} more problem(s) after those`);
   const said =
     spelling === 'snake_case'
       ? problems.map((problem) =>

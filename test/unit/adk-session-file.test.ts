@@ -11,6 +11,7 @@ import {
   type Event,
 } from '../../src/index.ts';
 import { adkSpelling, camelName } from '../../src/core/adk-case.ts';
+import { timeUnitOf, type TimeUnit } from '../../src/core/session-file-event.ts';
 
 /** A session as ADK Python's `Session.model_dump_json()` writes it, by ADK's field names. */
 const snakeFile = {
@@ -40,10 +41,20 @@ const snakeFile = {
         role: 'model',
         parts: [
           { function_call: { id: 'call-1', name: 'get_weather', args: { city_name: 'Paris' } } },
+          {
+            function_call: {
+              name: 'get_weather',
+              partial_args: [
+                { json_path: '$.city_name', string_value: 'Par', will_continue: true },
+              ],
+              will_continue: true,
+            },
+          },
         ],
       },
       actions: { state_delta: {}, artifact_delta: {} },
       long_running_tool_ids: [],
+      output: { next_step: 'answer', by_city: { paris_fr: 20 } },
     },
     {
       id: 'e3',
@@ -83,7 +94,11 @@ const snakeFile = {
       timestamp: 1_795_000_004,
       content: {
         role: 'user',
-        parts: [{ inline_data: { mime_type: 'text/plain', data: 'aGk=' } }],
+        parts: [
+          { inline_data: { mime_type: 'text/plain', data: 'aGk=' } },
+          // Bytes fb ff as pydantic writes them: URL-safe base64.
+          { inline_data: { mime_type: 'application/octet-stream', data: '-_8=' } },
+        ],
       },
       actions: { state_delta: {}, artifact_delta: {} },
     },
@@ -132,6 +147,17 @@ describe('ADK session files', () => {
       name: 'get_weather',
       args: { city_name: 'Paris' },
     });
+    // A streamed call's partial_args are ADK objects; a workflow node's output is its own data.
+    expect(e2.content!.parts[1]!.functionCall).toEqual({
+      name: 'get_weather',
+      args: {},
+      partialArgs: [{ jsonPath: '$.city_name', stringValue: 'Par', willContinue: true }],
+      willContinue: true,
+    });
+    expect((e2 as unknown as Record<string, unknown>).output).toEqual({
+      next_step: 'answer',
+      by_city: { paris_fr: 20 },
+    });
     expect(e3.content!.parts[0]!.functionResponse!.response).toEqual({ temp_c: 20 });
     expect(e3.actions.stateDelta).toEqual({ last_city: 'Paris' });
     expect(e3.actions.artifactDelta).toEqual({ 'report_v1.txt': 0 });
@@ -146,7 +172,10 @@ describe('ADK session files', () => {
     });
     expect(e4.customMetadata).toEqual({ trace_id: 'abc' });
     expect(e4.turnComplete).toBe(true);
-    expect(e5.content!.parts[0]!.inlineData).toEqual({ mimeType: 'text/plain', data: 'aGk=' });
+    expect(e5.content!.parts.map((p) => p.inlineData)).toEqual([
+      { mimeType: 'text/plain', data: 'aGk=' },
+      { mimeType: 'application/octet-stream', data: '+/8=' },
+    ]);
     expect(e6.actions.rewindBeforeInvocationId).toBe('inv-2');
   });
 
@@ -175,6 +204,33 @@ describe('ADK session files', () => {
       ['user', 1_795_476_784_361, { mood: 'good' }],
       ['user', 1_795_476_784_361, {}],
     ]);
+  });
+
+  const units: { name: string; times: unknown[]; unit: TimeUnit }[] = [
+    { name: "ADK Python's floats", times: [1_795_000_000.25, 1_795_000_001], unit: 'seconds' },
+    {
+      name: "ADK TypeScript's ms",
+      times: [1_795_476_784_361, 1_795_476_784_365],
+      unit: 'milliseconds',
+    },
+    // One unit per file: a fixture's stray small value does not make a ms file's event seconds.
+    { name: 'ms with an unset (0) time', times: [0, 1_795_476_784_361], unit: 'milliseconds' },
+    { name: 'small test times', times: [1, 2, 3], unit: 'seconds' },
+    { name: 'no number at all', times: ['soon', undefined], unit: 'milliseconds' },
+  ];
+  it.each(units)('reads the timestamps of $name as $unit', ({ times, unit }) => {
+    expect(timeUnitOf(times.map((timestamp) => ({ timestamp })))).toBe(unit);
+  });
+
+  it('converts a file in one unit: a ms file keeps even its stray small time', () => {
+    const events = [0, 1_795_476_784_361].map((timestamp, i) => ({
+      id: `e${i}`,
+      invocationId: 'i',
+      author: 'user',
+      timestamp,
+    }));
+    const parsed = parseSessionFile(JSON.stringify({ id: 's', events }));
+    expect(parsed.events.map((e) => e.timestamp)).toEqual([0, 1_795_476_784_361]);
   });
 
   it("exports ADK's Session shape, and everything of Trellis's comes back", () => {
@@ -273,6 +329,13 @@ describe('ADK session files', () => {
       name: 'a camelCase event without its invocation',
       file: { id: 'x', events: [{ author: 'user', timestamp: 1 }] },
       says: [/events\[0\]\.invocationId must be a non-empty string/, /read as camelCase/],
+    },
+    {
+      name: 'a file of another kind, a problem in every event',
+      file: { events: [1, 2, 3, 4, 5].map((n) => ({ author: 'user', timestamp: n })) },
+      says: [
+        /^[^;]*events\[0\]\.invocationId[^;]*; [^;]*events\[1\][^;]*; [^;]*events\[2\][^;]*; and 2 more problem\(s\) after those; it was read as camelCase/,
+      ],
     },
   ];
   it.each(refusals)('refuses $name, naming the fields and the spelling', ({ file, says }) => {
