@@ -2,6 +2,7 @@
 // with its state and every event, user data untouched; what Trellis exports is ADK's Session shape
 // and loses nothing when it comes back.
 
+import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import {
   InvalidSessionFileError,
@@ -12,6 +13,8 @@ import {
 } from '../../src/index.ts';
 import { adkSpelling, camelName } from '../../src/core/adk-case.ts';
 import { timeUnitOf, type TimeUnit } from '../../src/core/session-file-event.ts';
+import { appRuntime } from '../support/app-runtime.ts';
+import { rejectionOf } from '../support/helpers.ts';
 
 /** A session as ADK Python's `Session.model_dump_json()` writes it, by ADK's field names. */
 const snakeFile = {
@@ -347,5 +350,40 @@ describe('ADK session files', () => {
     }
     expect(error).toBeInstanceOf(InvalidSessionFileError);
     for (const pattern of says) expect((error as Error).message).toMatch(pattern);
+  });
+});
+
+describe('ADK session files in the app', () => {
+  it('imports a snake_case file, exports it as ADK camelCase, and re-imports it unchanged', async () => {
+    const app = appRuntime();
+    const first = await app.importSession(JSON.stringify(snakeFile));
+    const opened = await app.openSession(first.id);
+    const exported = await app.exportSession(first.id);
+    const file = JSON.parse(exported.json);
+    expect(Object.keys(file).sort()).toEqual(
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+    );
+    // camelCase all through ADK's fields, seconds, the user's keys as they were.
+    expect(exported.json).not.toMatch(/"(invocation_id|state_delta|function_call|inline_data)"/);
+    expect(file.events[0].timestamp).toBe(1_795_000_000.25);
+    expect(file.state).toMatchObject({ user_name: 'Ada', plan: { step_one: 1 } });
+
+    const again = await app.importSession(exported.json);
+    const reopened = await app.openSession(again.id);
+    expect(again.title).toBe(`${first.title} (imported)`);
+    expect(reopened.state).toEqual(opened.state);
+    expect(reopened.events).toEqual(opened.events);
+  });
+
+  it('refuses a broken snake_case file and stores nothing', async () => {
+    const app = appRuntime();
+    const before = await app.listSessions();
+    const broken = structuredClone(snakeFile) as { events: Record<string, unknown>[] };
+    delete broken.events[3]!.invocation_id;
+    const error = await rejectionOf(app.importSession(JSON.stringify(broken)));
+    expect(error.name).toBe('InvalidSessionFileError');
+    expect(error.message).toMatch(/events\[3\]\.invocation_id must be a non-empty string/);
+    expect(error.message).toMatch(/snake_case/);
+    expect(await app.listSessions()).toEqual(before);
   });
 });
