@@ -19,6 +19,7 @@ import { adkSpelling, camelizeAdk, type AdkSpelling } from './adk-case.ts';
 import { TRELLIS_METADATA } from './artifact-payloads.ts';
 import { InvalidSessionFileError } from './errors.ts';
 import type { Event } from './event.ts';
+import { newInvocationId } from './ids.ts';
 import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
 import { ownValue, setOwn } from './state.ts';
 import {
@@ -41,6 +42,11 @@ export interface TrellisMetadata {
   rewindAfterEventId?: string;
   /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
   artifacts?: Record<string, unknown>;
+  /**
+   * On the one event of an export of a session without events: the event is only there to carry
+   * `session` (ADK's Session has no other place for it) and is not imported as an event.
+   */
+  sessionOnly?: true;
 }
 
 export interface SessionFileExtras {
@@ -85,24 +91,48 @@ export function toSessionFile(
   session: Omit<SessionFile, 'trellis'>,
   extras: SessionFileExtras = {},
 ): string {
+  const events = session.events.map((event, index) =>
+    toFileEvent(event, index === 0 ? extras : undefined),
+  );
+  if (events.length === 0 && hasExtras(extras)) events.push(carrierEvent(session, extras));
   const file: Omit<SessionFile, 'trellis'> = {
     id: session.id,
     appName: session.appName,
     userId: session.userId,
     state: session.state,
-    events: session.events.map((event, index) =>
-      toFileEvent(event, index === 0 ? extras : undefined),
-    ),
+    events,
     lastUpdateTime: session.lastUpdateTime / 1000,
   };
   return JSON.stringify(file, null, 2);
 }
 
+function hasExtras(extras: SessionFileExtras | undefined): extras is SessionFileExtras {
+  return extras !== undefined && (extras.title !== undefined || extras.agentId !== undefined);
+}
+
+/**
+ * The event that carries the title and agent of a session with no events: no content and no
+ * actions, so ADK keeps it as a no-op, and marked `sessionOnly` so that Trellis drops it again.
+ */
+function carrierEvent(
+  session: Pick<SessionFile, 'id' | 'lastUpdateTime'>,
+  extras: SessionFileExtras,
+): Event {
+  const own: TrellisMetadata = { session: { ...extras }, sessionOnly: true };
+  return {
+    id: `${session.id}-session`.slice(0, MAX_FILE_ID),
+    invocationId: newInvocationId(),
+    author: 'user',
+    timestamp: session.lastUpdateTime / 1000,
+    actions: { stateDelta: {}, artifactDelta: {} },
+    customMetadata: { [TRELLIS_METADATA]: own },
+  };
+}
+
 function toFileEvent(event: Event, session: SessionFileExtras | undefined): Event {
   const { rewindAfterEventId, ...actions } = event.actions;
   const own: TrellisMetadata = {};
-  if (session && (session.title !== undefined || session.agentId !== undefined))
-    own.session = { ...session };
+  if (hasExtras(session)) own.session = { ...session };
   if (rewindAfterEventId !== undefined) own.rewindAfterEventId = rewindAfterEventId;
   let customMetadata = event.customMetadata;
   if (Object.keys(own).length > 0) {
@@ -164,6 +194,7 @@ export function parseSessionFile(text: string): ParsedSessionFile {
       };
     const event = restoreEvent(raw, at, problems, unit);
     if (!event || event.partial) return;
+    if (index === 0 && own?.sessionOnly === true) return; // it only carried the extras
     if (ids.has(event.id)) problems.push(`${at}.id ${JSON.stringify(event.id)} appears twice`);
     const missing = missingTarget(event, ids, invocations);
     if (missing)

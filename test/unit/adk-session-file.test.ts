@@ -285,6 +285,31 @@ describe('ADK session files', () => {
     expect(back.events).toEqual([message, answer, marker]);
   });
 
+  it('carries the title and agent of a session without events on an event only for them', () => {
+    const empty = { id: 's0', appName: 'trellis', userId: 'user', state: {}, events: [] };
+    const text = toSessionFile(
+      { ...empty, lastUpdateTime: 1_795_000_000_000 },
+      { title: 'Blank page', agentId: 'planner' },
+    );
+    const file = JSON.parse(text);
+    expect(Object.keys(file).sort()).toEqual(
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+    );
+    // An event ADK keeps as a no-op: no content, empty actions.
+    expect(file.events).toHaveLength(1);
+    expect(file.events[0]).toMatchObject({
+      author: 'user',
+      timestamp: 1_795_000_000,
+      actions: { stateDelta: {}, artifactDelta: {} },
+      customMetadata: { trellis: { session: { title: 'Blank page', agentId: 'planner' } } },
+    });
+    expect(file.events[0].content).toBeUndefined();
+    const back = parseSessionFile(text);
+    expect(back).toMatchObject({ title: 'Blank page', agentId: 'planner', events: [] });
+    // Without a title or agent there is nothing to carry.
+    expect(JSON.parse(toSessionFile({ ...empty, lastUpdateTime: 0 })).events).toEqual([]);
+  });
+
   it('still imports an export of an older Trellis (top-level trellis, milliseconds)', () => {
     const event = {
       ...createEvent({ invocationId: 'i', author: 'user' }),

@@ -60,6 +60,18 @@ function withoutAdkDefaults(event: Json): Json {
   };
 }
 
+/** The file as ADK's own session service holds it: created with its state, events appended. */
+async function loadIntoAdk(file: Json) {
+  const adk = new InMemorySessionService();
+  const session = await adk.createSession({
+    appName: file.appName,
+    userId: file.userId,
+    state: file.state,
+  });
+  for (const event of file.events) await adk.appendEvent({ session, event: adkEvent(event) });
+  return adk.getSession({ appName: file.appName, userId: file.userId, sessionId: session.id });
+}
+
 describe('ADK session files and the real ADK', () => {
   it('imports what the ADK API server serves: state and every event, a confirmation answered', async () => {
     const created = await call('POST', sessionsOf('approval'), { state: { wallet: 'w-1' } });
@@ -124,18 +136,7 @@ describe('ADK session files and the real ADK', () => {
       ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
     );
 
-    const adk = new InMemorySessionService();
-    const session = await adk.createSession({
-      appName: file.appName,
-      userId: file.userId,
-      state: file.state,
-    });
-    for (const event of file.events) await adk.appendEvent({ session, event: adkEvent(event) });
-    const back = await adk.getSession({
-      appName: file.appName,
-      userId: file.userId,
-      sessionId: session.id,
-    });
+    const back = await loadIntoAdk(file);
     // Equal but for the empty fields ADK's createEvent fills in where an event left them out.
     expect(JSON.parse(JSON.stringify(back!.events)).map(withoutAdkDefaults)).toEqual(
       file.events.map(withoutAdkDefaults),
@@ -152,5 +153,19 @@ describe('ADK session files and the real ADK', () => {
     });
     const postedBack = await call('GET', `${sessionsOf('echo')}/${posted.id}`);
     expect(postedBack.state).toEqual(file.state);
+  });
+
+  it('exports a session without events as ADK takes it, its title on a no-op event', async () => {
+    const app = runtime();
+    const blank = await app.createSession(undefined, 'Blank page');
+    const file = JSON.parse((await app.exportSession(blank.id)).json) as Json;
+    const back = await loadIntoAdk(file);
+    expect(JSON.parse(JSON.stringify(back!.events)).map(withoutAdkDefaults)).toEqual(
+      file.events.map(withoutAdkDefaults),
+    );
+    expect(back!.state).toEqual({});
+    const again = await app.importSession(JSON.stringify(file));
+    expect(again.title).toBe('Blank page (imported)');
+    expect((await app.openSession(again.id)).events).toEqual([]);
   });
 });
