@@ -5,8 +5,10 @@
 //
 // What must stay true: only ADK's own field names are renamed. The values of the fields that hold
 // the user's data — state and state deltas, a function call's args and a function's response,
-// custom metadata, an agent's state, a confirmation's payload, the file names of an artifact
-// delta — are copied exactly as they are, whatever their keys look like.
+// custom metadata, an agent's state, a confirmation's payload, a workflow node's output, the file
+// names of an artifact delta — are copied exactly as they are, whatever their keys look like.
+// (A streamed call's `partial_args` is a list of ADK objects, `json_path`, `string_value`, …: it
+// is renamed like any other.)
 
 import { setOwn } from './state.ts';
 
@@ -16,11 +18,11 @@ const OPAQUE = new Set([
   'stateDelta',
   'artifactDelta',
   'args',
-  'partialArgs',
   'response',
   'customMetadata',
   'agentState',
   'payload',
+  'output',
 ]);
 
 /** Fields whose keys are ids (of calls): kept, while their values are ADK objects. */

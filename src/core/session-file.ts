@@ -15,15 +15,20 @@
 // do not explain it, becomes the session's initial state, logged first as createSession does.
 // Files of older Trellis versions (a top-level `trellis` field, timestamps in ms) still import.
 
-import { artifactPayloadProblems } from './artifact-payloads.ts';
-import type { Content, Part } from './content.ts';
-import { InvalidSessionFileError } from './errors.ts';
-import type { Event } from './event.ts';
-import { newEventId } from './ids.ts';
-import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
-import { ownValue, setOwn } from './state.ts';
 import { adkSpelling, camelizeAdk, type AdkSpelling } from './adk-case.ts';
 import { TRELLIS_METADATA } from './artifact-payloads.ts';
+import { InvalidSessionFileError } from './errors.ts';
+import type { Event } from './event.ts';
+import { newInvocationId } from './ids.ts';
+import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
+import { ownValue, setOwn } from './state.ts';
+import {
+  MAX_FILE_ID,
+  isRecord,
+  restoreEvent,
+  timeUnitOf,
+  trellisMetadataOf,
+} from './session-file-event.ts';
 import { initialStateOf } from './session-file-state.ts';
 
 /** The format name of the top-level `trellis` field older Trellis exports carried. */
@@ -37,6 +42,11 @@ export interface TrellisMetadata {
   rewindAfterEventId?: string;
   /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
   artifacts?: Record<string, unknown>;
+  /**
+   * On the one event of an export of a session without events: the event is only there to carry
+   * `session` (ADK's Session has no other place for it) and is not imported as an event.
+   */
+  sessionOnly?: true;
 }
 
 export interface SessionFileExtras {
@@ -71,10 +81,7 @@ const MAX_PROBLEMS = 12;
 
 /** The longest session title (the app caps a rename at this too). */
 export const MAX_SESSION_TITLE = 120;
-/** The longest id (of an event, an invocation, an agent) or author a file may give. */
-export const MAX_FILE_ID = 256;
-/** The highest artifact version a file may name. */
-export const MAX_ARTIFACT_VERSION = 100_000;
+export { MAX_ARTIFACT_VERSION, MAX_FILE_ID } from './session-file-event.ts';
 
 /**
  * The session as ADK's Session JSON: camelCase, timestamps in seconds, no field ADK does not
@@ -84,24 +91,48 @@ export function toSessionFile(
   session: Omit<SessionFile, 'trellis'>,
   extras: SessionFileExtras = {},
 ): string {
+  const events = session.events.map((event, index) =>
+    toFileEvent(event, index === 0 ? extras : undefined),
+  );
+  if (events.length === 0 && hasExtras(extras)) events.push(carrierEvent(session, extras));
   const file: Omit<SessionFile, 'trellis'> = {
     id: session.id,
     appName: session.appName,
     userId: session.userId,
     state: session.state,
-    events: session.events.map((event, index) =>
-      toFileEvent(event, index === 0 ? extras : undefined),
-    ),
+    events,
     lastUpdateTime: session.lastUpdateTime / 1000,
   };
   return JSON.stringify(file, null, 2);
 }
 
+function hasExtras(extras: SessionFileExtras | undefined): extras is SessionFileExtras {
+  return extras !== undefined && (extras.title !== undefined || extras.agentId !== undefined);
+}
+
+/**
+ * The event that carries the title and agent of a session with no events: no content and no
+ * actions, so ADK keeps it as a no-op, and marked `sessionOnly` so that Trellis drops it again.
+ */
+function carrierEvent(
+  session: Pick<SessionFile, 'id' | 'lastUpdateTime'>,
+  extras: SessionFileExtras,
+): Event {
+  const own: TrellisMetadata = { session: { ...extras }, sessionOnly: true };
+  return {
+    id: `${session.id}-session`.slice(0, MAX_FILE_ID),
+    invocationId: newInvocationId(),
+    author: 'user',
+    timestamp: session.lastUpdateTime / 1000,
+    actions: { stateDelta: {}, artifactDelta: {} },
+    customMetadata: { [TRELLIS_METADATA]: own },
+  };
+}
+
 function toFileEvent(event: Event, session: SessionFileExtras | undefined): Event {
   const { rewindAfterEventId, ...actions } = event.actions;
   const own: TrellisMetadata = {};
-  if (session && (session.title !== undefined || session.agentId !== undefined))
-    own.session = { ...session };
+  if (hasExtras(session)) own.session = { ...session };
   if (rewindAfterEventId !== undefined) own.rewindAfterEventId = rewindAfterEventId;
   let customMetadata = event.customMetadata;
   if (Object.keys(own).length > 0) {
@@ -151,6 +182,7 @@ export function parseSessionFile(text: string): ParsedSessionFile {
   const events: Event[] = [];
   const ids = new Set<string>();
   const invocations = new Set<string>();
+  const unit = timeUnitOf(json.events as unknown[]);
   (json.events as unknown[]).forEach((raw, index) => {
     if (problems.length >= MAX_PROBLEMS) return;
     const at = `events[${index}]`;
@@ -160,8 +192,9 @@ export function parseSessionFile(text: string): ParsedSessionFile {
         ...extras,
         ...restoreExtras(own.session, problems, `${at}.customMetadata.trellis.session`),
       };
-    const event = restoreEvent(raw, at, problems);
+    const event = restoreEvent(raw, at, problems, unit);
     if (!event || event.partial) return;
+    if (index === 0 && own?.sessionOnly === true) return; // it only carried the extras
     if (ids.has(event.id)) problems.push(`${at}.id ${JSON.stringify(event.id)} appears twice`);
     const missing = missingTarget(event, ids, invocations);
     if (missing)
@@ -200,11 +233,18 @@ function shapeProblems(json: Record<string, unknown>): string[] {
   return problems;
 }
 
+/** How many problems a refusal names; the rest are counted. */
+const PROBLEMS_NAMED = 3;
+
 /**
  * The problems as the file spells its fields: a snake_case file is told `invocation_id`, not
- * `invocationId`, and every refusal says which spelling the file was read in.
+ * `invocationId`. A refusal names the first few (a file of another kind would otherwise list a
+ * problem for each event) and says which spelling the file was read in.
  */
-function inSpelling(problems: string[], spelling: AdkSpelling): string[] {
+function inSpelling(all: string[], spelling: AdkSpelling): string[] {
+  const problems = all.slice(0, PROBLEMS_NAMED);
+  if (all.length > PROBLEMS_NAMED)
+    problems.push(`and ${all.length - PROBLEMS_NAMED} more problem(s) after those`);
   const said =
     spelling === 'snake_case'
       ? problems.map((problem) =>
@@ -219,13 +259,6 @@ function inSpelling(problems: string[], spelling: AdkSpelling): string[] {
       ? "it was read as ADK Python's snake_case (invocation_id, state_delta, …)"
       : 'it was read as camelCase (invocationId, stateDelta, …): ADK Python writes snake_case, also accepted',
   ];
-}
-
-/** An event's `customMetadata.trellis`, when it is an object. */
-function trellisMetadataOf(raw: unknown): TrellisMetadata | undefined {
-  if (!isRecord(raw) || !isRecord(raw.customMetadata)) return undefined;
-  const own = ownValue(raw.customMetadata, TRELLIS_METADATA);
-  return isRecord(own) ? (own as TrellisMetadata) : undefined;
 }
 
 /** The title and agent Trellis keeps of a session (`where` says where the file has them). */
@@ -267,211 +300,8 @@ function missingTarget(
   return undefined;
 }
 
-function restoreEvent(raw: unknown, at: string, problems: string[]): Event | undefined {
-  if (!isRecord(raw)) {
-    problems.push(`${at} is not an object`);
-    return undefined;
-  }
-  const event = withoutTrellisFields(withoutNulls(raw));
-  const before = problems.length;
-  const name = (field: 'id' | 'invocationId' | 'author') => {
-    const value = event[field];
-    if (typeof value !== 'string' || value === '')
-      problems.push(`${at}.${field} must be a non-empty string`);
-    else if (value.length > MAX_FILE_ID)
-      problems.push(`${at}.${field} is longer than ${MAX_FILE_ID} characters`);
-  };
-  name('invocationId');
-  name('author');
-  if (event.id === undefined) event.id = newEventId();
-  else name('id');
-  if (typeof event.timestamp !== 'number' || !Number.isFinite(event.timestamp)) {
-    problems.push(`${at}.timestamp must be a number`);
-  } else if (event.timestamp < 1e11) {
-    event.timestamp = Math.round(event.timestamp * 1000); // ADK's seconds → milliseconds
-  }
-  if (event.content !== undefined)
-    event.content = restoreContent(event.content, `${at}.content`, problems);
-  event.actions = restoreActions(event.actions, `${at}.actions`, problems);
-  if (event.longRunningToolIds !== undefined && !isStringList(event.longRunningToolIds)) {
-    problems.push(`${at}.longRunningToolIds must be a list of strings`);
-  }
-  // The fields Trellis reads must have their types; unknown ones are kept as they are.
-  checkTypes(event, at, problems, {
-    branch: 'string',
-    partial: 'boolean',
-    turnComplete: 'boolean',
-    errorCode: 'string',
-    errorMessage: 'string',
-    usageMetadata: 'object',
-  });
-  const { artifactDelta } = event.actions as Event['actions'];
-  problems.push(...artifactPayloadProblems(event.customMetadata, artifactDelta, at));
-  return problems.length === before ? (event as unknown as Event) : undefined;
-}
-
-/**
- * The event with what export moved into `customMetadata.trellis` put back: a checkpoint rewind's
- * target into its actions; the session's title and agent (read by parseSessionFile) dropped.
- */
-function withoutTrellisFields(event: Record<string, unknown>): Record<string, unknown> {
-  const own = trellisMetadataOf(event);
-  if (!own || (own.session === undefined && own.rewindAfterEventId === undefined)) return event;
-  const { session: _session, rewindAfterEventId, ...rest } = own;
-  const metadata = { ...(event.customMetadata as Record<string, unknown>) };
-  if (Object.keys(rest).length > 0) setOwn(metadata, TRELLIS_METADATA, rest);
-  else delete metadata[TRELLIS_METADATA];
-  const restored = { ...event };
-  if (Object.keys(metadata).length > 0) restored.customMetadata = metadata;
-  else delete restored.customMetadata;
-  if (rewindAfterEventId !== undefined) {
-    const actions = isRecord(event.actions) ? { ...event.actions } : {};
-    actions.rewindAfterEventId = rewindAfterEventId;
-    restored.actions = actions;
-  }
-  return restored;
-}
-
-type FieldType = 'string' | 'boolean' | 'object';
-
-/** Reports each field of `record` present with another type than `types` says. */
-function checkTypes(
-  record: Record<string, unknown>,
-  at: string,
-  problems: string[],
-  types: Record<string, FieldType>,
-): void {
-  for (const [field, type] of Object.entries(types)) {
-    const value = record[field];
-    if (value === undefined) continue;
-    const ok = type === 'object' ? isRecord(value) : typeof value === type;
-    if (!ok)
-      problems.push(`${at}.${field} must be ${type === 'object' ? 'an object' : `a ${type}`}`);
-  }
-}
-
-function restoreContent(raw: unknown, at: string, problems: string[]): Content | undefined {
-  if (!isRecord(raw)) {
-    problems.push(`${at} must be an object`);
-    return undefined;
-  }
-  if (raw.role !== 'user' && raw.role !== 'model')
-    problems.push(`${at}.role must be "user" or "model"`);
-  if (!Array.isArray(raw.parts)) {
-    problems.push(`${at}.parts must be a list`);
-    return undefined;
-  }
-  const parts = raw.parts.map((part, i) => restorePart(part, `${at}.parts[${i}]`, problems));
-  return {
-    ...raw,
-    role: raw.role as Content['role'],
-    parts: parts.filter((part) => part !== undefined),
-  };
-}
-
-function restorePart(raw: unknown, at: string, problems: string[]): Part | undefined {
-  if (!isRecord(raw)) {
-    problems.push(`${at} must be an object`);
-    return undefined;
-  }
-  const part = withoutNulls(raw);
-  const { text, functionCall, functionResponse, inlineData } = part;
-  if (text !== undefined && typeof text !== 'string') problems.push(`${at}.text must be a string`);
-  if (
-    functionCall !== undefined &&
-    !(isRecord(functionCall) && typeof functionCall.name === 'string')
-  ) {
-    problems.push(`${at}.functionCall needs a name`);
-  } else if (isRecord(functionCall)) {
-    functionCall.args ??= {};
-  }
-  if (
-    functionResponse !== undefined &&
-    !(isRecord(functionResponse) && typeof functionResponse.name === 'string')
-  ) {
-    problems.push(`${at}.functionResponse needs a name`);
-  } else if (isRecord(functionResponse)) {
-    functionResponse.response ??= {};
-  }
-  if (
-    inlineData !== undefined &&
-    !(
-      isRecord(inlineData) &&
-      typeof inlineData.mimeType === 'string' &&
-      typeof inlineData.data === 'string'
-    )
-  ) {
-    problems.push(`${at}.inlineData needs a mimeType and base64 data`);
-  }
-  return part as Part;
-}
-
-function restoreActions(raw: unknown, at: string, problems: string[]): Event['actions'] {
-  if (raw === undefined) return { stateDelta: {}, artifactDelta: {} };
-  if (!isRecord(raw)) {
-    problems.push(`${at} must be an object`);
-    return { stateDelta: {}, artifactDelta: {} };
-  }
-  const actions = withoutNulls(raw);
-  actions.stateDelta ??= {};
-  actions.artifactDelta ??= {};
-  if (!isRecord(actions.stateDelta)) problems.push(`${at}.stateDelta must be an object`);
-  if (
-    !isRecord(actions.artifactDelta) ||
-    !Object.entries(actions.artifactDelta).every(
-      ([filename, version]) =>
-        filename.trim() !== '' &&
-        Number.isInteger(version) &&
-        (version as number) >= 0 &&
-        (version as number) <= MAX_ARTIFACT_VERSION,
-    )
-  ) {
-    problems.push(
-      `${at}.artifactDelta must map file names to versions (whole numbers from 0 to ${MAX_ARTIFACT_VERSION.toLocaleString('en-US')})`,
-    );
-  }
-  checkTypes(actions, at, problems, {
-    transferToAgent: 'string',
-    escalate: 'boolean',
-    skipSummarization: 'boolean',
-    requestedToolConfirmations: 'object',
-    agentState: 'object',
-    endOfAgent: 'boolean',
-  });
-  // A rewind marker names one target: an invocation to go back before, or an event to go back
-  // to just after.
-  const targets = ['rewindBeforeInvocationId', 'rewindAfterEventId'].filter(
-    (field) => actions[field] !== undefined,
-  );
-  for (const field of targets) {
-    if (typeof actions[field] !== 'string' || actions[field] === '')
-      problems.push(`${at}.${field} must be a non-empty string`);
-  }
-  if (targets.length > 1)
-    problems.push(`${at} names both rewindBeforeInvocationId and rewindAfterEventId`);
-  return actions as unknown as Event['actions'];
-}
-
-/**
- * ADK writes `null` for every unset field: here an unset field is an absent one. Keys are defined,
- * not assigned, so that a `__proto__` field stays a field (an unknown one, kept).
- */
-function withoutNulls(raw: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (value !== null) setOwn(kept, key, value);
-  return kept;
-}
-
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isStringList(value: unknown): boolean {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }

@@ -2,6 +2,7 @@
 // with its state and every event, user data untouched; what Trellis exports is ADK's Session shape
 // and loses nothing when it comes back.
 
+import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import {
   InvalidSessionFileError,
@@ -11,6 +12,9 @@ import {
   type Event,
 } from '../../src/index.ts';
 import { adkSpelling, camelName } from '../../src/core/adk-case.ts';
+import { timeUnitOf, type TimeUnit } from '../../src/core/session-file-event.ts';
+import { appRuntime } from '../support/app-runtime.ts';
+import { rejectionOf } from '../support/helpers.ts';
 
 /** A session as ADK Python's `Session.model_dump_json()` writes it, by ADK's field names. */
 const snakeFile = {
@@ -40,10 +44,20 @@ const snakeFile = {
         role: 'model',
         parts: [
           { function_call: { id: 'call-1', name: 'get_weather', args: { city_name: 'Paris' } } },
+          {
+            function_call: {
+              name: 'get_weather',
+              partial_args: [
+                { json_path: '$.city_name', string_value: 'Par', will_continue: true },
+              ],
+              will_continue: true,
+            },
+          },
         ],
       },
       actions: { state_delta: {}, artifact_delta: {} },
       long_running_tool_ids: [],
+      output: { next_step: 'answer', by_city: { paris_fr: 20 } },
     },
     {
       id: 'e3',
@@ -83,7 +97,11 @@ const snakeFile = {
       timestamp: 1_795_000_004,
       content: {
         role: 'user',
-        parts: [{ inline_data: { mime_type: 'text/plain', data: 'aGk=' } }],
+        parts: [
+          { inline_data: { mime_type: 'text/plain', data: 'aGk=' } },
+          // Bytes fb ff as pydantic writes them: URL-safe base64.
+          { inline_data: { mime_type: 'application/octet-stream', data: '-_8=' } },
+        ],
       },
       actions: { state_delta: {}, artifact_delta: {} },
     },
@@ -132,6 +150,17 @@ describe('ADK session files', () => {
       name: 'get_weather',
       args: { city_name: 'Paris' },
     });
+    // A streamed call's partial_args are ADK objects; a workflow node's output is its own data.
+    expect(e2.content!.parts[1]!.functionCall).toEqual({
+      name: 'get_weather',
+      args: {},
+      partialArgs: [{ jsonPath: '$.city_name', stringValue: 'Par', willContinue: true }],
+      willContinue: true,
+    });
+    expect((e2 as unknown as Record<string, unknown>).output).toEqual({
+      next_step: 'answer',
+      by_city: { paris_fr: 20 },
+    });
     expect(e3.content!.parts[0]!.functionResponse!.response).toEqual({ temp_c: 20 });
     expect(e3.actions.stateDelta).toEqual({ last_city: 'Paris' });
     expect(e3.actions.artifactDelta).toEqual({ 'report_v1.txt': 0 });
@@ -146,7 +175,10 @@ describe('ADK session files', () => {
     });
     expect(e4.customMetadata).toEqual({ trace_id: 'abc' });
     expect(e4.turnComplete).toBe(true);
-    expect(e5.content!.parts[0]!.inlineData).toEqual({ mimeType: 'text/plain', data: 'aGk=' });
+    expect(e5.content!.parts.map((p) => p.inlineData)).toEqual([
+      { mimeType: 'text/plain', data: 'aGk=' },
+      { mimeType: 'application/octet-stream', data: '+/8=' },
+    ]);
     expect(e6.actions.rewindBeforeInvocationId).toBe('inv-2');
   });
 
@@ -175,6 +207,33 @@ describe('ADK session files', () => {
       ['user', 1_795_476_784_361, { mood: 'good' }],
       ['user', 1_795_476_784_361, {}],
     ]);
+  });
+
+  const units: { name: string; times: unknown[]; unit: TimeUnit }[] = [
+    { name: "ADK Python's floats", times: [1_795_000_000.25, 1_795_000_001], unit: 'seconds' },
+    {
+      name: "ADK TypeScript's ms",
+      times: [1_795_476_784_361, 1_795_476_784_365],
+      unit: 'milliseconds',
+    },
+    // One unit per file: a fixture's stray small value does not make a ms file's event seconds.
+    { name: 'ms with an unset (0) time', times: [0, 1_795_476_784_361], unit: 'milliseconds' },
+    { name: 'small test times', times: [1, 2, 3], unit: 'seconds' },
+    { name: 'no number at all', times: ['soon', undefined], unit: 'milliseconds' },
+  ];
+  it.each(units)('reads the timestamps of $name as $unit', ({ times, unit }) => {
+    expect(timeUnitOf(times.map((timestamp) => ({ timestamp })))).toBe(unit);
+  });
+
+  it('converts a file in one unit: a ms file keeps even its stray small time', () => {
+    const events = [0, 1_795_476_784_361].map((timestamp, i) => ({
+      id: `e${i}`,
+      invocationId: 'i',
+      author: 'user',
+      timestamp,
+    }));
+    const parsed = parseSessionFile(JSON.stringify({ id: 's', events }));
+    expect(parsed.events.map((e) => e.timestamp)).toEqual([0, 1_795_476_784_361]);
   });
 
   it("exports ADK's Session shape, and everything of Trellis's comes back", () => {
@@ -226,6 +285,31 @@ describe('ADK session files', () => {
     expect(back.events).toEqual([message, answer, marker]);
   });
 
+  it('carries the title and agent of a session without events on an event only for them', () => {
+    const empty = { id: 's0', appName: 'trellis', userId: 'user', state: {}, events: [] };
+    const text = toSessionFile(
+      { ...empty, lastUpdateTime: 1_795_000_000_000 },
+      { title: 'Blank page', agentId: 'planner' },
+    );
+    const file = JSON.parse(text);
+    expect(Object.keys(file).sort()).toEqual(
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+    );
+    // An event ADK keeps as a no-op: no content, empty actions.
+    expect(file.events).toHaveLength(1);
+    expect(file.events[0]).toMatchObject({
+      author: 'user',
+      timestamp: 1_795_000_000,
+      actions: { stateDelta: {}, artifactDelta: {} },
+      customMetadata: { trellis: { session: { title: 'Blank page', agentId: 'planner' } } },
+    });
+    expect(file.events[0].content).toBeUndefined();
+    const back = parseSessionFile(text);
+    expect(back).toMatchObject({ title: 'Blank page', agentId: 'planner', events: [] });
+    // Without a title or agent there is nothing to carry.
+    expect(JSON.parse(toSessionFile({ ...empty, lastUpdateTime: 0 })).events).toEqual([]);
+  });
+
   it('still imports an export of an older Trellis (top-level trellis, milliseconds)', () => {
     const event = {
       ...createEvent({ invocationId: 'i', author: 'user' }),
@@ -274,6 +358,13 @@ describe('ADK session files', () => {
       file: { id: 'x', events: [{ author: 'user', timestamp: 1 }] },
       says: [/events\[0\]\.invocationId must be a non-empty string/, /read as camelCase/],
     },
+    {
+      name: 'a file of another kind, a problem in every event',
+      file: { events: [1, 2, 3, 4, 5].map((n) => ({ author: 'user', timestamp: n })) },
+      says: [
+        /^[^;]*events\[0\]\.invocationId[^;]*; [^;]*events\[1\][^;]*; [^;]*events\[2\][^;]*; and 2 more problem\(s\) after those; it was read as camelCase/,
+      ],
+    },
   ];
   it.each(refusals)('refuses $name, naming the fields and the spelling', ({ file, says }) => {
     let error: unknown;
@@ -284,5 +375,40 @@ describe('ADK session files', () => {
     }
     expect(error).toBeInstanceOf(InvalidSessionFileError);
     for (const pattern of says) expect((error as Error).message).toMatch(pattern);
+  });
+});
+
+describe('ADK session files in the app', () => {
+  it('imports a snake_case file, exports it as ADK camelCase, and re-imports it unchanged', async () => {
+    const app = appRuntime();
+    const first = await app.importSession(JSON.stringify(snakeFile));
+    const opened = await app.openSession(first.id);
+    const exported = await app.exportSession(first.id);
+    const file = JSON.parse(exported.json);
+    expect(Object.keys(file).sort()).toEqual(
+      ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
+    );
+    // camelCase all through ADK's fields, seconds, the user's keys as they were.
+    expect(exported.json).not.toMatch(/"(invocation_id|state_delta|function_call|inline_data)"/);
+    expect(file.events[0].timestamp).toBe(1_795_000_000.25);
+    expect(file.state).toMatchObject({ user_name: 'Ada', plan: { step_one: 1 } });
+
+    const again = await app.importSession(exported.json);
+    const reopened = await app.openSession(again.id);
+    expect(again.title).toBe(`${first.title} (imported)`);
+    expect(reopened.state).toEqual(opened.state);
+    expect(reopened.events).toEqual(opened.events);
+  });
+
+  it('refuses a broken snake_case file and stores nothing', async () => {
+    const app = appRuntime();
+    const before = await app.listSessions();
+    const broken = structuredClone(snakeFile) as { events: Record<string, unknown>[] };
+    delete broken.events[3]!.invocation_id;
+    const error = await rejectionOf(app.importSession(JSON.stringify(broken)));
+    expect(error.name).toBe('InvalidSessionFileError');
+    expect(error.message).toMatch(/events\[3\]\.invocation_id must be a non-empty string/);
+    expect(error.message).toMatch(/snake_case/);
+    expect(await app.listSessions()).toEqual(before);
   });
 });

@@ -36,6 +36,17 @@ const run = (app: string, sessionId: string, newMessage: Json) =>
 
 const runtime = appRuntime;
 
+/** A served object without its null fields, as Trellis stores it (unset, not null). */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== null)
+      .map(([key, field]) => [key, withoutNulls(field)]),
+  );
+}
+
 /** An event without the empty values ADK's `createEvent` gives the fields an event leaves out. */
 function withoutAdkDefaults(event: Json): Json {
   const { longRunningToolIds, ...rest } = event;
@@ -47,6 +58,18 @@ function withoutAdkDefaults(event: Json): Json {
     actions,
     ...(longRunningToolIds?.length ? { longRunningToolIds } : {}),
   };
+}
+
+/** The file as ADK's own session service holds it: created with its state, events appended. */
+async function loadIntoAdk(file: Json) {
+  const adk = new InMemorySessionService();
+  const session = await adk.createSession({
+    appName: file.appName,
+    userId: file.userId,
+    state: file.state,
+  });
+  for (const event of file.events) await adk.appendEvent({ session, event: adkEvent(event) });
+  return adk.getSession({ appName: file.appName, userId: file.userId, sessionId: session.id });
 }
 
 describe('ADK session files and the real ADK', () => {
@@ -76,6 +99,13 @@ describe('ADK session files and the real ADK', () => {
       served.events.map((e: Json) => e.timestamp),
     );
     expect(opened.state).toMatchObject({ wallet: 'w-1', sent: 5 });
+    // Every event as the server served it (ADK's nulls are unset fields), the confirmation's
+    // request with its longRunningToolIds and requestedToolConfirmations included.
+    expect(JSON.parse(JSON.stringify(opened.events.slice(1)))).toEqual(
+      served.events.map(withoutNulls),
+    );
+    const asking = opened.events.find((e) => e.longRunningToolIds?.length);
+    expect(asking?.actions.requestedToolConfirmations).toBeDefined();
     const texts = opened.events
       .flatMap((e) => e.content?.parts ?? [])
       .map((p) => p.text)
@@ -85,37 +115,35 @@ describe('ADK session files and the real ADK', () => {
   });
 
   it('exports what ADK takes back: its own session service stores the events unchanged', async () => {
-    const created = await call('POST', sessionsOf('echo'), {});
+    const initial = { topic: 'files', nested: { snake_key: [1, 2], camelKey: null } };
+    const created = await call('POST', sessionsOf('echo'), { state: initial });
     await run('echo', created.id, { role: 'user', parts: [{ text: 'one' }] });
     await run('echo', created.id, { role: 'user', parts: [{ text: 'two' }] });
     const app = runtime();
-    const local = await app.importSession(
-      JSON.stringify(await call('GET', `${sessionsOf('echo')}/${created.id}`)),
-    );
-    const invocation = (await app.openSession(local.id)).events[0]!.invocationId;
+    const served = await call('GET', `${sessionsOf('echo')}/${created.id}`);
+    const local = await app.importSession(JSON.stringify(served));
+    const imported = (await app.openSession(local.id)).events;
+    // The streamed answers' final events, with their usage, as served; the partial ones the
+    // server streamed were never in its session.
+    expect(imported[0]!.actions.stateDelta).toEqual(initial);
+    expect(JSON.parse(JSON.stringify(imported.slice(1)))).toEqual(served.events.map(withoutNulls));
+    expect(imported.filter((e) => e.usageMetadata).length).toBe(2);
+    expect(imported.some((e) => 'partial' in e)).toBe(false);
+    const invocation = imported[1]!.invocationId;
     await app.rewind(local.id, invocation);
     const file = JSON.parse((await app.exportSession(local.id)).json) as Json;
     expect(Object.keys(file).sort()).toEqual(
       ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),
     );
 
-    const adk = new InMemorySessionService();
-    const session = await adk.createSession({
-      appName: file.appName,
-      userId: file.userId,
-      state: file.state,
-    });
-    for (const event of file.events) await adk.appendEvent({ session, event: adkEvent(event) });
-    const back = await adk.getSession({
-      appName: file.appName,
-      userId: file.userId,
-      sessionId: session.id,
-    });
+    const back = await loadIntoAdk(file);
     // Equal but for the empty fields ADK's createEvent fills in where an event left them out.
     expect(JSON.parse(JSON.stringify(back!.events)).map(withoutAdkDefaults)).toEqual(
       file.events.map(withoutAdkDefaults),
     );
-    // ADK applies the marker's state like any delta: the state is the rewound one.
+    // ADK applies the marker's state like any delta: the state is the rewound one, the
+    // session's initial state (the user's own null kept).
+    expect(file.state).toEqual(initial);
     expect(back!.state).toEqual(file.state);
 
     // The server's POST …/sessions keeps a file's state (ADK TypeScript's ignores its events).
@@ -123,7 +151,21 @@ describe('ADK session files and the real ADK', () => {
       state: file.state,
       events: file.events,
     });
-    const served = await call('GET', `${sessionsOf('echo')}/${posted.id}`);
-    expect(served.state).toEqual(file.state);
+    const postedBack = await call('GET', `${sessionsOf('echo')}/${posted.id}`);
+    expect(postedBack.state).toEqual(file.state);
+  });
+
+  it('exports a session without events as ADK takes it, its title on a no-op event', async () => {
+    const app = runtime();
+    const blank = await app.createSession(undefined, 'Blank page');
+    const file = JSON.parse((await app.exportSession(blank.id)).json) as Json;
+    const back = await loadIntoAdk(file);
+    expect(JSON.parse(JSON.stringify(back!.events)).map(withoutAdkDefaults)).toEqual(
+      file.events.map(withoutAdkDefaults),
+    );
+    expect(back!.state).toEqual({});
+    const again = await app.importSession(JSON.stringify(file));
+    expect(again.title).toBe('Blank page (imported)');
+    expect((await app.openSession(again.id)).events).toEqual([]);
   });
 });
