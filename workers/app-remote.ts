@@ -165,18 +165,7 @@ export class AppRemote {
     const { tracked, server, client } = await this.resolve(id);
     const served = await client.getSession(tracked.appName, tracked.sessionId);
     const copy = await this.copyOf(id, served);
-    const meta = {
-      appName: APP_NAME,
-      userId: USER_ID,
-      sessionId: id,
-      title: tracked.title,
-      agentId: remoteAgentId(server.id, tracked.appName),
-      createdAt: tracked.createdAt,
-    };
-    const openings = new AppOpenings(copy, new InMemoryArtifactService(), {
-      getSessionMeta: async () => meta,
-    });
-    const opening = await openings.opening(id, limits);
+    const opening = await servedOpening(copy, id, limits);
     const names = await client.listArtifacts(tracked.appName, tracked.sessionId).catch(() => []);
     const artifacts = await Promise.all(
       names.map(async (filename) => ({
@@ -304,9 +293,7 @@ export class AppRemote {
   // ── bookkeeping ──────────────────────────────────────────────────────────────────────────
 
   private async copyOf(id: string, served: AdkSession): Promise<InMemorySessionService> {
-    const copy = new InMemorySessionService();
-    const { events } = parseSessionFile(JSON.stringify(served));
-    await copy.importSession({ appName: APP_NAME, userId: USER_ID, sessionId: id, events });
+    const copy = await servedCopy(id, served);
     this.copies.set(id, copy);
     return copy;
   }
@@ -398,4 +385,29 @@ function sessionState(state: Record<string, unknown>): Record<string, unknown> {
 
 function toMs(time: number): number {
   return time < 1e11 ? Math.round(time * 1000) : time;
+}
+
+/**
+ * A served session as an in-memory session of the id `id`: its log replayed by Trellis's own
+ * bookkeeping, so that rewind markers (ADK Python's `rewind_async` writes Trellis's kind) give the
+ * active path and the branches as they do locally.
+ */
+export async function servedCopy(id: string, served: AdkSession): Promise<InMemorySessionService> {
+  const copy = new InMemorySessionService();
+  const { events } = parseSessionFile(JSON.stringify(served));
+  await copy.importSession({ appName: APP_NAME, userId: USER_ID, sessionId: id, events });
+  return copy;
+}
+
+/** What the page draws of a served session's copy, built as a local session's opening is. */
+export function servedOpening(
+  copy: InMemorySessionService,
+  id: string,
+  limits?: OpeningLimits,
+): Promise<SessionOpening> {
+  // The summary (title, agent) is the caller's: the copy knows only the log.
+  const openings = new AppOpenings(copy, new InMemoryArtifactService(), {
+    getSessionMeta: async () => undefined,
+  });
+  return openings.opening(id, limits);
 }

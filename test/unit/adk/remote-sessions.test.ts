@@ -10,6 +10,7 @@ import type { Remote } from 'comlink';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { Workbench, type RuntimeClient } from '../../../src/ui/workbench.ts';
 import type { RuntimeApi } from '../../../workers/runtime.ts';
+import { servedCopy, servedOpening } from '../../../workers/app-remote.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
@@ -192,5 +193,57 @@ describe('the app opening with sessions on an ADK server that is gone', () => {
     expect(state.ready).toBe(true);
     expect(state.current?.summary.remote).toBeUndefined();
     expect(state.sessions.map((s) => s.id)).toContain(remote.id);
+  });
+});
+
+describe('a served session with rewind markers, as ADK Python writes them', () => {
+  it('opens with the active path and the branch the marker left, as a local session would', async () => {
+    // Python's timestamps are seconds; `rewind_async` appends a user event whose actions name the
+    // invocation to go back before and the state delta that restores the state.
+    const turn = (id: string, invocationId: string, author: string, text: string, t: number) => ({
+      id,
+      invocationId,
+      author,
+      timestamp: 1_795_000_000 + t,
+      content: { role: author === 'user' ? 'user' : 'model', parts: [{ text }] },
+      actions: { stateDelta: author === 'user' ? {} : { last: text }, artifactDelta: {} },
+    });
+    const served = {
+      id: 'py-1',
+      appName: 'echo',
+      userId: 'user',
+      state: { last: 'You said: three' },
+      lastUpdateTime: 1_795_000_010.5,
+      events: [
+        turn('a', 'i1', 'user', 'one', 0),
+        turn('b', 'i1', 'echo', 'You said: one', 1),
+        turn('c', 'i2', 'user', 'two', 2),
+        turn('d', 'i2', 'echo', 'You said: two', 3),
+        {
+          id: 'm',
+          invocationId: 'i3',
+          author: 'user',
+          timestamp: 1_795_000_004,
+          actions: {
+            stateDelta: { last: 'You said: one' },
+            artifactDelta: {},
+            rewindBeforeInvocationId: 'i2',
+          },
+        },
+        turn('e', 'i4', 'user', 'three', 5),
+        turn('f', 'i4', 'echo', 'You said: three', 6),
+      ],
+    };
+    const id = 'adk:server:echo:py-1';
+    const opening = await servedOpening(await servedCopy(id, served), id);
+    expect(opening.activePath.map((t) => t.text)).toEqual(['one', 'three']);
+    expect(opening.activePath[0]!.children?.map((t) => t.text)).toEqual(['two', 'three']);
+    expect(texts(opening.activeTail.map(({ event }) => event))).toEqual([
+      'one',
+      'You said: one',
+      'three',
+      'You said: three',
+    ]);
+    expect(opening.state).toMatchObject({ last: 'You said: three' });
   });
 });
