@@ -57,7 +57,21 @@ export class RemoteRuns {
         { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
       ],
     };
-    await this.run(id, message, '', onEvent);
+    // ADK's run API resumes a paused (long-running) call with the event that made it and its
+    // invocation (a resumable ADK Python app needs them); servers that take neither ignore them,
+    // and one that refuses them (an app that is not resumable) gets the plain answer instead.
+    const { tracked, client } = await this.resolve(id);
+    const served = await client.getSession(tracked.appName, tracked.sessionId);
+    const call = served.events.find((event) =>
+      ((event.content as Content | undefined)?.parts ?? []).some(
+        (part) => part.functionCall?.id === requestId,
+      ),
+    );
+    const resumes =
+      call?.id && call.invocationId
+        ? { functionCallEventId: call.id, invocationId: call.invocationId }
+        : undefined;
+    await this.run(id, message, '', onEvent, resumes);
   }
 
   stop(id: string): void {
@@ -113,6 +127,7 @@ export class RemoteRuns {
     message: Content,
     text: string,
     onEvent: (event: Event) => void,
+    resumes?: { functionCallEventId: string; invocationId: string },
   ): Promise<void> {
     const { tracked, client } = await this.resolve(id);
     if (this.controllers.has(id)) throw new InvalidRequestError('This session is running already');
@@ -121,11 +136,26 @@ export class RemoteRuns {
     const stream = new PartialStream();
     const startedAt = Date.now();
     let invocationId = '';
+    const request = { appName: tracked.appName, sessionId: tracked.sessionId, newMessage: message };
+    const stream$ = async function* (): AsyncGenerator<Record<string, unknown>> {
+      if (!resumes) return yield* client.runSse(request as never, controller.signal);
+      let started = false;
+      try {
+        for await (const raw of client.runSse(
+          { ...request, ...resumes } as never,
+          controller.signal,
+        )) {
+          started = true;
+          yield raw;
+        }
+      } catch (error) {
+        // Refused before anything ran (a server whose app is not resumable): the plain answer.
+        if (started || (error as Error).name !== 'AdkServerError') throw error;
+        yield* client.runSse(request as never, controller.signal);
+      }
+    };
     try {
-      for await (const raw of client.runSse(
-        { appName: tracked.appName, sessionId: tracked.sessionId, newMessage: message as never },
-        controller.signal,
-      )) {
+      for await (const raw of stream$()) {
         const event = stream.next(raw);
         if (!invocationId) {
           invocationId = event.invocationId;

@@ -247,3 +247,58 @@ describe('a served session with rewind markers, as ADK Python writes them', () =
     expect(opening.state).toMatchObject({ last: 'You said: three' });
   });
 });
+
+describe('answering a paused call on a server', () => {
+  it("sends the call's event and invocation, and the plain answer where a server refuses them", async () => {
+    // In front of the real server, one that refuses a resume as ADK Python does for an app that
+    // is not resumable, and records what each run asked.
+    const asked: Record<string, unknown>[] = [];
+    const front = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      if (request.url === '/run_sse') {
+        const run = JSON.parse(body.toString()) as Record<string, unknown>;
+        asked.push(run);
+        if (run.invocationId) {
+          response.writeHead(500, { 'content-type': 'application/json' });
+          response.end(
+            JSON.stringify({ error: 'invocation_id is provided but the app is not resumable.' }),
+          );
+          return;
+        }
+      }
+      const forwarded = await fetch(`${adk().url}${request.url}`, {
+        method: request.method!,
+        headers: { 'content-type': 'application/json' },
+        ...(body.length ? { body } : {}),
+      });
+      response.writeHead(forwarded.status, {
+        'content-type': forwarded.headers.get('content-type') ?? 'application/json',
+      });
+      response.end(Buffer.from(await forwarded.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = open();
+      const { port } = front.address() as AddressInfo;
+      const added = await app.remote.addServer(`http://127.0.0.1:${port}`);
+      const session = await app.createSession(`adk:${added.id}:approval`);
+      const seen: Event[] = [];
+      await app.send(session.id, 'send 3', (event) => seen.push(event));
+      const callEvent = seen.find((event) =>
+        event.content?.parts.some((part) => part.functionCall?.name === 'adk_request_confirmation'),
+      )!;
+      const requestId = callEvent.content!.parts.find((p) => p.functionCall)!.functionCall!.id!;
+      await app.answer(session.id, requestId, true, undefined, () => {});
+      // First the resume as ADK's API takes it, then, refused, the plain answer.
+      expect(asked.slice(1).map((run) => [run.functionCallEventId, run.invocationId])).toEqual([
+        [callEvent.id, callEvent.invocationId],
+        [undefined, undefined],
+      ]);
+      expect((await app.openSessionSummary(session.id)).state).toMatchObject({ sent: 3 });
+    } finally {
+      front.close();
+    }
+  });
+});
