@@ -1,24 +1,30 @@
 // Screenshots of the main views for the README and docs/: `npm run screenshots`.
 
+import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
 import { launch } from '../e2e/browser.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { startAdkServer } from '../adk/adk-server.ts';
 import { appUrl } from '../e2e/app-page.ts';
-import { flowiseTriage } from '../support/flowise-fixture.ts';
+import { flowiseTriageFile } from '../support/flowise-fixture.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
+
+/** Opens the app with the "works offline" banner dismissed, as a returning user sees it. */
+async function openForShots(page: Page): Promise<void> {
+  await openApp(page);
+  await page
+    .getByRole('button', { name: 'OK' })
+    .click()
+    .catch(() => undefined);
+}
 
 it('takes the screenshots', async () => {
   const browser = await launch({ viewport: { width: 1440, height: 860 } });
   const { page } = browser;
   try {
-    await openApp(page);
-    await page
-      .getByRole('button', { name: 'OK' })
-      .click()
-      .catch(() => undefined);
+    await openForShots(page);
     for (const text of [
       'set color to red',
       'save todo.txt as buy milk',
@@ -143,11 +149,7 @@ it('takes the phone screenshots, in dark mode', async () => {
   const browser = await launch({ viewport: { width: 390, height: 844 } });
   const { page } = browser;
   try {
-    await openApp(page);
-    await page
-      .getByRole('button', { name: 'OK' })
-      .click()
-      .catch(() => undefined);
+    await openForShots(page);
     await page.locator('details.settings summary').click();
     await page.getByLabel('Theme').selectOption('dark');
     await page.locator('details.settings summary').click();
@@ -175,11 +177,7 @@ it('takes the ADK server screenshots, on a desktop and on a phone in dark mode',
     return region(page, 'ADK servers');
   };
   try {
-    await openApp(page);
-    await page
-      .getByRole('button', { name: 'OK' })
-      .click()
-      .catch(() => undefined);
+    await openForShots(page);
     let view = await adkView();
     await view.getByLabel('Server address').fill(server.url);
     await view.getByRole('button', { name: 'Add server' }).click();
@@ -232,18 +230,10 @@ it('takes the Flowise import screenshot', async () => {
   const browser = await launch({ viewport: { width: 1440, height: 860 } });
   const { page } = browser;
   try {
-    await openApp(page);
-    await page
-      .getByRole('button', { name: 'OK' })
-      .click()
-      .catch(() => undefined);
+    await openForShots(page);
     await page.getByRole('button', { name: 'Flows', exact: true }).click();
     const flows = region(page, 'Flows');
-    await flows.getByLabel('Import Flowise flow…').setInputFiles({
-      name: 'Triage.json',
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify(flowiseTriage)),
-    });
+    await flows.getByLabel('Import Flowise flow…').setInputFiles(flowiseTriageFile);
     await flows.getByRole('region', { name: 'Import report' }).waitFor();
     await flows.getByRole('group', { name: 'Flow graph of Triage' }).waitFor();
     await page.screenshot(shot('flowise-import'));

@@ -4,7 +4,7 @@
 
 import { expect, it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from './app-page.ts';
-import { flowiseTriage } from '../support/flowise-fixture.ts';
+import { flowiseTriageFile } from '../support/flowise-fixture.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
@@ -138,11 +138,7 @@ it('imports a Flowise Sequential Agents export with its report, and saves it as 
   await openApp(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
-  await flows.getByLabel('Import Flowise flow…').setInputFiles({
-    name: 'Triage.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(JSON.stringify(flowiseTriage)),
-  });
+  await flows.getByLabel('Import Flowise flow…').setInputFiles(flowiseTriageFile);
   await flows
     .getByRole('status')
     .filter({ hasText: /^Imported from Flowise with \d+ notes/ })

@@ -147,3 +147,10 @@ export const flowiseTriage = {
     flowEdge('seqConditionAgent_0', 'seqLoop_0', 'end-Condition'),
   ],
 };
+
+/** The export as the file a user picks (for a file input's setInputFiles). */
+export const flowiseTriageFile = {
+  name: 'Triage.json',
+  mimeType: 'application/json',
+  buffer: Buffer.from(JSON.stringify(flowiseTriage)),
+};
