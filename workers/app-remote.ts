@@ -214,14 +214,14 @@ export class AppRemote {
     return this.runs.send(id, text, onEvent);
   }
 
-  answer(
+  respond(
     id: string,
-    requestId: string,
-    confirmed: boolean,
-    payload: unknown,
+    callId: string,
+    name: string,
+    response: Record<string, unknown>,
     onEvent: (event: Event) => void,
   ): Promise<void> {
-    return this.runs.answer(id, requestId, confirmed, payload, onEvent);
+    return this.runs.respond(id, callId, name, response, onEvent);
   }
 
   stop(id: string): void {

@@ -349,14 +349,26 @@ export class AppRuntime {
     payload: unknown,
     onEvent: EventListener,
   ): Promise<void> {
-    if (isRemoteId(sessionId))
-      return this.remote.answer(sessionId, requestId, confirmed, payload, onEvent);
     const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
+    await this.respond(sessionId, requestId, REQUEST_CONFIRMATION_FUNCTION, response, onEvent);
+  }
+
+  /**
+   * Answers a paused call (a long-running tool, a question to the user) with its response, as
+   * the user's function response: the run that waits for it goes on.
+   */
+  async respond(
+    sessionId: string,
+    callId: string,
+    name: string,
+    response: Record<string, unknown>,
+    onEvent: EventListener,
+  ): Promise<void> {
+    if (isRemoteId(sessionId))
+      return this.remote.respond(sessionId, callId, name, response, onEvent);
     const newMessage: Content = {
       role: 'user',
-      parts: [
-        { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
-      ],
+      parts: [{ functionResponse: { id: callId, name, response } }],
     };
     await this.run(sessionId, onEvent, async (runner, runConfig) =>
       runner.runAsync({

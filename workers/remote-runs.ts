@@ -1,8 +1,7 @@
 // The runs of sessions on ADK servers: a turn streamed from the server's /run_sse (the user's
-// message shown at once, since the server does not stream it back), Stop, an answer to the
-// server's confirmation request, and a run whose stream broke kept for Resume.
+// message shown at once, since the server does not stream it back), Stop, an answer to a call the
+// server paused (a confirmation, a long-running tool), and a run whose stream broke kept for Resume.
 
-import { REQUEST_CONFIRMATION_FUNCTION } from '../src/agents/confirmation.ts';
 import type { Content } from '../src/core/content.ts';
 import { InvalidRequestError } from '../src/core/errors.ts';
 import type { Event } from '../src/core/event.ts';
@@ -42,20 +41,20 @@ export class RemoteRuns {
     await this.run(id, message, text, onEvent);
   }
 
-  /** Answers the server's `adk_request_confirmation` call, as adk-web does. */
-  async answer(
+  /**
+   * Answers a paused call on the server (its `adk_request_confirmation`, as adk-web does, a
+   * long-running tool, a question) with the user's function response.
+   */
+  async respond(
     id: string,
-    requestId: string,
-    confirmed: boolean,
-    payload: unknown,
+    callId: string,
+    name: string,
+    response: Record<string, unknown>,
     onEvent: (event: Event) => void,
   ): Promise<void> {
-    const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
     const message: Content = {
       role: 'user',
-      parts: [
-        { functionResponse: { id: requestId, name: REQUEST_CONFIRMATION_FUNCTION, response } },
-      ],
+      parts: [{ functionResponse: { id: callId, name, response } }],
     };
     // ADK's run API resumes a paused (long-running) call with the event that made it and its
     // invocation (a resumable ADK Python app needs them); servers that take neither ignore them,
@@ -64,7 +63,7 @@ export class RemoteRuns {
     const served = await client.getSession(tracked.appName, tracked.sessionId);
     const call = served.events.find((event) =>
       ((event.content as Content | undefined)?.parts ?? []).some(
-        (part) => part.functionCall?.id === requestId,
+        (part) => part.functionCall?.id === callId,
       ),
     );
     const resumes =

@@ -59,6 +59,13 @@ const api = {
     payload: unknown,
     onEvent: EventListener,
   ) => runtime.answer(sessionId, requestId, confirmed, payload, onEvent),
+  respond: (
+    sessionId: string,
+    callId: string,
+    name: string,
+    response: Record<string, unknown>,
+    onEvent: EventListener,
+  ) => runtime.respond(sessionId, callId, name, response, onEvent),
   interruptedRuns: () => runtime.interruptedRuns(),
   busySessions: () => runtime.busySessions(),
   loadArtifact: (sessionId: string, filename: string, version?: number) =>

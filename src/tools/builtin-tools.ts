@@ -1,5 +1,5 @@
 // The built-in tools an agent made in the app's agent builder can use: session state, artifacts,
-// a calculator and the clock. Plain FunctionTools over the ToolContext, so they run wherever the
+// a calculator, the clock, and a question to the user (`ask_user`). Plain FunctionTools over the ToolContext, so they run wherever the
 // library runs, and every change they make is logged (state deltas, artifact versions), which is
 // what lets rewind undo it.
 //
@@ -9,6 +9,7 @@
 import { evaluateArithmetic } from './arithmetic.ts';
 import type { BaseTool } from './base-tool.ts';
 import { FunctionTool } from './function-tool.ts';
+import { askUser } from './request-input.ts';
 
 const getState = new FunctionTool<{ key: string }>({
   name: 'get_state',
@@ -134,6 +135,7 @@ export const BUILTIN_TOOLS: readonly BaseTool[] = [
   listArtifacts,
   calculator,
   currentTime,
+  askUser,
 ];
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOLS.map((tool) => tool.name);

@@ -4,6 +4,7 @@ import { AgentSelect } from './AgentSelect.tsx';
 import { actionsOf, showApprovals } from './app-actions.ts';
 import { Announcer } from './Announcer.tsx';
 import { Approvals } from './Approvals.tsx';
+import { InputRequests } from './InputRequests.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Chat } from './Chat.tsx';
 import { flowProgress } from './checkpoints-model.ts';
@@ -321,6 +322,15 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
                 onAnswer={actions.answer}
               />
             )}
+            {session && (
+              <InputRequests
+                requests={session.inputs.filter(
+                  (request) => !state.answered.includes(request.callId),
+                )}
+                disabled={locked}
+                onReply={actions.respond}
+              />
+            )}
             {flow && current && checkpointsOpen ? (
               <CheckpointsPanel
                 rows={checkpoints}
@@ -353,6 +363,11 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
               editing={editing}
               returned={state.returned}
               approvalsWaiting={approvalsWaiting}
+              questionWaiting={
+                session?.inputs.some(
+                  (input) => input.kind === 'question' && !state.answered.includes(input.callId),
+                ) ?? false
+              }
               onSend={actions.send}
               onEdit={actions.edit}
               onStartEdit={setEditing}

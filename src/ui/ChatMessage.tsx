@@ -35,7 +35,9 @@ type Message = Extract<ChatItem, { kind: 'message' }>;
 export function ChatMessage({ item, context }: { item: Message; context: MessageContext }) {
   const { actions, locked } = context;
   const versions =
-    item.fromUser && !context.rewindOnly ? context.versions.get(item.invocationId) : undefined;
+    item.fromUser && !item.reply && !context.rewindOnly
+      ? context.versions.get(item.invocationId)
+      : undefined;
   const side = item.fromUser ? 'from-user' : 'from-agent';
   return (
     <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
@@ -83,7 +85,7 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
           </span>
         )}
         <CopyButton text={item.text} />
-        {item.fromUser && (
+        {item.fromUser && !item.reply && (
           <>
             {!context.rewindOnly && (
               <button

@@ -23,6 +23,8 @@ interface Props {
   returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
   /** Approval requests waiting for an answer. */
   approvalsWaiting: number;
+  /** A question the agent asked: the next message (without files) is its reply. */
+  questionWaiting: boolean;
   onSend: (text: string, attachments: OutgoingAttachment[]) => void;
   onEdit: (invocationId: string, text: string) => void;
   onStartEdit: (target: EditTarget | undefined) => void;
@@ -162,6 +164,11 @@ export function Composer(props: Props) {
             Answer it
           </button>{' '}
           or send to reject {approvalsWaiting === 1 ? 'it' : 'them'} and go on with your message.
+        </p>
+      )}
+      {props.questionWaiting && !waiting && !editing && (
+        <p class="composer-note" role="status">
+          The agent asked you a question: what you send now is your reply.
         </p>
       )}
       {files.length > 0 && (

@@ -51,6 +51,10 @@ export function actionsOf(workbench: Workbench) {
       void workbench.answer(requestId, confirmed, payload);
       focusMessageBox();
     },
+    respond: (callId: string, name: string, response: Record<string, unknown>) => {
+      void workbench.respond(callId, name, response);
+      focusMessageBox();
+    },
     updateSettings: (patch: Partial<Settings>) => void workbench.updateSettings(patch),
     loadArtifact: (filename: string, version: number) => workbench.loadArtifact(filename, version),
     dismiss: () => workbench.dismiss(),

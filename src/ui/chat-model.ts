@@ -2,6 +2,7 @@
 
 import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
 import { modelTimingOf, type Event } from '../core/event.ts';
+import { questionOf } from '../tools/request-input.ts';
 import { previewOf, showable, type Preview } from './preview.ts';
 import { answerUsage } from './usage-format.ts';
 
@@ -30,6 +31,11 @@ export type ChatItem =
       usage?: string;
       /** The text is a JSON object (a flow node's structured output): shown as code. */
       json?: boolean;
+      /**
+       * The user's reply to a question the agent asked (`ask_user`): part of the turn
+       * that asked, so it has no turn actions (Edit, Rewind to here) of its own.
+       */
+      reply?: boolean;
     }
   | {
       kind: 'tool';
@@ -55,10 +61,18 @@ export type ChatItem =
 /** The chat of the active events: messages, tool calls (each with its latest result), errors. */
 export function chatItems(active: readonly Event[]): ChatItem[] {
   const results = new Map<string, Record<string, unknown>>();
+  // Long-running calls the user has answered (until then, what the tool said is progress).
+  const finished = new Set<string>();
+  // Calls that asked the user a question: their replies read as the user's messages.
+  const questions = new Set<string>();
   for (const event of active) {
     for (const part of event.content?.parts ?? []) {
+      const call = part.functionCall;
+      if (call?.id && questionOf(call) !== undefined) questions.add(call.id);
       const response = part.functionResponse;
-      if (response?.id) results.set(response.id, response.response);
+      if (!response?.id) continue;
+      results.set(response.id, response.response);
+      if (event.author === 'user') finished.add(response.id);
     }
   }
   const items: ChatItem[] = [];
@@ -85,7 +99,26 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
           data: data.data,
         });
       }
+      const reply = part.functionResponse;
+      if (reply?.id && questions.has(reply.id) && event.author === 'user') {
+        items.push(replyItem(event, reply.id, reply.response));
+        continue;
+      }
       const call = part.functionCall;
+      const question = call && questionOf(call);
+      if (call && question !== undefined) {
+        // A question to the user reads as the agent's message; the reply card answers it.
+        items.push({
+          kind: 'message',
+          id: `${event.id}:${call.id ?? call.name}`,
+          eventId: event.id,
+          invocationId: event.invocationId,
+          author: event.author,
+          fromUser: false,
+          text: question,
+        });
+        continue;
+      }
       if (call && call.name !== 'adk_request_confirmation') {
         const result = call.id ? results.get(call.id) : undefined;
         const longRunning = (event.longRunningToolIds ?? []).includes(call.id ?? '');
@@ -105,7 +138,7 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
           },
           ...(summary ? { result: summary.truncated ? `${summary.text}…` : summary.text } : {}),
           call: whole,
-          status: statusOf(result, longRunning),
+          status: statusOf(result, longRunning && !finished.has(call.id ?? '')),
         });
       }
     }
@@ -144,10 +177,31 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
   return items;
 }
 
-function statusOf(result: Record<string, unknown> | undefined, longRunning: boolean): ToolStatus {
+/** The user's reply to a question: its text (`{ result }`), or the JSON object it was. */
+function replyItem(event: Event, callId: string, response: Record<string, unknown>): ChatItem {
+  const keys = Object.keys(response);
+  const text =
+    keys.length === 1 && typeof response.result === 'string'
+      ? response.result
+      : JSON.stringify(response, null, 2);
+  return {
+    kind: 'message',
+    id: `${event.id}:${callId}`,
+    eventId: event.id,
+    invocationId: event.invocationId,
+    author: event.author,
+    fromUser: true,
+    text,
+    reply: true,
+    ...(text === response.result ? {} : { json: true }),
+  };
+}
+
+/** `waiting`: a long-running call the user has not answered yet (whatever it said so far). */
+function statusOf(result: Record<string, unknown> | undefined, waiting: boolean): ToolStatus {
+  if (result?.error === CONFIRMATION_REQUIRED) return 'awaiting approval';
+  if (waiting) return 'waiting';
   if (result === undefined) return 'running';
-  if (result.error === CONFIRMATION_REQUIRED) return 'awaiting approval';
-  if (longRunning) return 'waiting';
   if (isRejection(result)) return 'declined';
   return typeof result.error === 'string' ? 'failed' : 'done';
 }

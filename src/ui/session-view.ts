@@ -8,6 +8,7 @@ import { isRewindMarker, type Event } from '../core/event.ts';
 import type { SessionOpening } from '../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from './approvals-model.ts';
 import { chatItems, type ChatItem } from './chat-model.ts';
+import { pendingInputRequests, type InputRequest } from './input-requests-model.ts';
 import { checkpointRows, type CheckpointRow } from './checkpoints-model.ts';
 import {
   historyRows,
@@ -24,6 +25,8 @@ export interface SessionView {
   /** More of the conversation lies before `chat` (ask for a longer tail). */
   earlierMessages: boolean;
   approvals: PendingApproval[];
+  /** Questions and long-running calls that wait for the user's reply. */
+  inputs: InputRequest[];
   history: HistoryRow[];
   /** More turns of the active path lie before `history` (ask for more turns). */
   earlierTurns: boolean;
@@ -34,7 +37,7 @@ export interface SessionView {
   lastMessage: { invocationId: string; text: string } | undefined;
 }
 
-type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals' | 'lastMessage'>;
+type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals' | 'inputs' | 'lastMessage'>;
 
 const views = new WeakMap<SessionOpening, SessionView>();
 const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
@@ -65,6 +68,7 @@ function fromTail(tail: SessionOpening['activeTail']): TailView {
       active,
       chat: chatItems(active),
       approvals: pendingApprovals(active),
+      inputs: pendingInputRequests(active),
       lastMessage: lastUserMessage(active),
     };
   });

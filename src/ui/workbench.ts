@@ -18,6 +18,7 @@ import type { AdkSpan } from '../remote/client.ts';
 import type { Event } from '../core/event.ts';
 import type { InterruptedRun, RuntimeBroadcast, Settings } from '../../workers/protocol.ts';
 import { OPENING, type OutgoingAttachment } from '../../workers/protocol.ts';
+import type { InputRequest } from './input-requests-model.ts';
 import { sessionView } from './session-view.ts';
 import {
   INITIAL,
@@ -226,6 +227,11 @@ export class Workbench extends ViewState<WorkbenchState> {
   async send(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId || (!text.trim() && attachments.length === 0)) return;
+    // A question the agent asked (ask_user) takes the next message as its reply, as ADK takes
+    // a plain-text reply to its own question.
+    const question = this.waitingQuestion();
+    if (question && attachments.length === 0)
+      return this.respond(question.callId, question.name, { result: text });
     this.set({ sent: sentText(text, attachments) });
     await this.running(sessionId, (onEvent) =>
       this.client.runtime.send(sessionId, text, onEvent, attachments),
@@ -389,6 +395,31 @@ export class Workbench extends ViewState<WorkbenchState> {
     this.set({ answered: [...this.state.answered, requestId] });
     await this.running(sessionId, (onEvent) =>
       this.client.runtime.answer(sessionId, requestId, confirmed, payload, onEvent),
+    );
+  }
+
+  /**
+   * Replies to a paused call (a question, a long-running tool) with its function response: the
+   * run that waits for it goes on.
+   */
+  async respond(callId: string, name: string, response: Record<string, unknown>): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    this.set({ answered: [...this.state.answered, callId] });
+    await this.running(sessionId, (onEvent) =>
+      this.client.runtime.respond(sessionId, callId, name, response, onEvent),
+    );
+  }
+
+  /** The question the open session waits on, unless an approval comes first. */
+  waitingQuestion(): InputRequest | undefined {
+    const current = this.state.current;
+    if (!current) return undefined;
+    const view = sessionView(current);
+    if (view.approvals.some((approval) => !this.state.answered.includes(approval.requestId)))
+      return undefined;
+    return view.inputs.find(
+      (input) => input.kind === 'question' && !this.state.answered.includes(input.callId),
     );
   }
 

@@ -1,6 +1,6 @@
 // Trellis as the UI of an ADK server, in Chromium: a user adds a real ADK API server
 // (@google/adk-devtools, its origin allowing the app's), chats with its agent as it streams,
-// approves the confirmation its tool asks for, rewinds into a new session (this server has no
+// approves the confirmation its tool asks for, gives a long-running tool its result, rewinds into a new session (this server has no
 // rewind route), copies a session to the browser and rewinds it there.
 
 import type { Page } from 'playwright-core';
@@ -29,7 +29,7 @@ async function addServer(page: Page, url = server.url): Promise<void> {
   await view.getByRole('button', { name: 'Add server' }).click();
   await view
     .getByRole('status')
-    .filter({ hasText: `Added ${url}: 2 apps (approval, echo).` })
+    .filter({ hasText: `Added ${url}: 3 apps (approval, ask, echo).` })
     .waitFor();
 }
 
@@ -123,6 +123,18 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await expect.poll(() => stateText(page)).toMatch(/sent\s+5/);
   // The tool's artifact, from the server's artifact routes.
   await region(page, 'Artifacts').getByText('receipt.txt').first().waitFor();
+
+  // A long-running tool: it said "pending"; the user gives its result, and the agent goes on.
+  await newRemoteSession(page, 'ask');
+  await say(page, 'refund 30');
+  const card = region(page, 'Waiting for your reply');
+  await card.getByText('ask waits for the result of request_refund called with').waitFor();
+  await card.getByText('So far:').waitFor();
+  await card.getByLabel('Result — text, or a JSON object').fill('{"status": "approved"}');
+  await card.getByRole('button', { name: 'Submit result' }).click();
+  await page.getByText('Got request_refund: {"status":"approved"}').waitFor();
+  expect(await card.count()).toBe(0);
+  expect(await page.locator('.chat .tool-call .status').last().innerText()).toMatch(/done$/);
 });
 
 it('continues a session through a second ADK server that shares its PostgreSQL', async () => {

@@ -46,15 +46,21 @@ async function addProvider(page: Page, url: string): Promise<void> {
   );
 }
 
-/** Agents → a new agent on that provider with the calculator, saved and used in this session. */
-async function addAgent(page: Page, name: string, model: string): Promise<void> {
+/** Agents → a new agent on that provider with `tools`, saved and used in this session. */
+async function addAgent(
+  page: Page,
+  name: string,
+  model: string,
+  tools: string[] = ['calculator'],
+): Promise<void> {
   await page.getByRole('button', { name: 'Agents', exact: true }).click();
   const agents = region(page, 'Agents');
   await agents.getByLabel('Name').fill(name);
   await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
   await agents.getByLabel('Model').fill(model);
   await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
-  await agents.getByRole('group', { name: 'Tools' }).getByLabel('calculator').check();
+  for (const tool of tools)
+    await agents.getByRole('group', { name: 'Tools' }).getByLabel(tool, { exact: true }).check();
   await agents.getByRole('button', { name: 'Save' }).click();
   await agents
     .getByRole('status')
@@ -163,4 +169,71 @@ it('interrupts a run when the model server cannot be reached, and resumes it onc
   }
   // The browser logs the refused connections itself; nothing else may go wrong.
   expect(browser.errors.filter((error) => !/ERR_CONNECTION_REFUSED/.test(error))).toEqual([]);
+});
+
+it('asks the user a question (ask_user), takes the reply from the message box or the card, and the model reads it', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addProvider(page, server.url);
+  await addAgent(page, 'designer', 'fixture-ask-user@e2e', ['ask_user']);
+  const QUESTION_ASKED = 'Which colour should the logo be?';
+  const NOTED = 'Noted: the logo will be in your colour.';
+
+  // The question pauses the run: it reads as the agent's message, and a card waits for the reply.
+  await say(page, 'Make me a logo');
+  const card = region(page, 'Waiting for your reply');
+  await card.getByText(`designer asks: ${QUESTION_ASKED}`).waitFor();
+  await expect.poll(() => messages(page)).toEqual(['Make me a logo', QUESTION_ASKED]);
+  // It survives a reload, as the paused run does.
+  await page.reload();
+  await waitReady(page);
+  await card.getByText(`designer asks: ${QUESTION_ASKED}`).waitFor();
+  await page
+    .getByText('The agent asked you a question: what you send now is your reply.')
+    .waitFor();
+
+  // Answered from the message box: the reply is the call's result, and the run goes on.
+  await say(page, 'Teal');
+  await expect
+    .poll(() => messages(page))
+    .toEqual(['Make me a logo', QUESTION_ASKED, 'Teal', NOTED]);
+  expect(await card.count()).toBe(0);
+  const lastRequest = server.requests.at(-1)!.body as {
+    messages: { role: string; content: unknown }[];
+  };
+  expect(lastRequest.messages.at(-1)).toMatchObject({ role: 'tool' });
+  expect(JSON.stringify(lastRequest.messages.at(-1))).toContain('Teal');
+
+  // Answered from the card: a reply that looks like JSON but is not is refused at the field;
+  // a JSON object is sent as it is.
+  await say(page, 'And the icon?');
+  const reply = card.getByLabel('Your reply — text, or a JSON object');
+  await reply.fill('{"colour": ');
+  await card.getByRole('button', { name: 'Reply', exact: true }).click();
+  await card
+    .getByRole('alert')
+    .filter({ hasText: /^This looks like JSON but does not parse/ })
+    .waitFor();
+  expect(await reply.getAttribute('aria-invalid')).toBe('true');
+  await reply.fill('{"colour": "orange", "shade": 2}');
+  await card.getByRole('button', { name: 'Reply', exact: true }).click();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+  await expect
+    .poll(() => messages(page))
+    .toEqual([
+      'Make me a logo',
+      QUESTION_ASKED,
+      'Teal',
+      NOTED,
+      'And the icon?',
+      QUESTION_ASKED,
+      NOTED,
+    ]);
+  // The structured reply shows as the user's message, as JSON.
+  expect(await page.locator('.chat .from-user pre.json').innerText()).toBe(
+    JSON.stringify({ colour: 'orange', shade: 2 }, null, 2),
+  );
+  expect(JSON.stringify(server.requests.at(-1)!.body.messages.at(-1))).toContain('orange');
+  expect(await card.count()).toBe(0);
+  expect(browser.errors).toEqual([]);
 });

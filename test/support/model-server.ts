@@ -71,6 +71,11 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
       : call.attempt === 1
         ? { fixture: 'calculator-stall', end: 'stall' }
         : { fixture: 'calculator-answer' },
+  // OpenAI, streaming only: a question to the user through the built-in `ask_user` tool for each
+  // message, then an answer once the last message is the user's reply (the tool's result).
+  'fixture-ask-user': ({ body }) => ({
+    fixture: body.messages.at(-1)?.role === 'tool' ? 'ask-user-answer' : 'ask-user',
+  }),
   // A server that answers a streaming request with one JSON body (some do, in some modes)
   'fixture-ignores-stream': () => ({ fixture: 'text', whole: true }),
   'fixture-safety': () => ({ fixture: 'safety' }),
@@ -150,7 +155,8 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
     const reply: Reply = scenario
       ? scenario({ protocol, stream, attempt, body })
       : { status: 404, fixture: 'error-404' };
-    const vars = { model, key: headers['x-goog-api-key'] ?? '' };
+    // {{attempt}} in a fixture: a call id of its own for each answer (as real providers give).
+    const vars = { model, key: headers['x-goog-api-key'] ?? '', attempt: String(attempt) };
 
     if ('hang' in reply) return; // never answers: the client's idle timeout must end it
     if ('status' in reply) {
@@ -159,7 +165,7 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
       return sendJson(res, `${protocol}/${reply.fixture}`, reply.status, vars, extra);
     }
     if (!stream || reply.whole) return sendJson(res, `${protocol}/${reply.fixture}`, 200, vars);
-    await sendStream(res, `${protocol}/${reply.fixture}`, reply.end ?? 'close');
+    await sendStream(res, `${protocol}/${reply.fixture}`, reply.end ?? 'close', vars);
   }
 
   const server = createServer((req, res) => {
@@ -220,13 +226,14 @@ async function sendStream(
   res: ServerResponse,
   name: string,
   end: 'close' | 'stall' | 'disconnect',
+  vars: Record<string, string> = {},
 ): Promise<void> {
   res.writeHead(200, {
     ...CORS,
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
   });
-  const events = fixture(`${name}.sse`).match(/[\s\S]*?(?:\r\n\r\n|\n\n)/g) ?? [];
+  const events = fixture(`${name}.sse`, vars).match(/[\s\S]*?(?:\r\n\r\n|\n\n)/g) ?? [];
   for (const event of events) {
     res.write(event);
     await new Promise((resolve) => setTimeout(resolve, 1));

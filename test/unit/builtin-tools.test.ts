@@ -14,7 +14,7 @@ import { BUILTIN_TOOL_NAMES, builtinTools } from '../../src/tools/builtin-tools.
 import { collect } from '../support/helpers.ts';
 
 /** Runs one turn in which the model makes `calls` (one response each), then says "done". */
-async function callTools(calls: { name: string; args?: Record<string, unknown> }[]) {
+async function callTools(calls: { name: string; args?: Record<string, unknown>; id?: string }[]) {
   const model = new ScriptedModel([
     ...calls.map((call) => ({
       content: { role: 'model' as const, parts: [{ functionCall: { args: {}, ...call } }] },
@@ -57,6 +57,7 @@ describe('built-in tools', () => {
       'list_artifacts',
       'calculator',
       'current_time',
+      'ask_user',
     ]);
     expect(() => builtinTools(['nope'])).toThrow(/no built-in tool nope/);
   });
@@ -122,6 +123,42 @@ describe('built-in tools', () => {
     expect(responses[0]).toEqual({
       now: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       timeZone: expect.any(String),
+    });
+  });
+
+  it('asks the user (ask_user): the run pauses, and the reply resumes it for the model to read', async () => {
+    const { events, runner, session, state } = await callTools([
+      { name: 'ask_user', args: { question: 'Which colour?' }, id: 'ask-1' },
+    ]);
+    // Paused: no response for the call, and the model was not asked again.
+    expect(events.at(-1)?.longRunningToolIds).toEqual(['ask-1']);
+    expect(responsesOf(events)).toEqual([]);
+    expect(state).toEqual({});
+
+    const resumed = await collect(
+      runner.runAsync({
+        userId: 'u',
+        sessionId: session.id,
+        newMessage: {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'ask-1',
+                name: 'ask_user',
+                response: { result: 'blue' },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    // The run goes on, and the model reads the reply as the call's response.
+    expect(resumed.at(-1)?.content?.parts[0]?.text).toBe('done');
+    const model = (runner.agent as LlmAgent).model as ScriptedModel;
+    const seen = model.requests.at(-1)!.contents.flatMap((content) => content.parts);
+    expect(seen).toContainEqual({
+      functionResponse: { id: 'ask-1', name: 'ask_user', response: { result: 'blue' } },
     });
   });
 

@@ -11,6 +11,7 @@ import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { Workbench, type RuntimeClient } from '../../../src/ui/workbench.ts';
 import type { RuntimeApi } from '../../../workers/runtime.ts';
 import { servedCopy, servedOpening } from '../../../workers/app-remote.ts';
+import { pendingInputRequests } from '../../../src/ui/input-requests-model.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
@@ -25,7 +26,11 @@ describe('sessions on an ADK server', () => {
   it('lists the apps, opens a session, streams a turn and draws it as a local one', async () => {
     const app = open();
     const added = await app.remote.addServer(adk().url.replace('http://', ''), 'ada');
-    expect(added).toMatchObject({ url: adk().url, userId: 'ada', apps: ['approval', 'echo'] });
+    expect(added).toMatchObject({
+      url: adk().url,
+      userId: 'ada',
+      apps: ['approval', 'ask', 'echo'],
+    });
     const agents = await app.agents();
     const echo = agents.find((agent) => agent.kind === 'remote' && agent.name.startsWith('echo'))!;
     const session = await app.createSession(echo.id);
@@ -72,6 +77,28 @@ describe('sessions on an ADK server', () => {
       text: 'Sent 5 coins.',
     });
     expect(texts(opening.activeTail.map((entry) => entry.event))).toContain('Done: {"sent":5}');
+  });
+
+  it("gives a long-running tool's result on the server, and the run goes on", async () => {
+    const app = open();
+    const added = await app.remote.addServer(adk().url);
+    const session = await app.createSession(`adk:${added.id}:ask`);
+    await app.send(session.id, 'refund 30', () => {});
+    let opening = await app.openSessionSummary(session.id);
+    const waiting = pendingInputRequests(opening.activeTail.map((entry) => entry.event));
+    expect(waiting).toEqual([
+      expect.objectContaining({
+        callId: 'refund-30',
+        name: 'request_refund',
+        kind: 'result',
+        progress: { status: 'pending', amount: 30 },
+      }),
+    ]);
+    await app.respond(session.id, 'refund-30', 'request_refund', { status: 'approved' }, () => {});
+    opening = await app.openSessionSummary(session.id);
+    const events = opening.activeTail.map((entry) => entry.event);
+    expect(texts(events).at(-1)).toBe('Got request_refund: {"status":"approved"}');
+    expect(pendingInputRequests(events)).toEqual([]);
   });
 
   it('rewinds into a new session (this server has no rewind) and says what it kept', async () => {
