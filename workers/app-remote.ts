@@ -8,11 +8,13 @@ import { parseSessionFile } from '../src/core/session-file.ts';
 import { activeEvents } from '../src/core/active-events.ts';
 import { turnText } from '../src/core/branch-tree.ts';
 import { InvalidRequestError, SessionNotFoundError } from '../src/core/errors.ts';
+import type { Part } from '../src/core/content.ts';
 import type { Event } from '../src/core/event.ts';
 import { InMemoryArtifactService } from '../src/store/in-memory-artifact-service.ts';
 import { InMemorySessionService } from '../src/store/in-memory-session-service.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
-import type { LogPage } from '../src/store/session-service.ts';
+import type { LogPage, Session } from '../src/store/session-service.ts';
+import { withArtifactBytes } from '../src/store/session-export.ts';
 import { AdkClient, type AdkSession, type AdkSpan } from '../src/remote/client.ts';
 import { AdkServers, remoteAgentId, remoteIdParts, remoteSessionId } from './adk-servers.ts';
 import { AppOpenings } from './app-openings.ts';
@@ -287,7 +289,14 @@ export class AppRemote {
   async copyToBrowser(id: string): Promise<SessionSummary> {
     const { tracked, client } = await this.resolve(id);
     const served = await client.getSession(tracked.appName, tracked.sessionId);
-    return this.importLocal(JSON.stringify(served));
+    // The artifacts' bytes come along from the server's artifact routes, as in a session file
+    // (a served session names its versions, but carries none of their bytes).
+    const withBytes = await withArtifactBytes(served as unknown as Session, {
+      loadArtifact: async ({ filename, version }) =>
+        (await client.loadArtifact(tracked.appName, tracked.sessionId, filename, version)) as
+          Part | undefined,
+    });
+    return this.importLocal(JSON.stringify(withBytes));
   }
 
   // ── bookkeeping ──────────────────────────────────────────────────────────────────────────

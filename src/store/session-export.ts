@@ -15,7 +15,7 @@ import type { Session } from './session-service.ts';
  */
 export async function withArtifactBytes(
   session: Session,
-  artifactService: BaseArtifactService,
+  artifactService: Pick<BaseArtifactService, 'loadArtifact'>,
 ): Promise<Session> {
   const { appName, userId, id: sessionId } = session;
   const events: Event[] = [];

@@ -29,7 +29,7 @@ async function addServer(page: Page, url = server.url): Promise<void> {
   await view.getByRole('button', { name: 'Add server' }).click();
   await view
     .getByRole('status')
-    .filter({ hasText: `Added ${url}: 3 apps (approval, ask, echo).` })
+    .filter({ hasText: `Added ${url}: 4 apps (approval, ask, echo, hostile).` })
     .waitFor();
 }
 

@@ -29,7 +29,7 @@ describe('sessions on an ADK server', () => {
     expect(added).toMatchObject({
       url: adk().url,
       userId: 'ada',
-      apps: ['approval', 'ask', 'echo'],
+      apps: ['approval', 'ask', 'echo', 'hostile'],
     });
     const agents = await app.agents();
     const echo = agents.find((agent) => agent.kind === 'remote' && agent.name.startsWith('echo'))!;
@@ -140,6 +140,26 @@ describe('sessions on an ADK server', () => {
     await app.rewind(local.id, secondTurn);
     const after = await app.openSession(local.id);
     expect(texts(activeEvents(after.events))).toEqual(['first', 'You said: first']);
+  });
+
+  it('copies the artifacts with their bytes, from the server’s artifact routes', async () => {
+    const app = open();
+    const added = await app.remote.addServer(adk().url);
+    const session = await app.createSession(`adk:${added.id}:approval`);
+    const seen: Event[] = [];
+    await app.send(session.id, 'send 7', (event) => seen.push(event));
+    const request = seen
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
+    await app.answer(session.id, request.id!, true, undefined, () => {});
+    const local = await app.remote.copyToBrowser(session.id);
+    const opening = await app.openSessionSummary(local.id);
+    expect(opening.artifacts).toEqual([
+      { filename: 'receipt.txt', versions: [0], scope: 'session' },
+    ]);
+    expect(await app.loadArtifact(local.id, 'receipt.txt')).toMatchObject({
+      text: 'Sent 7 coins.',
+    });
   });
 
   it('refuses what only works in the browser, with a clear message', async () => {
