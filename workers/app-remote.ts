@@ -2,23 +2,19 @@
 // local ones. The server holds the session; this keeps only the list of servers and of the remote
 // sessions the user opened (app settings), and draws a remote session from an in-memory copy of
 // what the server serves, read again after every change, so that History, the event log and the
-// chat are built by exactly the code that builds them for local sessions.
+// chat are built by exactly the code that builds them for local sessions (workers/remote-copies.ts).
 
-import { parseSessionFile } from '../src/core/session-file.ts';
-import { activeEvents } from '../src/core/active-events.ts';
-import { turnText } from '../src/core/branch-tree.ts';
 import { InvalidRequestError, SessionNotFoundError } from '../src/core/errors.ts';
 import type { Part } from '../src/core/content.ts';
 import type { Event } from '../src/core/event.ts';
-import { InMemoryArtifactService } from '../src/store/in-memory-artifact-service.ts';
 import { InMemorySessionService } from '../src/store/in-memory-session-service.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type { LogPage, Session } from '../src/store/session-service.ts';
 import { withArtifactBytes } from '../src/store/session-export.ts';
 import { AdkClient, type AdkSession, type AdkSpan } from '../src/remote/client.ts';
 import { AdkServers, remoteAgentId, remoteIdParts, remoteSessionId } from './adk-servers.ts';
-import { AppOpenings } from './app-openings.ts';
 import { RemoteRuns } from './remote-runs.ts';
+import { rewindIntoNewSession, servedCopy, servedOpening, toMs } from './remote-copies.ts';
 import { APP_NAME, USER_ID } from './app-sessions.ts';
 import type {
   AdkServerInfo,
@@ -251,30 +247,17 @@ export class AppRemote {
       this.broadcast({ type: 'session-changed', sessionId: id });
       return { how: 'server', sessionId: id, note: 'Rewound on the ADK server.' };
     }
-    const served = await client.getSession(tracked.appName, tracked.sessionId);
-    const active = activeEvents(parseSessionFile(JSON.stringify(served)).events);
-    const at = active.findIndex((event) => event.invocationId === invocationId);
-    if (at < 0) throw new InvalidRequestError('That turn is not in the conversation any more');
-    const kept = active.slice(0, at);
-    const copy = new InMemorySessionService();
-    const before = await copy.importSession({ appName: APP_NAME, userId: USER_ID, events: kept });
-    const turn = served.events.find((e) => e.invocationId === invocationId && e.author === 'user');
-    const rewoundTurn = turn ? turnText(fromServed(turn)) : '';
-    const created = await client.createSession(tracked.appName, {
-      state: sessionState(before.state),
-      events: kept.map((event) => ({ ...event, timestamp: event.timestamp / 1000 })),
-    });
-    const keptEvents = (created.events ?? []).length;
-    const note =
-      kept.length === 0
-        ? `This ADK server has no rewind: a new session was made on it, as the conversation stood before “${rewoundTurn}”.`
-        : keptEvents >= kept.length
-          ? `This ADK server has no rewind: a new session was made on it with the ${kept.length} events before “${rewoundTurn}” and their state.`
-          : `This ADK server has no rewind, and it kept only the state of the new session made in its place (it does not take events when a session is created): the conversation before “${rewoundTurn}” is not in it, but “${tracked.title}” still has it.`;
+    const { createdId, note } = await rewindIntoNewSession(
+      client,
+      tracked.appName,
+      tracked.sessionId,
+      tracked.title,
+      invocationId,
+    );
     const summary = await this.track(
       server,
       tracked.appName,
-      created.id,
+      createdId,
       `${tracked.title} (rewound)`,
       {
         sessionId: id,
@@ -376,47 +359,4 @@ export class AppRemote {
   private putTracked(sessions: TrackedSession[]): Promise<void> {
     return this.store.putSetting(TRACKED, sessions);
   }
-}
-
-/** A served event's text parts, as Trellis reads a turn. */
-function fromServed(event: Record<string, unknown>): Event {
-  return { ...(event as unknown as Event), actions: { stateDelta: {}, artifactDelta: {} } };
-}
-
-/** The session's own keys: `app:` and `user:` state is the server's to keep. */
-function sessionState(state: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(state).filter(
-      ([key]) => !key.startsWith('app:') && !key.startsWith('user:') && !key.startsWith('temp:'),
-    ),
-  );
-}
-
-function toMs(time: number): number {
-  return time < 1e11 ? Math.round(time * 1000) : time;
-}
-
-/**
- * A served session as an in-memory session of the id `id`: its log replayed by Trellis's own
- * bookkeeping, so that rewind markers (ADK Python's `rewind_async` writes Trellis's kind) give the
- * active path and the branches as they do locally.
- */
-export async function servedCopy(id: string, served: AdkSession): Promise<InMemorySessionService> {
-  const copy = new InMemorySessionService();
-  const { events } = parseSessionFile(JSON.stringify(served));
-  await copy.importSession({ appName: APP_NAME, userId: USER_ID, sessionId: id, events });
-  return copy;
-}
-
-/** What the page draws of a served session's copy, built as a local session's opening is. */
-export function servedOpening(
-  copy: InMemorySessionService,
-  id: string,
-  limits?: OpeningLimits,
-): Promise<SessionOpening> {
-  // The summary (title, agent) is the caller's: the copy knows only the log.
-  const openings = new AppOpenings(copy, new InMemoryArtifactService(), {
-    getSessionMeta: async () => undefined,
-  });
-  return openings.opening(id, limits);
 }

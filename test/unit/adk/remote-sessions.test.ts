@@ -10,7 +10,7 @@ import type { Remote } from 'comlink';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { Workbench, type RuntimeClient } from '../../../src/ui/workbench.ts';
 import type { RuntimeApi } from '../../../workers/runtime.ts';
-import { servedCopy, servedOpening } from '../../../workers/app-remote.ts';
+import { servedCopy, servedOpening } from '../../../workers/remote-copies.ts';
 import { pendingInputRequests } from '../../../src/ui/input-requests-model.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime } from '../../support/app-runtime.ts';
