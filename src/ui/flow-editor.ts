@@ -130,21 +130,9 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       this.set({ error: 'A new flow is not saved yet: save or discard it, then import.' });
       return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      this.set({ error: `This Flowise file is not JSON (${(error as Error).message})` });
-      return;
-    }
     await this.guard(async () => {
-      const { importFlowiseFlow } = await import('../flows/flowise/import.ts');
-      const name =
-        fileName
-          .replace(/\.json$/i, '')
-          .trim()
-          .slice(0, 100) || 'Imported from Flowise';
-      const { flow, report } = importFlowiseFlow(json, name);
+      const { readFlowiseFile } = await import('../flows/flowise/import.ts');
+      const { flow, report } = readFlowiseFile(text, fileName);
       this.load(undefined, flowText(NEW_FLOW));
       this.edit(flowText(flow));
       this.set({

@@ -3,12 +3,15 @@
 // the store is then exactly as it was; or it is accepted whole.
 
 import 'fake-indexeddb/auto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withoutArtifactPayloads } from '../../src/core/artifact-payloads.ts';
 import { parseSessionFile, type Event } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
+import { snakeFile } from '../support/adk-snake-session.ts';
+import { flowiseTriage } from '../support/flowise-fixture.ts';
+import { readFlowiseFile } from '../../src/flows/flowise/import.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -85,6 +88,24 @@ function open() {
   return { runtime, dbName };
 }
 
+/** Saves a flow file, or throws what the save refused it for (`Flow refused: …`). */
+async function saveFlow(runtime: AppRuntime, text: string) {
+  const result = await runtime.flows.save(text);
+  if (result.saved) return result.saved;
+  expect(result.problems.length).toBeGreaterThan(0);
+  expect(result).not.toHaveProperty('saved');
+  throw new Error(`Flow refused: ${result.problems.map((p) => p.message).join('; ')}`);
+}
+
+/** What the suite tried, for its closing line (the README's Reliability section quotes it). */
+const tally = { tried: 0, refused: 0, accepted: 0 };
+afterAll(() => {
+  const anomalies = tally.tried - tally.refused - tally.accepted;
+  console.log(
+    `hostile files: ${tally.tried} tried, ${tally.refused} refused with our message and the store unchanged, ${tally.accepted} accepted whole, ${anomalies} anomalies`,
+  );
+});
+
 /** Runs one case: the damaged file is refused as it says, with nothing changed, or accepted. */
 async function check(
   dbName: string,
@@ -93,6 +114,7 @@ async function check(
   load: (text: string) => Promise<unknown>,
   prefix: RegExp,
 ) {
+  tally.tried++;
   const text = damage(JSON.parse(base) as Json, base);
   const before = await dump(dbName);
   if (refused) {
@@ -102,8 +124,10 @@ async function check(
     expect(error.message).not.toMatch(RAW_BROWSER_MESSAGES);
     expect(error.message.length).toBeLessThan(2000);
     expect(await dump(dbName)).toEqual(before);
+    tally.refused++;
   } else {
     await accepted!(await load(text), text);
+    tally.accepted++;
   }
 }
 
@@ -358,13 +382,7 @@ describe('flow files', () => {
   });
 
   /** Saves the flow: its problems as one refusal, like the editor shows them. */
-  const save = async (text: string) => {
-    const result = await runtime.flows.save(text);
-    if (result.saved) return result.saved;
-    expect(result.problems.length).toBeGreaterThan(0);
-    expect(result).not.toHaveProperty('saved');
-    throw new Error(`Flow refused: ${result.problems.map((p) => p.message).join('; ')}`);
-  };
+  const save = (text: string) => saveFlow(runtime, text);
   const renamed = (file: Json) => ({
     ...file,
     name: `${file.name}-${crypto.randomUUID().slice(0, 6)}`,
@@ -621,6 +639,209 @@ describe('agent files', () => {
       testCase,
       (text) => runtime.agentSpecs.importFile(text),
       /^This is not an agent file Trellis can import: /,
+    ),
+  );
+});
+
+describe('ADK session files in snake_case (as ADK Python writes them)', () => {
+  const { runtime, dbName } = open();
+  const base = JSON.stringify(snakeFile);
+  const event = (file: Json, i: number) => file.events[i] as Json;
+  beforeAll(() => runtime.listSessions()); // the database, made before the first dump
+
+  const cases: Case[] = [
+    {
+      name: 'a truncated file',
+      damage: (_, text) => text.slice(0, text.length / 2),
+      refused: /not JSON/,
+    },
+    {
+      name: 'an invocation_id that is a number',
+      damage: (file) => ((event(file, 0).invocation_id = 7), JSON.stringify(file)),
+      refused: /events\[0\]\.invocation_id/,
+    },
+    {
+      name: 'a state_delta that is a list',
+      damage: (file) => ((event(file, 2).actions.state_delta = [1]), JSON.stringify(file)),
+      refused: /events\[2\]\.actions\.state_delta/,
+    },
+    {
+      name: 'a timestamp that is text',
+      damage: (file) => ((event(file, 1).timestamp = 'yesterday'), JSON.stringify(file)),
+      refused: /events\[1\]\.timestamp/,
+    },
+    {
+      name: 'one event spelled in camelCase among snake_case ones',
+      damage: (file) => {
+        const e = event(file, 3);
+        e.invocationId = e.invocation_id;
+        delete e.invocation_id;
+        return JSON.stringify(file);
+      },
+      // Read whole: the event keeps its invocation under either spelling.
+      accepted: async (imported) => {
+        const { id } = imported as { id: string };
+        const events = (await runtime.openSession(id)).events as Event[];
+        expect(events.slice(-6).map((e) => e.invocationId)).toEqual([
+          'inv-1',
+          'inv-1',
+          'inv-1',
+          'inv-1',
+          'inv-2',
+          'inv-3',
+        ]);
+      },
+    },
+    {
+      name: 'a rewind marker to an invocation the file does not have',
+      damage: (file) => (
+        (event(file, 5).actions.rewind_before_invocation_id = 'nowhere'),
+        JSON.stringify(file)
+      ),
+      refused: /nowhere/,
+    },
+    {
+      name: 'a 20 MB string in a message',
+      damage: (file) => (
+        (event(file, 0).content.parts[0].text = 'x'.repeat(20 * MB)),
+        JSON.stringify(file)
+      ),
+      refused: /events\[0\]\.content\.parts\[0\]\.text is a text of 20,971,520 characters/,
+    },
+    {
+      name: 'deep nesting in a state_delta',
+      damage: (file) =>
+        put(file, (f) => ((f.events[2] as Json).actions.state_delta.deep = HERE), deepJson(5000)),
+      refused: /is nested more than 100 levels deep/,
+    },
+    {
+      name: '__proto__ keys in state and a state_delta',
+      damage: (file) => {
+        own(file.state, { polluted: 1 });
+        own(event(file, 2).actions.state_delta, { polluted: 2 });
+        return JSON.stringify(file);
+      },
+      accepted: async (imported) => {
+        const { id } = imported as { id: string };
+        const opened = await runtime.openSessionSummary(id);
+        expect(Object.hasOwn(opened.state, '__proto__')).toBe(true);
+        expect(({} as Json).polluted).toBeUndefined();
+      },
+    },
+  ];
+
+  it.each(cases)('$name', (testCase) =>
+    check(
+      dbName,
+      base,
+      testCase,
+      (text) => runtime.importSession(text),
+      /^This is not a session file Trellis can import: /,
+    ),
+  );
+});
+
+describe('Flowise exports', () => {
+  const { runtime, dbName } = open();
+  const base = JSON.stringify(flowiseTriage);
+  beforeAll(() => runtime.listSessions());
+  const node = (file: Json, id: string) =>
+    (file.nodes as Json[]).find((candidate) => candidate.id === id) as Json;
+  /** What the Flows view does with a picked Flowise file: read it, import it, save the flow. */
+  const load = async (text: string) => {
+    // A name of its own each time: a flow accepted earlier keeps its name.
+    const { flow } = readFlowiseFile(text, `triage-${crypto.randomUUID().slice(0, 6)}.json`);
+    return saveFlow(runtime, JSON.stringify(flow));
+  };
+
+  const cases: Case[] = [
+    { name: 'a truncated file', damage: (_, t) => t.slice(0, t.length / 2), refused: /not JSON/ },
+    { name: 'a null file', damage: () => 'null', refused: /needs "nodes" and "edges" lists/ },
+    {
+      name: 'nodes that are not a list',
+      damage: (file) => JSON.stringify({ ...file, nodes: {} }),
+      refused: /needs "nodes" and "edges" lists/,
+    },
+    {
+      name: 'a Start node whose data is null',
+      damage: (file) => ((node(file, 'seqStart_0').data = null), JSON.stringify(file)),
+      refused: /no Sequential Agents Start node/,
+    },
+    {
+      name: 'edges whose ends and handles are numbers',
+      damage: (file) => {
+        for (const edge of file.edges as Json[]) ((edge.targetHandle = 1), (edge.source = 2));
+        return JSON.stringify(file);
+      },
+      refused: /./,
+    },
+    {
+      name: 'inputs that are text, not a form',
+      damage: (file) => ((node(file, 'seqAgent_0').data.inputs = 'x'), JSON.stringify(file)),
+      // The flow comes over, and the report says the form was left empty.
+      accepted: (_, text) => {
+        const { report } = readFlowiseFile(text, 'triage.json');
+        expect(report).toContainEqual(
+          expect.objectContaining({
+            nodeId: 'seqAgent_0',
+            message: expect.stringMatching(/its form could not be read/),
+          }),
+        );
+      },
+    },
+    {
+      name: 'a 20 MB system prompt',
+      damage: (file) => (
+        (node(file, 'seqAgent_0').data.inputs.systemMessagePrompt = 'x'.repeat(20 * MB)),
+        JSON.stringify(file)
+      ),
+      refused: /20 MB long; the most Trellis reads is 16 MB/,
+    },
+    {
+      name: 'a 2 MB system prompt',
+      damage: (file) => (
+        (node(file, 'seqAgent_0').data.inputs.systemMessagePrompt = 'x'.repeat(2 * MB)),
+        JSON.stringify(file)
+      ),
+      refused: /systemMessagePrompt is a text of 2,097,152 characters/,
+    },
+    {
+      name: 'deep nesting in a form',
+      damage: (file) =>
+        put(file, (f) => (node(f, 'seqAgent_0').data.inputs.deep = HERE), deepJson(5000)),
+      refused: /is nested more than 100 levels deep/,
+    },
+    {
+      name: 'a lone surrogate in a label',
+      damage: (_, text) => text.replace('"Start"', '"St\\ud800art"'),
+      refused: /./,
+    },
+    {
+      name: '__proto__ keys in a form',
+      damage: (file) => (
+        own(node(file, 'seqAgent_0').data.inputs, { polluted: 1 }),
+        JSON.stringify(file)
+      ),
+      accepted: () => expect(({} as Json).polluted).toBeUndefined(),
+    },
+    {
+      name: 'two nodes with one id',
+      damage: (file) => {
+        const agent = node(file, 'seqAgent_0');
+        (file.nodes as Json[]).push(JSON.parse(JSON.stringify(agent)));
+        return JSON.stringify(file);
+      },
+      refused: /./,
+    },
+  ];
+
+  it.each(cases)('$name', (testCase) =>
+    check(
+      dbName,
+      base,
+      testCase,
+      load,
+      /^(This Flowise file|This Flowise flow|This is not a Flowise flow|Flow refused: )/,
     ),
   );
 });

@@ -8,6 +8,7 @@
 
 import type { Flow, FlowEdge, FlowNode } from '../flow.ts';
 import { InvalidRequestError } from '../../core/errors.ts';
+import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../core/json-limits.ts';
 import { NODE_CONVERTERS } from './converters.ts';
 import {
   Importer,
@@ -38,6 +39,41 @@ const SEQUENTIAL = new Set([
 ]);
 
 /**
+ * The limits of a Flowise export: bigger than a Trellis flow file (Flowise saves every node's
+ * whole definition with its form), checked before anything is made of it.
+ */
+const FLOWISE_FILE_LIMITS: JsonLimits = {
+  maxChars: 16 * 1024 * 1024,
+  maxDepth: 100,
+  maxString: 1024 * 1024,
+  maxKey: 1024,
+};
+
+/**
+ * A Flowise export as the user picked it (its text, and the file's name, which names the flow):
+ * checked against limits, parsed, and imported; a file that is none gets our own message.
+ */
+export function readFlowiseFile(text: string, fileName: string): FlowiseImport {
+  const tooBig = jsonTextProblem(text, FLOWISE_FILE_LIMITS, 'This Flowise file');
+  if (tooBig) throw new InvalidRequestError(tooBig);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidRequestError(`This Flowise file is not JSON (${(error as Error).message})`);
+  }
+  const problem = jsonTreeProblem(json, FLOWISE_FILE_LIMITS);
+  if (problem)
+    throw new InvalidRequestError(`This is not a Flowise flow Trellis can import: ${problem}`);
+  const name =
+    fileName
+      .replace(/\.json$/i, '')
+      .trim()
+      .slice(0, 100) || 'Imported from Flowise';
+  return importFlowiseFlow(json, name);
+}
+
+/**
  * A Flowise Sequential Agents flow (its exported JSON, parsed) as a Trellis flow, with a report of
  * what changed on the way. The flow may still need work (a tool that has no counterpart, a
  * provider to choose): `validateFlow` says what.
@@ -47,7 +83,20 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
   if (!file || typeof file !== 'object' || !Array.isArray(file.nodes) || !Array.isArray(file.edges))
     throw new InvalidRequestError('This is not a Flowise flow: it needs "nodes" and "edges" lists');
   const nodes = (file.nodes as FlowiseNode[]).filter(
-    (node) => node && typeof node.id === 'string' && typeof node.data?.name === 'string',
+    (node) =>
+      isRecord(node) &&
+      typeof node.id === 'string' &&
+      isRecord(node.data) &&
+      typeof node.data.name === 'string',
+  );
+  // An edge is read only with its ends and handles as text: anything else is no edge.
+  const fileEdges = (file.edges as unknown[]).filter(
+    (edge): edge is FlowiseEdge =>
+      isRecord(edge) &&
+      typeof edge.source === 'string' &&
+      typeof edge.target === 'string' &&
+      typeof edge.targetHandle === 'string' &&
+      (edge.sourceHandle === undefined || typeof edge.sourceHandle === 'string'),
   );
   if (!nodes.some((node) => node.data.name === 'seqStart'))
     throw new InvalidRequestError(
@@ -56,15 +105,22 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
   const im = new Importer(nodes);
   // Chat models, tools, memory and state feed the nodes they are connected to, which report them.
   const feeds = new Set(
-    (file.edges as FlowiseEdge[])
-      .filter((edge) => edge?.targetHandle && !edge.targetHandle.includes('-input-sequentialNode-'))
+    fileEdges
+      .filter((edge) => !edge.targetHandle!.includes('-input-sequentialNode-'))
       .map((edge) => edge.source),
   );
   const flowNodes: FlowNode[] = [];
   for (const node of nodes) {
     const convert = NODE_CONVERTERS[node.data.name];
     if (convert) {
-      const converted = convert(node, node.data.inputs ?? {}, im);
+      const inputs = isRecord(node.data.inputs) ? node.data.inputs : {};
+      if (node.data.inputs !== undefined && !isRecord(node.data.inputs))
+        im.note(
+          node.id,
+          'dropped',
+          'its form could not be read (its inputs are not a form): its fields are left empty',
+        );
+      const converted = convert(node, inputs, im);
       if (converted) flowNodes.push(converted);
     } else if (node.data.name === 'stickyNote') {
       im.note(node.id, 'dropped', `sticky note: "${text(node.data.inputs?.note).slice(0, 200)}"`);
@@ -84,8 +140,8 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
   }
   const kept = new Set(flowNodes.map((node) => node.id));
   const edges: FlowEdge[] = [];
-  for (const edge of file.edges as FlowiseEdge[]) {
-    if (!edge?.targetHandle?.includes('-input-sequentialNode-')) continue; // models, tools, state
+  for (const edge of fileEdges) {
+    if (!edge.targetHandle!.includes('-input-sequentialNode-')) continue; // models, tools, state
     if (!kept.has(edge.source) || !kept.has(edge.target)) {
       im.note(
         edge.source,
@@ -119,4 +175,8 @@ function branchOf(from: FlowNode, handle: string): string | undefined {
   const match = outputs.find((output) => output.toLowerCase() === name);
   if (match) return match;
   return name === 'end' ? (from.type === 'condition' ? 'else' : 'End') : name;
+}
+
+function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
