@@ -1,7 +1,20 @@
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * React's names, for the libraries written for React (xyflow, the flow canvas): Preact's compat
+ * layer answers them, so the page carries one UI library.
+ */
+export const reactAsPreact = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
+];
+
 export default defineConfig({
+  resolve: { alias: reactAsPreact },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   preview: { host: '127.0.0.1' },

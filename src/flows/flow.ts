@@ -78,6 +78,8 @@ interface NodeBase {
   id: string;
   /** A display name for the graph; the id when absent. */
   label?: string;
+  /** Where the canvas draws it (top left, in canvas units); absent: the automatic layout. */
+  position?: { x: number; y: number };
 }
 
 export interface StartNode extends NodeBase {

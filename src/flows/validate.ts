@@ -192,6 +192,12 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
     report('the label must be a string', id);
   else if (typeof node.label === 'string' && node.label.length > FLOW_LIMITS.label)
     report(`the label is longer than ${FLOW_LIMITS.label} characters`, id);
+  const position = node.position as { x?: unknown; y?: unknown } | undefined;
+  if (
+    position !== undefined &&
+    !(isRecord(position) && isFiniteNumber(position.x) && isFiniteNumber(position.y))
+  )
+    report('the position must be { "x": number, "y": number } (where the canvas draws it)', id);
   switch (node.type) {
     case 'start':
       if (node.moderation !== undefined) {
@@ -421,4 +427,8 @@ function describe(value: unknown): string {
 function shown(value: unknown): string {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
 }

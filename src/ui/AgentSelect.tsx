@@ -26,6 +26,8 @@ export function AgentSelect({ agents, value, disabled, onChange }: Props) {
       <label>
         Agent{' '}
         <select
+          // Its name is the label's word alone (inside the label, the chosen option would join it).
+          aria-label="Agent"
           value={value}
           disabled={disabled}
           onChange={(event) => onChange(event.currentTarget.value)}

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentSelect } from './AgentSelect.tsx';
 import { actionsOf, showApprovals } from './app-actions.ts';
@@ -170,6 +170,13 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
     [flow, current?.activeTail, current?.summary.id, locked],
   );
   const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
+  // A checkpoint row's node, centred on the Flow panel's canvas (cleared first, so that the same
+  // node chosen again is centred again).
+  const [focusNode, setFocusNode] = useState<string | undefined>();
+  const showNode = useCallback((nodeId: string) => {
+    setFocusNode(undefined);
+    requestAnimationFrame(() => setFocusNode(nodeId));
+  }, []);
 
   return (
     <div class={view === 'chat' ? 'app' : 'app flows-open'} data-pane={pane}>
@@ -337,6 +344,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
                 threadId={current.summary.id}
                 disabled={locked}
                 onRewind={actions.rewindToCheckpoint}
+                onShowNode={showNode}
               />
             ) : (
               <Chat
@@ -385,6 +393,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
             flow={flow}
             progress={progress}
             waiting={(session?.approvals.length ?? 0) > 0}
+            focus={focusNode}
           />
         )}
         <HistoryPanel

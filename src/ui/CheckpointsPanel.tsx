@@ -7,6 +7,8 @@ interface Props {
   threadId: string;
   disabled: boolean;
   onRewind: (checkpointId: string) => void;
+  /** Shows the row's node on the Flow panel's canvas. */
+  onShowNode?: (nodeId: string) => void;
 }
 
 /**
@@ -14,7 +16,7 @@ interface Props {
  * each node run a row. Rewinding to before a node keeps its checkpoint, so the run can resume
  * from that node.
  */
-function CheckpointsView({ rows, threadId, disabled, onRewind }: Props) {
+function CheckpointsView({ rows, threadId, disabled, onRewind, onShowNode }: Props) {
   return (
     <section class="panel checkpoints" aria-label="Checkpoints">
       <h2>
@@ -46,7 +48,18 @@ function CheckpointsView({ rows, threadId, disabled, onRewind }: Props) {
                     {row.parentId ? <code title={row.parentId}>{short(row.parentId)}</code> : '—'}
                   </td>
                   <td>
-                    <strong>{row.node}</strong>
+                    {onShowNode ? (
+                      <button
+                        type="button"
+                        class="quiet node-link"
+                        title="Show this node on the Flow panel’s canvas"
+                        onClick={() => onShowNode(row.node)}
+                      >
+                        <strong>{row.node}</strong>
+                      </button>
+                    ) : (
+                      <strong>{row.node}</strong>
+                    )}
                     {row.step !== undefined && <span class="hint"> #{row.step}</span>}
                     {row.branch && <span class="hint"> {row.branch}</span>}
                     {row.status !== 'done' && (

@@ -1,35 +1,39 @@
 import type { Flow } from '../flows/flow.ts';
 import type { FlowProgress } from './checkpoints-model.ts';
-import { progressWord } from './flow-graph-model.ts';
-import { lazy } from './lazy.tsx';
+import { useMemo } from 'preact/hooks';
+import { graphLabel, progressWord } from './flow-graph-model.ts';
 import { pure } from './pure.ts';
-
-// The graph's layout code loads with the first flow session shown.
-const FlowGraph = lazy(() => import('./FlowGraph.tsx').then((m) => m.FlowGraph));
+import { FlowCanvas } from './canvas/index.tsx';
+import type { LooseFlow } from './canvas/canvas-model.ts';
 
 interface Props {
   flow: Flow;
   progress: FlowProgress;
   /** The run waits for an approval. */
   waiting: boolean;
+  /** The node to centre (a checkpoint row chosen). */
+  focus?: string | undefined;
 }
 
 /** A flow session's graph, its running node(s) highlighted as the events come in. */
-function FlowPanelView({ flow, progress, waiting }: Props) {
+function FlowPanelView({ flow, progress, waiting, focus }: Props) {
   const { current, visited, running } = progress;
+  const marks = useMemo(
+    () => ({ current, visited, running, waiting }),
+    [current, visited, running, waiting],
+  );
   return (
     <section class="panel flow" aria-label="Flow">
       <h2>
         Flow <span class="hint">{flow.name}</span>
       </h2>
-      <FlowGraph
-        flow={flow}
-        current={current}
-        visited={visited}
-        running={running}
-        waiting={waiting}
-        scale={0.62}
-        minScale={0.55}
+      {/* The same canvas as the Flows view's, read-only: where the run is, lit. */}
+      <FlowCanvas
+        flow={flow as unknown as LooseFlow}
+        readOnly
+        marks={marks}
+        label={graphLabel(flow.name, current, running, waiting)}
+        focus={focus}
       />
       <p class="hint flow-status" aria-live="polite">
         {current.length > 0

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
-import { drawable, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
+import { flowText, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
 import { nodeOf, withField } from './node-form-model.ts';
 import { NodeForm } from './NodeForm.tsx';
-import { FlowGraph } from './FlowGraph.tsx';
+import { FlowCanvas } from './canvas/index.tsx';
+import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
 
 interface Props {
   editor: FlowEditor;
@@ -22,9 +23,15 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   const readOnly = selected?.readOnly ?? false;
   const dirty = text !== savedText;
   const problems = problemLines(check);
-  const lastGraph = useRef<ReturnType<typeof drawable>>(undefined);
-  const graph = useMemo(() => drawable(check?.flow, lastGraph.current), [check]);
-  lastGraph.current = graph;
+  // The canvas draws the text as it stands, or its last version that parsed (while a quote is
+  // missing in the code view, the canvas stays put).
+  const lastFlow = useRef<LooseFlow | undefined>(undefined);
+  const canvasFlow = useMemo(() => parseLooseFlow(text) ?? lastFlow.current, [text]);
+  lastFlow.current = canvasFlow;
+  const [tab, setTab] = useState<'canvas' | 'code'>('canvas');
+  const [refused, setRefused] = useState<string | undefined>();
+  const nodeProblems = useMemo(() => problemNodes(check), [check]);
+  const marks = useMemo(() => ({ problems: nodeProblems }), [nodeProblems]);
   // The node whose form is open: it follows the text, and closes when another flow opens.
   const [selectedNode, setSelectedNode] = useState<string | undefined>();
   useEffect(() => setSelectedNode(undefined), [selectedId]);
@@ -39,6 +46,11 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   }, [editor]);
 
   const goTo = (line: number, column: number) => {
+    if (tab !== 'code') {
+      setTab('code');
+      requestAnimationFrame(() => goTo(line, column));
+      return;
+    }
     const element = textarea.current;
     if (!element) return;
     const offset = offsetOf(element.value, line, column);
@@ -137,17 +149,77 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
               </ul>
             </section>
           )}
-          <label class="flow-json">
-            Flow JSON
-            <textarea
-              ref={textarea}
-              value={text}
-              readOnly={readOnly}
-              spellcheck={false}
-              rows={18}
-              onInput={(event) => editor.edit(event.currentTarget.value)}
-            />
-          </label>
+          <div class="flow-tabs" role="tablist" aria-label="Edit the flow as">
+            {(['canvas', 'code'] as const).map((name) => (
+              <button
+                key={name}
+                type="button"
+                role="tab"
+                id={`flow-tab-${name}`}
+                aria-selected={tab === name}
+                aria-controls="flow-tab-panel"
+                onClick={() => setTab(name)}
+              >
+                {name === 'canvas' ? 'Canvas' : 'Code'}
+              </button>
+            ))}
+          </div>
+          <div id="flow-tab-panel" role="tabpanel" aria-labelledby={`flow-tab-${tab}`}>
+            {tab === 'code' ? (
+              <label class="flow-json">
+                Flow JSON
+                <textarea
+                  ref={textarea}
+                  value={text}
+                  readOnly={readOnly}
+                  spellcheck={false}
+                  rows={18}
+                  onInput={(event) => editor.edit(event.currentTarget.value, { typing: true })}
+                />
+              </label>
+            ) : canvasFlow ? (
+              <div class={`canvas-and-form${formNode ? ' with-form' : ''}`}>
+                <FlowCanvas
+                  flow={canvasFlow}
+                  readOnly={readOnly}
+                  label={`Canvas of ${typeof canvasFlow.name === 'string' ? canvasFlow.name : 'this flow'}`}
+                  marks={marks}
+                  selected={selectedNode}
+                  onSelect={setSelectedNode}
+                  onChange={(flow) => {
+                    setRefused(undefined);
+                    editor.edit(flowText(flow));
+                  }}
+                  onRefused={setRefused}
+                  {...(state.canUndo ? { onUndo: () => editor.undo() } : {})}
+                  {...(state.canRedo ? { onRedo: () => editor.redo() } : {})}
+                />
+                {formNode && (
+                  <NodeForm
+                    node={formNode}
+                    problems={(check?.problems ?? [])
+                      .filter((problem) => problem.nodeId === selectedNode)
+                      .map((problem) => problem.message)}
+                    readOnly={readOnly}
+                    onChange={(key, value) => {
+                      const next = withField(text, selectedNode!, key, value);
+                      if (next !== undefined) editor.edit(next, { typing: true });
+                    }}
+                    onClose={() => setSelectedNode(undefined)}
+                  />
+                )}
+              </div>
+            ) : (
+              <p class="hint">
+                The JSON does not hold a flow yet (it needs a list of nodes): fix it in Code.
+              </p>
+            )}
+          </div>
+          {refused && (
+            <p class="flow-status" role="status">
+              {refused}
+            </p>
+          )}
           <div class="flow-buttons">
             <button
               type="button"
@@ -203,29 +275,6 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 ))}
               </ul>
             </div>
-          )}
-          {graph && (
-            <FlowGraph
-              flow={graph}
-              problems={problemNodes(check)}
-              scale={0.85}
-              onSelect={(nodeId) => setSelectedNode(nodeId === selectedNode ? undefined : nodeId)}
-              selected={selectedNode}
-            />
-          )}
-          {formNode && (
-            <NodeForm
-              node={formNode}
-              problems={(check?.problems ?? [])
-                .filter((problem) => problem.nodeId === selectedNode)
-                .map((problem) => problem.message)}
-              readOnly={readOnly}
-              onChange={(key, value) => {
-                const next = withField(text, selectedNode!, key, value);
-                if (next !== undefined) editor.edit(next);
-              }}
-              onClose={() => setSelectedNode(undefined)}
-            />
           )}
         </div>
       </div>

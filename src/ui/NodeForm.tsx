@@ -94,14 +94,12 @@ function Field({
       );
     case 'list':
       return (
-        <label>
-          {field.label} <span class="hint">(one {field.item} a line)</span>
-          <textarea
-            rows={3}
-            value={Array.isArray(value) ? value.join('\n') : ''}
-            onInput={(event) => set(event.currentTarget.value)}
-          />
-        </label>
+        <ListField
+          label={field.label}
+          item={field.item ?? 'item'}
+          value={Array.isArray(value) ? value.join('\n') : ''}
+          onInput={set}
+        />
       );
     case 'rows':
       return <RowsField node={node} field={field} onRows={set} />;
@@ -216,5 +214,38 @@ function RowsField({
         Add a row
       </button>
     </fieldset>
+  );
+}
+
+/**
+ * A list typed one item a line. What the user types stays as typed while the box has the focus
+ * (the flow keeps only the items, so a new line or a comma just typed would vanish if the box
+ * showed the flow's value at every keystroke); it shows the flow's items again once left.
+ */
+function ListField({
+  label,
+  item,
+  value,
+  onInput,
+}: {
+  label: string;
+  item: string;
+  value: string;
+  onInput: (text: string) => void;
+}) {
+  const [typed, setTyped] = useState<string | undefined>(undefined);
+  return (
+    <label>
+      {label} <span class="hint">(one {item} a line)</span>
+      <textarea
+        rows={3}
+        value={typed ?? value}
+        onInput={(event) => {
+          setTyped(event.currentTarget.value);
+          onInput(event.currentTarget.value);
+        }}
+        onBlur={() => setTyped(undefined)}
+      />
+    </label>
   );
 }

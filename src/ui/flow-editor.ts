@@ -31,6 +31,9 @@ export interface FlowEditorState {
   drafts: Readonly<Record<string, string>>;
   /** What a Flowise import changed or left out, by node, while its flow is open. */
   report: readonly FlowiseReportItem[] | undefined;
+  /** Undo and Redo have something to go back or forward to (in this flow, since it opened). */
+  canUndo: boolean;
+  canRedo: boolean;
 }
 
 /** Where drafts outlive the page (localStorage in the app). */
@@ -52,11 +55,22 @@ const INITIAL: FlowEditorState = {
   error: undefined,
   drafts: {},
   report: undefined,
+  canUndo: false,
+  canRedo: false,
 };
+
+/** How many edits Undo goes back at most. */
+const UNDO_DEPTH = 200;
+/** Typing in the code view within this long of the last keystroke is one step of Undo. */
+const TYPING_STEP_MS = 1000;
 
 export class FlowEditor extends ViewState<FlowEditorState> {
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private checks = 0;
+  /** The texts Undo goes back to (latest last), and those Redo goes forward to. */
+  private past: string[] = [];
+  private future: string[] = [];
+  private lastTyping = 0;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -147,8 +161,46 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   }
 
   /** The user typed: the problems follow shortly. */
-  edit(text: string): void {
-    this.set({ text, status: undefined });
+  edit(text: string, { typing = false }: { typing?: boolean } = {}): void {
+    const previous = this.state.text;
+    if (text === previous) return;
+    const now = Date.now();
+    // Keystrokes close together are one step; every canvas or form edit is a step of its own.
+    if (!typing || now - this.lastTyping > TYPING_STEP_MS) {
+      this.past = [...this.past.slice(1 - UNDO_DEPTH), previous];
+      this.future = [];
+    }
+    this.lastTyping = typing ? now : 0;
+    this.apply(text);
+  }
+
+  /** Back to the text before the last edit (Ctrl+Z); the edit can be redone. */
+  undo(): void {
+    const text = this.past.at(-1);
+    if (text === undefined || this.readOnly) return;
+    this.past = this.past.slice(0, -1);
+    this.future = [...this.future, this.state.text];
+    this.lastTyping = 0;
+    this.apply(text);
+  }
+
+  /** The last edit undone, done again (Ctrl+Shift+Z). */
+  redo(): void {
+    const text = this.future.at(-1);
+    if (text === undefined || this.readOnly) return;
+    this.future = this.future.slice(0, -1);
+    this.past = [...this.past, this.state.text];
+    this.lastTyping = 0;
+    this.apply(text);
+  }
+
+  private apply(text: string): void {
+    this.set({
+      text,
+      status: undefined,
+      canUndo: this.past.length > 0,
+      canRedo: this.future.length > 0,
+    });
     this.keepDraft(this.state.selectedId, text === this.state.savedText ? undefined : text);
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => void this.runCheck(), this.checkDelayMs);
@@ -210,6 +262,8 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   /** Opens a flow at `savedText`, or at its draft when it has unsaved edits. */
   private load(selectedId: string | undefined, savedText: string): void {
     clearTimeout(this.checkTimer);
+    this.past = [];
+    this.future = [];
     const draft = this.state.drafts[selectedId ?? NEW_KEY];
     this.set({
       selectedId,
@@ -217,6 +271,8 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       savedText,
       check: undefined,
       report: undefined,
+      canUndo: false,
+      canRedo: false,
       status:
         draft === undefined
           ? undefined

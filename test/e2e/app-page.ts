@@ -24,7 +24,7 @@ export async function say(page: Page, text: string): Promise<void> {
 }
 
 export async function chooseAgent(page: Page, label: RegExp): Promise<void> {
-  const select = page.getByLabel('Agent');
+  const select = page.getByLabel('Agent', { exact: true });
   const options = await select.locator('option').allTextContents();
   const option = options.find((text) => label.test(text));
   expect(option, `an agent matching ${label} in ${options.join(', ')}`).toBeDefined();

@@ -58,7 +58,9 @@ async function useProvider(page: Page, preset: 'Gemini' | 'Other server', baseUr
     .filter({ hasText: `Saved “${name}”` })
     .waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
-  await expect.poll(() => page.getByLabel('Agent').inputValue()).toMatch(/^agent:/);
+  await expect
+    .poll(() => page.getByLabel('Agent', { exact: true }).inputValue())
+    .toMatch(/^agent:/);
 }
 
 describe('attachments, usage and the model servers', () => {

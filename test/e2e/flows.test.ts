@@ -9,7 +9,7 @@ import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
 
-const graph = (name: RegExp) => browser.page.getByRole('img', { name });
+const graph = (name: RegExp) => browser.page.getByRole('group', { name });
 
 /** The nodes of the Checkpoints table, in order, with their status. */
 async function checkpointNodes(): Promise<string[]> {
@@ -78,12 +78,13 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
   await openApp(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
-  await flows.getByRole('group', { name: 'Flow graph of support' }).waitFor();
+  await flows.getByRole('group', { name: 'Canvas of support' }).waitFor();
   await flows.getByRole('button', { name: 'Duplicate support' }).click();
   await flows
     .getByRole('status')
     .filter({ hasText: /support-copy/ })
     .waitFor();
+  await flows.getByRole('tab', { name: 'Code' }).click();
   const editor = flows.getByLabel('Flow JSON');
   const good = await editor.inputValue();
 
@@ -109,9 +110,9 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
     .getByRole('status')
     .filter({ hasText: /^Not saved/ })
     .waitFor();
-  expect(await page.getByLabel('Agent').locator('option').allTextContents()).not.toContain(
-    'support-mine (flow)',
-  );
+  expect(
+    await page.getByLabel('Agent', { exact: true }).locator('option').allTextContents(),
+  ).not.toContain('support-mine (flow)');
 
   await editor.fill(good.replace('"name": "support-copy"', '"name": "support-mine"'));
   await expect.poll(() => flows.getByRole('alert').count()).toBe(0);
@@ -121,7 +122,7 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
     .filter({ hasText: /Saved “support-mine”/ })
     .waitFor();
   await expect
-    .poll(() => page.getByLabel('Agent').locator('option').allTextContents())
+    .poll(() => page.getByLabel('Agent', { exact: true }).locator('option').allTextContents())
     .toContain('support-mine (flow)');
 
   // It runs like the example it came from.
@@ -146,16 +147,18 @@ it('imports a Flowise Sequential Agents export with its report, and saves it as 
   const report = flows.getByRole('region', { name: 'Import report' });
   await report.getByText('its chat model becomes the provider you choose for the flow').waitFor();
   await report.getByText(/tool "Custom Tool" \(customTool\) has no Trellis counterpart/).waitFor();
+  await flows.getByRole('tab', { name: 'Code' }).click();
   const text = await flows.getByLabel('Flow JSON').inputValue();
   expect(JSON.parse(text)).toMatchObject({ name: 'Triage' });
-  await flows.getByRole('group', { name: 'Flow graph of Triage' }).waitFor();
+  await flows.getByRole('tab', { name: 'Canvas' }).click();
+  await flows.getByRole('group', { name: 'Canvas of Triage' }).waitFor();
   await flows.getByRole('button', { name: 'Save' }).click();
   await flows
     .getByRole('status')
     .filter({ hasText: /Saved “Triage”/ })
     .waitFor();
   await expect
-    .poll(() => page.getByLabel('Agent').locator('option').allTextContents())
+    .poll(() => page.getByLabel('Agent', { exact: true }).locator('option').allTextContents())
     .toContain('Triage (flow)');
 });
 
@@ -169,7 +172,16 @@ it('edits a node in its form: the JSON follows, a problem shows at the node, Sav
     .getByRole('status')
     .filter({ hasText: /support-copy/ })
     .waitFor();
-  const json = flows.getByLabel('Flow JSON');
+  // The flow's JSON, read in the Code tab (then back to the canvas, where the form stays open).
+  const json = {
+    async inputValue() {
+      await flows.getByRole('tab', { name: 'Code' }).click();
+      const text = await flows.getByLabel('Flow JSON').inputValue();
+      await flows.getByRole('tab', { name: 'Canvas' }).click();
+      await flows.locator('.react-flow__renderer').waitFor();
+      return text;
+    },
+  };
 
   // The condition's rule table.
   await flows.getByRole('button', { name: /^route condition/ }).click();
@@ -179,7 +191,7 @@ it('edits a node in its form: the JSON follows, a problem shows at the node, Sav
     .poll(async () => JSON.parse(await json.inputValue()).nodes[2].rules[0].value)
     .toBe('refund');
 
-  // A switch, by keyboard on the graph.
+  // A switch, by keyboard on the canvas.
   await flows.getByRole('button', { name: /^billing agent/ }).focus();
   await page.keyboard.press('Enter');
   const billing = flows.getByRole('region', { name: 'Node billing' });

@@ -28,7 +28,9 @@ export async function useFixtureAgent(page: Page, serverUrl: string, model: stri
   await agents.getByRole('button', { name: 'Save' }).click();
   await agents.getByRole('status').filter({ hasText: 'Saved “writer”' }).waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
-  await expect.poll(() => page.getByLabel('Agent').inputValue()).toMatch(/^agent:/);
+  await expect
+    .poll(() => page.getByLabel('Agent', { exact: true }).inputValue())
+    .toMatch(/^agent:/);
 }
 
 /** The answer a scenario's OpenAI fixture streams: its content deltas, joined. */

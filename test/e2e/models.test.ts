@@ -67,7 +67,7 @@ async function addAgent(
     .filter({ hasText: `Saved “${name}”` })
     .waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
-  const select = page.getByLabel('Agent');
+  const select = page.getByLabel('Agent', { exact: true });
   await expect.poll(() => select.inputValue()).toMatch(/^agent:/);
   expect(await select.locator('optgroup[label="Your agents"] option').allTextContents()).toEqual([
     name,

@@ -101,7 +101,7 @@ it('lays out the longest title within its place, and the Agent select within its
   const main = await page.locator('.main').boundingBox();
   const box = await heading.boundingBox();
   expect(box!.x + box!.width).toBeLessThanOrEqual(main!.x + main!.width);
-  const select = await page.getByLabel('Agent').boundingBox();
+  const select = await page.getByLabel('Agent', { exact: true }).boundingBox();
   expect(select!.width).toBeLessThanOrEqual(22 * 16 + 1);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(1280);

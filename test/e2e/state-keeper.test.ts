@@ -9,9 +9,9 @@ const browser = freshBrowserPerTest();
 it('runs a turn with the state keeper and keeps it across a reload', async () => {
   const { page } = browser;
   await openApp(page);
-  expect(await page.getByLabel('Agent').locator('option:checked').innerText()).toMatch(
-    /state keeper/i,
-  );
+  expect(
+    await page.getByLabel('Agent', { exact: true }).locator('option:checked').innerText(),
+  ).toMatch(/state keeper/i);
   await say(page, 'set color to red');
   expect(await messages(page)).toEqual(['set color to red', 'color is now red.']);
   expect(await stateText(page)).toMatch(/color\s+red/);

@@ -53,6 +53,30 @@ function client() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('FlowEditor', () => {
+  it('undoes and redoes edits, keystrokes close together as one step, and starts over per flow', async () => {
+    const editor = new FlowEditor(client().client, 0);
+    await editor.start();
+    editor.newFlow();
+    const first = editor.snapshot.text;
+    expect(editor.snapshot.canUndo).toBe(false);
+    const canvasEdit = first.replace('"my-flow"', '"one"');
+    editor.edit(canvasEdit);
+    editor.edit(canvasEdit.replace('"one"', '"o"'), { typing: true });
+    editor.edit(canvasEdit.replace('"one"', '"ot"'), { typing: true });
+    editor.undo(); // the two keystrokes are one step
+    expect(editor.snapshot.text).toBe(canvasEdit);
+    editor.undo();
+    expect(editor.snapshot.text).toBe(first);
+    expect(editor.snapshot).toMatchObject({ canUndo: false, canRedo: true });
+    editor.redo();
+    expect(editor.snapshot.text).toBe(canvasEdit);
+    editor.edit(canvasEdit.replace('"one"', '"two"'));
+    expect(editor.snapshot.canRedo).toBe(false); // a new edit ends the redo
+    editor.newFlow();
+    expect(editor.snapshot).toMatchObject({ canUndo: false, canRedo: false });
+    editor.discard();
+  });
+
   it('opens the first example, read-only, with its graph and no problems', async () => {
     const editor = new FlowEditor(client().client, 0);
     await editor.start();

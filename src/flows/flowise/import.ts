@@ -121,7 +121,7 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
           'its form could not be read (its inputs are not a form): its fields are left empty',
         );
       const converted = convert(node, inputs, im);
-      if (converted) flowNodes.push(converted);
+      if (converted) flowNodes.push(withPosition(converted, node.position));
     } else if (node.data.name === 'stickyNote') {
       im.note(node.id, 'dropped', `sticky note: "${text(node.data.inputs?.note).slice(0, 200)}"`);
     } else if (node.data.name === 'agentMemory' || node.data.name.endsWith('AgentMemory')) {
@@ -138,6 +138,11 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
       );
     }
   }
+  // Positions all in one place (a file written by hand, or by a tool) draw nothing useful: the
+  // canvas lays such a flow out itself.
+  const places = new Set(flowNodes.map((node) => `${node.position?.x},${node.position?.y}`));
+  if (flowNodes.length > 1 && places.size === 1)
+    for (const node of flowNodes) delete node.position;
   const kept = new Set(flowNodes.map((node) => node.id));
   const edges: FlowEdge[] = [];
   for (const edge of fileEdges) {
@@ -179,4 +184,11 @@ function branchOf(from: FlowNode, handle: string): string | undefined {
 
 function isRecord(value: unknown): value is Record<string, any> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The node where Flowise drew it (the canvas keeps Flowise's layout). */
+function withPosition(node: FlowNode, position: unknown): FlowNode {
+  const at = position as { x?: unknown; y?: unknown } | undefined;
+  if (!isRecord(at) || !Number.isFinite(at.x) || !Number.isFinite(at.y)) return node;
+  return { ...node, position: { x: Math.round(at.x as number), y: Math.round(at.y as number) } };
 }

@@ -1,0 +1,469 @@
+// The flow canvas: xyflow (React Flow, the canvas Flowise is built on) through preact/compat, in
+// its own chunk (loaded by canvas/index.tsx only when a canvas is shown). It draws the flow the
+// editor holds and hands every edit back as a whole new flow (canvas-model.ts); while a node is
+// dragged only the canvas moves it, and the flow takes its position when the drag ends.
+
+import '@xyflow/react/dist/style.css';
+import './canvas.css';
+import {
+  Background,
+  Controls,
+  Handle,
+  MiniMap,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  applyNodeChanges,
+  useReactFlow,
+  useUpdateNodeInternals,
+  type Connection,
+  type Edge,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+  type OnSelectionChangeParams,
+} from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { nodeState, shortText, type NodeMarks } from '../flow-graph-model.ts';
+import {
+  PALETTE,
+  addNode,
+  canvasGraph,
+  connect,
+  copyNodes,
+  isLoopJump,
+  isNodeType,
+  pasteNodes,
+  removeElements,
+  tidy,
+  withMissingPositions,
+  withPositions,
+  type CanvasNode,
+  type Clip,
+  type LooseFlow,
+  type Point,
+} from './canvas-model.ts';
+
+export interface FlowCanvasProps {
+  flow: LooseFlow;
+  /** Drawn only: no palette, no edits (a session's run, an example flow). */
+  readOnly: boolean;
+  /** What to light: the run's current and finished nodes, and the nodes with a problem. */
+  marks?: Partial<NodeMarks>;
+  selected?: string | undefined;
+  onSelect?: (nodeId: string | undefined) => void;
+  onChange?: (flow: LooseFlow) => void;
+  /** An edit the canvas refused, said to the user (an edge into Start, say). */
+  onRefused?: (message: string) => void;
+  onUndo?: () => void;
+  onRedo?: () => void;
+  /** The canvas's accessible name. */
+  label: string;
+  /** Centre this node (a checkpoint row clicked). */
+  focus?: string | undefined;
+}
+
+type BoxData = { box: CanvasNode; state: ReturnType<typeof nodeState>; readOnly: boolean };
+type BoxNode = Node<BoxData, 'box'>;
+
+const NODE_TYPES = { box: NodeBox };
+const DRAG_TYPE = 'application/x-trellis-node';
+/** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
+let clipboard: Clip | undefined;
+
+export default function FlowCanvas(props: FlowCanvasProps) {
+  return (
+    <ReactFlowProvider>
+      <Canvas {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Canvas(props: FlowCanvasProps) {
+  const { flow, readOnly, marks, selected, onChange } = props;
+  const graph = useMemo(() => canvasGraph(flow), [flow]);
+  const flowApi = useReactFlow();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const pastes = useRef(0);
+  const [dark, setDark] = useState(isDark);
+  useEffect(() => {
+    const observer = new MutationObserver(() => setDark(isDark()));
+    observer.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['data-theme'],
+    });
+    return () => observer.disconnect();
+  }, []);
+
+  const boxes = useMemo(
+    () =>
+      graph.nodes.map((box): BoxNode => {
+        const state = nodeState(box.id, runMarks(marks));
+        return {
+          id: box.id,
+          type: 'box',
+          position: box.position,
+          data: { box, state, readOnly },
+          deletable: !readOnly,
+          connectable: !readOnly,
+          // Its name starts with what it shows (the id, then the type), then what it does.
+          ariaRole: readOnly ? 'img' : 'button',
+          ariaLabel: `${visibleText(box, state.title)}${readOnly ? '' : ', edit'}`,
+        };
+      }),
+    [graph, marks, readOnly],
+  );
+  // The canvas's own copy while the user drags and selects; the flow's when the flow changes
+  // (what is selected stays selected).
+  const [nodes, setNodes] = useState<BoxNode[]>(boxes);
+  const updateNodeInternals = useUpdateNodeInternals();
+  const redrawn = useRef<string[]>([]);
+  useEffect(() => {
+    setNodes((current) => {
+      // A node the flow did not change stays the same object: xyflow keeps what it measured of
+      // it (its size and handles; it measures again only when the size changes). One that did
+      // change keeps its measure too, and is measured again below (its handles may be new).
+      const before = new Map(current.map((node) => [node.id, node]));
+      const changed: string[] = [];
+      const next = boxes.map((box) => {
+        const old = before.get(box.id);
+        if (!old) return box;
+        if (sameBox(old, box)) return old;
+        changed.push(box.id);
+        return {
+          ...box,
+          ...(old.selected ? { selected: true } : {}),
+          ...(old.measured ? { measured: old.measured } : {}),
+        };
+      });
+      redrawn.current = changed;
+      return next;
+    });
+  }, [boxes]);
+  useEffect(() => {
+    const ids = redrawn.current;
+    if (ids.length === 0) return;
+    redrawn.current = [];
+    // Once the canvas has drawn them (a frame later): their handles are where they are now.
+    const frame = requestAnimationFrame(() => updateNodeInternals(ids));
+    return () => {
+      cancelAnimationFrame(frame);
+      redrawn.current = [...ids, ...redrawn.current];
+    };
+  }, [nodes, updateNodeInternals]);
+  // The node whose form is open: chosen on the canvas (and said to the view), or from outside
+  // (added from the palette), when it alone is selected. Each side acts only on what the other
+  // did not say last, so the two never answer each other in a loop.
+  const reported = useRef<string | undefined>(selected);
+  useEffect(() => {
+    if (selected === reported.current) return;
+    reported.current = selected;
+    if (selected === undefined) return;
+    setNodes((current) => current.map((node) => ({ ...node, selected: node.id === selected })));
+  }, [selected]);
+
+  const edges = useMemo(
+    () =>
+      graph.edges.map((edge): Edge => ({
+        id: edge.id,
+        source: edge.source,
+        target: edge.target,
+        sourceHandle: edge.sourceHandle,
+        ...(edge.label ? { label: edge.label } : {}),
+        className: isLoopJump(edge.id) ? 'loop-jump' : undefined,
+        deletable: !readOnly,
+        selectable: !readOnly,
+      })),
+    [graph, readOnly],
+  );
+
+  // The first edit saves where every node is drawn: from then on nothing moves but what the
+  // user moves (a node without a position is placed by the automatic layout, which changes as
+  // the graph does).
+  const change = (next: LooseFlow) =>
+    onChange?.(withMissingPositions(next, new Map(nodes.map((node) => [node.id, node.position]))));
+  const onNodesChange = useCallback(
+    (changes: NodeChange<BoxNode>[]) =>
+      // Removals come through onNodesDelete, as one edit of the flow.
+      setNodes((current) =>
+        applyNodeChanges(
+          changes.filter((c) => c.type !== 'remove'),
+          current,
+        ),
+      ),
+    [],
+  );
+
+  const at = (clientX: number, clientY: number): Point =>
+    flowApi.screenToFlowPosition({ x: clientX, y: clientY });
+  const centre = (): Point => {
+    const rect = wrapper.current?.getBoundingClientRect();
+    const point = rect
+      ? at(rect.left + rect.width / 2, rect.top + rect.height / 2)
+      : { x: 0, y: 0 };
+    return { x: point.x - 68, y: point.y - 23 };
+  };
+  const add = (type: string, position: Point) => {
+    if (!isNodeType(type)) return;
+    const added = addNode(flow, type, position);
+    change(added.flow);
+    props.onSelect?.(added.id);
+  };
+  const selectedIds = () => nodes.filter((node) => node.selected).map((node) => node.id);
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (readOnly || isTyping(event.target) || !canvasKeys(event.target, wrapper.current)) return;
+    const mod = event.ctrlKey || event.metaKey;
+    if (!mod) return;
+    const key = event.key.toLowerCase();
+    if (key === 'z' && !event.shiftKey) props.onUndo?.();
+    else if ((key === 'z' && event.shiftKey) || key === 'y') props.onRedo?.();
+    else if (key === 'c') clipboard = copyNodes(flow, selectedIds()) ?? clipboard;
+    else if (key === 'x') {
+      const ids = selectedIds();
+      clipboard = copyNodes(flow, ids) ?? clipboard;
+      if (ids.length > 0) change(removeElements(flow, ids));
+    } else if (key === 'v' && clipboard) {
+      pastes.current += 1;
+      const step = 40 * pastes.current;
+      const pasted = pasteNodes(flow, clipboard, { x: step, y: step });
+      change(pasted.flow);
+    } else if (key === 'a') {
+      setNodes((current) => current.map((node) => ({ ...node, selected: true })));
+    } else return;
+    event.preventDefault();
+  };
+
+  // Shortcuts while the canvas has the focus, or nothing has (a deleted node took it along).
+  const keys = useRef(onKeyDown);
+  keys.current = onKeyDown;
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => keys.current(event);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+
+  return (
+    <div class={`flow-canvas${readOnly ? ' read-only' : ''}`}>
+      {!readOnly && (
+        <div class="canvas-toolbar" role="toolbar" aria-label="Canvas">
+          <div class="palette" role="group" aria-label="Add a node">
+            {PALETTE.map((item) => (
+              // Not a <button>: Chromium starts no drag from one. Enter or Space adds it too.
+              <div
+                key={item.type}
+                class="palette-item"
+                role="button"
+                tabIndex={0}
+                draggable
+                title={`${item.hint}. Drag it onto the canvas, or press to add it in the middle.`}
+                onDragStart={(event) => {
+                  event.dataTransfer?.setData(DRAG_TYPE, item.type);
+                  if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
+                }}
+                onClick={() => add(item.type, centre())}
+                onKeyDown={(event) => {
+                  if (event.key !== 'Enter' && event.key !== ' ') return;
+                  event.preventDefault();
+                  add(item.type, centre());
+                }}
+              >
+                {item.label}
+              </div>
+            ))}
+          </div>
+          <div class="canvas-actions">
+            <button type="button" disabled={!props.onUndo} onClick={() => props.onUndo?.()}>
+              Undo
+            </button>
+            <button type="button" disabled={!props.onRedo} onClick={() => props.onRedo?.()}>
+              Redo
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                change(tidy(flow));
+                requestAnimationFrame(() => void flowApi.fitView({ duration: 200 }));
+              }}
+            >
+              Tidy up
+            </button>
+          </div>
+        </div>
+      )}
+      <div
+        class="canvas-pane"
+        ref={wrapper}
+        role="group"
+        aria-label={props.label}
+        onDragOver={(event) => {
+          if (readOnly) return;
+          event.preventDefault();
+          if (event.dataTransfer) event.dataTransfer.dropEffect = 'move';
+        }}
+        onDrop={(event) => {
+          if (readOnly) return;
+          event.preventDefault();
+          const type = event.dataTransfer?.getData(DRAG_TYPE);
+          if (type) {
+            const point = at(event.clientX, event.clientY);
+            add(type, { x: point.x - 68, y: point.y - 23 });
+          }
+        }}
+      >
+        <ReactFlow<BoxNode, Edge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          onNodesChange={onNodesChange}
+          onNodeDragStop={(_, __, dragged) =>
+            change(withPositions(flow, new Map(dragged.map((node) => [node.id, node.position]))))
+          }
+          onConnect={(connection: Connection) => {
+            const next = connect(
+              flow,
+              connection.source,
+              connection.sourceHandle,
+              connection.target,
+            );
+            if ('refused' in next) props.onRefused?.(next.refused);
+            else change(next.flow);
+          }}
+          onDelete={({ nodes: gone, edges: cut }) =>
+            change(
+              removeElements(
+                flow,
+                gone.map((node) => node.id),
+                cut.map((edge) => edge.id),
+              ),
+            )
+          }
+          onSelectionChange={({ nodes: chosen }: OnSelectionChangeParams) => {
+            const id = chosen.length === 1 ? chosen[0]!.id : undefined;
+            if (id === undefined || id === reported.current) return;
+            reported.current = id;
+            props.onSelect?.(id);
+          }}
+          onPaneClick={() => {
+            reported.current = undefined;
+            props.onSelect?.(undefined);
+          }}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          nodesFocusable={!readOnly}
+          edgesFocusable={!readOnly}
+          elementsSelectable={!readOnly}
+          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          colorMode={dark ? 'dark' : 'light'}
+          fitView
+          fitViewOptions={{ padding: 0.15, maxZoom: 1.2 }}
+          minZoom={0.1}
+          proOptions={{ hideAttribution: true }}
+          ariaLabelConfig={{
+            'node.a11yDescription.default':
+              'Press Enter to select this node, then the arrow keys to move it, Delete to delete it.',
+          }}
+        >
+          <Background />
+          <Controls showInteractive={false} />
+          <MiniMap
+            pannable
+            zoomable
+            ariaLabel="Minimap of the flow"
+            style={{ width: 150, height: 100 }}
+          />
+          <FocusNode id={props.focus} />
+        </ReactFlow>
+      </div>
+    </div>
+  );
+}
+
+/** Centres node `id` when it changes (a checkpoint row chosen in the run view). */
+function FocusNode({ id }: { id: string | undefined }) {
+  const flowApi = useReactFlow();
+  useEffect(() => {
+    if (!id) return;
+    const node = flowApi.getNode(id);
+    if (!node) return;
+    void flowApi.setCenter(node.position.x + 68, node.position.y + 23, {
+      zoom: Math.max(flowApi.getZoom(), 0.8),
+      duration: 200,
+    });
+  }, [id, flowApi]);
+  return null;
+}
+
+/** A node's box: its name and type, where a run is at it, its handles (one per output). */
+function NodeBox({ data }: NodeProps<BoxNode>) {
+  const { box, state } = data;
+  return (
+    <div
+      class={`canvas-node type-${box.type} ${state.classes}`}
+      title={`${box.label} (${box.type})${state.title ? `: ${state.title}` : ''}`}
+    >
+      {box.input && <Handle type="target" position={Position.Left} />}
+      <span class="node-id">{shortText(box.label, 24)}</span>{' '}
+      <span class="node-type">
+        {box.type}
+        {state.title ? ` · ${state.title}` : ''}
+      </span>
+      {box.outputs.length > 0 && (
+        <ul class="node-outputs">
+          {box.outputs.map((output) => (
+            <li key={output.id}>
+              {output.label && <span class="output-label"> {shortText(output.label, 16)}</span>}
+              <Handle type="source" position={Position.Right} id={output.id} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** What a node's box shows, in order: its name starts with it (what is seen is what is said). */
+function visibleText(box: CanvasNode, title: string | undefined): string {
+  const outputs = box.outputs.filter((o) => o.label).map((o) => shortText(o.label, 16));
+  return [shortText(box.label, 24), `${box.type}${title ? ` · ${title}` : ''}`, ...outputs].join(
+    ' ',
+  );
+}
+
+/** Whether a node drawn before shows what `next` shows (then the old object is kept). */
+function sameBox(old: BoxNode, next: BoxNode): boolean {
+  const a = old.data;
+  const b = next.data;
+  return (
+    a.readOnly === b.readOnly &&
+    a.state.classes === b.state.classes &&
+    a.state.title === b.state.title &&
+    old.ariaLabel === next.ariaLabel &&
+    JSON.stringify(a.box) === JSON.stringify(b.box)
+  );
+}
+
+function runMarks(marks: Partial<NodeMarks> | undefined): NodeMarks {
+  return {
+    current: marks?.current ?? [],
+    visited: marks?.visited ?? [],
+    running: marks?.running ?? false,
+    waiting: marks?.waiting ?? false,
+    problems: marks?.problems ?? [],
+  };
+}
+
+function isDark(): boolean {
+  return document.documentElement.dataset.theme === 'dark';
+}
+
+/** Whether a key pressed on `target` is the canvas's: on it, or on nothing (the page itself). */
+function canvasKeys(target: EventTarget | null, canvas: HTMLElement | null): boolean {
+  const element = target as HTMLElement | null;
+  return !element || element === document.body || !!canvas?.contains(element);
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  return !!element?.closest?.('input, textarea, select, [contenteditable="true"]');
+}

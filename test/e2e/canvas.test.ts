@@ -1,0 +1,147 @@
+// The flow canvas in Chromium, by mouse as a Flowise user builds a flow: from an empty canvas,
+// the support example's shape (Start → Condition Agent → two Agents, one whose tool needs
+// approval → End) dragged from the palette, connected handle to handle, filled in through the
+// node forms, saved and run; the approval answered; the run lit on the canvas; a deletion undone
+// and redone; the code view following every edit.
+
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { openApp, region } from './app-page.ts';
+import { seriousViolations } from './axe.ts';
+import { freshBrowserPerTest } from './browser.ts';
+
+const browser = freshBrowserPerTest();
+
+const node = (flows: Locator, id: string) => flows.locator(`.react-flow__node[data-id="${id}"]`);
+
+/** Drags a palette item onto the canvas at `x`, `y` (from the pane's top left). */
+async function place(flows: Locator, label: string, x: number, y: number): Promise<void> {
+  await flows
+    .getByRole('group', { name: 'Add a node' })
+    .getByRole('button', { name: label, exact: true })
+    .dragTo(flows.locator('.canvas-pane'), { targetPosition: { x, y } });
+}
+
+/** Drags from a node's output handle (`handle`) to another node's input, as a mouse would. */
+async function wire(page: Page, flows: Locator, from: string, handle: string, to: string) {
+  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+  const source = node(flows, from).locator(`.react-flow__handle.source[data-handleid="${handle}"]`);
+  const target = node(flows, to).locator('.react-flow__handle.target');
+  const a = (await source.boundingBox())!;
+  const b = (await target.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+  await page.mouse.up();
+}
+
+const flowJson = async (page: Page, flows: Locator) => {
+  await flows.getByRole('tab', { name: 'Code' }).click();
+  const text = await flows.getByLabel('Flow JSON').inputValue();
+  await flows.getByRole('tab', { name: 'Canvas' }).click();
+  await flows.locator('.react-flow__renderer').waitFor();
+  return JSON.parse(text) as {
+    name: string;
+    nodes: { id: string; type: string; position?: unknown }[];
+    edges: { from: string; to: string; when?: string }[];
+  };
+};
+
+it('builds the support flow on an empty canvas by mouse, saves and runs it, and shows the run on the canvas', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'New flow' }).click();
+  await node(flows, 'answer').waitFor();
+
+  // An empty canvas: every node selected and deleted.
+  await node(flows, 'start').click();
+  await page.keyboard.press('Control+a');
+  await expect.poll(() => flows.locator('.react-flow__node.selected').count()).toBe(3);
+  await page.keyboard.press('Delete');
+  await expect.poll(() => flows.locator('.react-flow__node').count()).toBe(0);
+
+  // Placed from the palette by dragging.
+  await place(flows, 'Start', 60, 160);
+  await place(flows, 'Condition Agent', 260, 160);
+  await place(flows, 'Agent', 500, 80);
+  await place(flows, 'Agent', 500, 260);
+  await place(flows, 'End', 740, 160);
+  await expect.poll(() => flows.locator('.react-flow__node').count()).toBe(5);
+
+  // The forms: the condition agent's prompt and scenarios (a handle appears for each).
+  await node(flows, 'condition_agent').click();
+  const triage = flows.getByRole('region', { name: 'Node condition_agent' });
+  await triage.getByLabel('Prompt').fill('Is this about billing or something technical?');
+  await triage.getByLabel(/^Scenarios/).pressSequentially('billing\ntechnical');
+  await node(flows, 'condition_agent').locator('[data-handleid="technical"]').waitFor();
+  await node(flows, 'agent').click();
+  const billing = flows.getByRole('region', { name: 'Node agent' });
+  await billing.getByLabel('Name', { exact: true }).fill('billing');
+  await billing.getByLabel('System prompt').fill('Help with billing. Look up invoices.');
+  await billing.getByLabel(/^Tools/).fill('lookup_invoice');
+  await billing.getByLabel('Require approval').check();
+  await node(flows, 'agent_2').click();
+  const tech = flows.getByRole('region', { name: 'Node agent_2' });
+  await tech.getByLabel('System prompt').fill('Help with a technical problem.');
+
+  // Connected handle to handle, the scenarios' own handles for the two agents.
+  await wire(page, flows, 'start', 'out', 'condition_agent');
+  await wire(page, flows, 'condition_agent', 'billing', 'agent');
+  await wire(page, flows, 'condition_agent', 'technical', 'agent_2');
+  await wire(page, flows, 'agent', 'out', 'end');
+  await wire(page, flows, 'agent_2', 'out', 'end');
+  await expect.poll(() => flows.locator('.react-flow__edge').count()).toBe(5);
+  // Start has no input to drop an edge on; End has no output to draw one from.
+  expect(await node(flows, 'start').locator('.react-flow__handle.target').count()).toBe(0);
+  expect(await node(flows, 'end').locator('.react-flow__handle.source').count()).toBe(0);
+  const flow = await flowJson(page, flows);
+  expect(flow.edges).toEqual([
+    { from: 'start', to: 'condition_agent' },
+    { from: 'condition_agent', to: 'agent', when: 'billing' },
+    { from: 'condition_agent', to: 'agent_2', when: 'technical' },
+    { from: 'agent', to: 'end' },
+    { from: 'agent_2', to: 'end' },
+  ]);
+  expect(flow.nodes.every((n) => n.position !== undefined)).toBe(true);
+
+  // Undo and redo a deletion (Ctrl+Z, Ctrl+Shift+Z).
+  await node(flows, 'agent_2').click();
+  await node(flows, 'agent_2').and(flows.locator('.selected')).waitFor();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => node(flows, 'agent_2').count()).toBe(0);
+  await expect.poll(() => flows.locator('.react-flow__edge').count()).toBe(3);
+  await flows.locator('.canvas-pane').click({ position: { x: 20, y: 20 } });
+  await page.keyboard.press('Control+z');
+  await node(flows, 'agent_2').waitFor();
+  await expect.poll(() => flows.locator('.react-flow__edge').count()).toBe(5);
+  await page.keyboard.press('Control+Shift+z');
+  await expect.poll(() => node(flows, 'agent_2').count()).toBe(0);
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await node(flows, 'agent_2').waitFor();
+
+  // Saved; positions come back with it.
+  expect(await seriousViolations(page)).toEqual([]);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “my-flow”/ })
+    .waitFor();
+  expect((await flowJson(page, flows)).nodes.find((n) => n.id === 'agent')!.position).toBeDefined();
+
+  // Run it: the billing way, whose tool waits for approval, lit on the canvas.
+  await flows.getByRole('button', { name: 'Use in this session' }).click();
+  await page.getByLabel('Message').fill('billing: is invoice INV-1042 paid?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const approvals = page.getByRole('region', { name: 'Pending approvals' });
+  await approvals.getByRole('button', { name: 'Approve' }).waitFor();
+  const flowPanel = region(page, 'Flow');
+  await flowPanel.getByRole('img', { name: /^billing agent · waiting/ }).waitFor();
+  await flowPanel.getByRole('img', { name: /^condition_agent conditionAgent · done/ }).waitFor();
+  await approvals.getByRole('button', { name: 'Approve' }).click();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+  await flowPanel.getByRole('img', { name: /^end end · done/ }).waitFor();
+  expect(await flowPanel.getByRole('img', { name: /^agent_2 agent · done/ }).count()).toBe(0);
+  expect(browser.errors).toEqual([]);
+}, 120_000);
