@@ -134,7 +134,7 @@ it('refuses a broken flow with its problems in place, and lists a fixed one as a
   expect(browser.errors).toEqual([]);
 });
 
-it('imports a Flowise Sequential Agents export with its report, and saves it as a flow', async () => {
+it('imports a Flowise Sequential Agents export with its report, saves it as a flow, and runs it', async () => {
   const { page } = browser;
   await openApp(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
@@ -160,6 +160,22 @@ it('imports a Flowise Sequential Agents export with its report, and saves it as 
   await expect
     .poll(() => page.getByLabel('Agent', { exact: true }).locator('option').allTextContents())
     .toContain('Triage (flow)');
+
+  // It runs: on the offline model until a provider is chosen for it.
+  await flows.getByRole('button', { name: 'Use in this session' }).click();
+  await say(page, 'My invoice INV-1042 was charged twice');
+  await graph(/^Flow graph of Triage$/).waitFor();
+  // Flowise's LLM node classified it, and its condition sent it to the billing agent.
+  expect(await page.locator('.chat .message .author').allInnerTexts()).toEqual([
+    'seqLLMNode_0',
+    'seqAgent_0',
+  ]);
+  await page
+    .locator('.chat .message pre.json')
+    .filter({ hasText: '"category": "billing"' })
+    .waitFor();
+  expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+  expect(browser.errors).toEqual([]);
 });
 
 it('edits a node in its form: the JSON follows, a problem shows at the node, Save keeps it', async () => {
