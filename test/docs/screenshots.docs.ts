@@ -78,9 +78,10 @@ it('takes the screenshots', async () => {
 
     await page.getByRole('button', { name: 'Flows', exact: true }).click();
     await region(page, 'Flows')
-      .getByRole('group', { name: /Flow graph of/ })
+      .getByRole('group', { name: /Canvas of/ })
       .first()
       .waitFor();
+    await page.locator('.react-flow__node').first().waitFor();
     await page.screenshot(shot('flows'));
 
     // Real models: the fixture model server stands in for a local Ollama.
@@ -235,13 +236,42 @@ it('takes the Flowise import screenshot', async () => {
     const flows = region(page, 'Flows');
     await flows.getByLabel('Import Flowise flow…').setInputFiles(flowiseTriageFile);
     await flows.getByRole('region', { name: 'Import report' }).waitFor();
-    await flows.getByRole('group', { name: 'Flow graph of Triage' }).waitFor();
+    await flows.getByRole('group', { name: 'Canvas of Triage' }).waitFor();
+    await flows.locator('.react-flow__node').first().waitFor();
     await page.screenshot(shot('flowise-import'));
-    await flows.getByRole('button', { name: /^seqCondition_0 condition/ }).click();
+    await flows.locator('.react-flow__node[data-id="seqCondition_0"]').click();
     const form = flows.getByRole('region', { name: 'Node seqCondition_0' });
     await form.scrollIntoViewIfNeeded();
     await page.screenshot(shot('node-form'));
   } finally {
     await browser.close();
+  }
+});
+
+it('takes the flow canvas screenshots, light and dark, desktop and phone', async () => {
+  for (const [name, viewport, dark] of [
+    ['flow-canvas', { width: 1440, height: 900 }, false],
+    ['flow-canvas-dark', { width: 1440, height: 900 }, true],
+    ['flow-canvas-phone', { width: 390, height: 844 }, false],
+  ] as const) {
+    const browser = await launch({ viewport });
+    const { page } = browser;
+    try {
+      if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+      await openForShots(page);
+      await page.getByRole('button', { name: 'Flows', exact: true }).click();
+      const flows = region(page, 'Flows');
+      await flows.getByRole('button', { name: 'Duplicate support' }).click();
+      await flows
+        .getByRole('status')
+        .filter({ hasText: /support-copy/ })
+        .waitFor();
+      await flows.locator('.react-flow__node').first().waitFor();
+      await flows.getByRole('button', { name: /^billing agent/ }).click();
+      await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+      await page.screenshot(shot(name));
+    } finally {
+      await browser.close();
+    }
   }
 });
