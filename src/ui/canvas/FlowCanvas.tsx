@@ -23,6 +23,7 @@ import {
   type NodeProps,
   type OnSelectionChangeParams,
 } from '@xyflow/react';
+import { memo } from 'preact/compat';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { nodeState, shortText, type NodeMarks } from '../flow-graph-model.ts';
 import {
@@ -66,7 +67,7 @@ export interface FlowCanvasProps {
 type BoxData = { box: CanvasNode; state: ReturnType<typeof nodeState>; readOnly: boolean };
 type BoxNode = Node<BoxData, 'box'>;
 
-const NODE_TYPES = { box: NodeBox };
+const NODE_TYPES = { box: memo(NodeBox) };
 const DRAG_TYPE = 'application/x-trellis-node';
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
 let clipboard: Clip | undefined;
@@ -137,6 +138,9 @@ function Canvas(props: FlowCanvasProps) {
         };
       });
       redrawn.current = changed;
+      // Nothing new (the flow changed elsewhere): the same array, so nothing draws again.
+      if (next.length === current.length && next.every((node, i) => node === current[i]))
+        return current;
       return next;
     });
   }, [boxes]);
