@@ -2,8 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { flowText, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
-import { nodeOf, withField } from './node-form-model.ts';
-import { NodeForm } from './NodeForm.tsx';
+import { nodeOf, stateOf, withField, withState } from './node-form-model.ts';
+import { FlowStateForm, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
 import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
 
@@ -30,6 +30,8 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   lastFlow.current = canvasFlow;
   const [tab, setTab] = useState<'canvas' | 'code'>('canvas');
   const [refused, setRefused] = useState<string | undefined>();
+  const [stateOpen, setStateOpen] = useState(false);
+  const stateForm = useMemo(() => (stateOpen ? stateOf(text) : undefined), [stateOpen, text]);
   const nodeProblems = useMemo(() => problemNodes(check), [check]);
   const marks = useMemo(() => ({ problems: nodeProblems }), [nodeProblems]);
   // The node whose form is open: it follows the text, and closes when another flow opens.
@@ -185,7 +187,14 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                   label={`Canvas of ${typeof canvasFlow.name === 'string' ? canvasFlow.name : 'this flow'}`}
                   marks={marks}
                   selected={selectedNode}
-                  onSelect={setSelectedNode}
+                  onSelect={(nodeId) => {
+                    if (nodeId) setStateOpen(false);
+                    setSelectedNode(nodeId);
+                  }}
+                  onOpenState={() => {
+                    setSelectedNode(undefined);
+                    setStateOpen(true);
+                  }}
                   onChange={(flow) => {
                     setRefused(undefined);
                     editor.edit(flowText(flow));
@@ -194,6 +203,17 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                   {...(state.canUndo ? { onUndo: () => editor.undo() } : {})}
                   {...(state.canRedo ? { onRedo: () => editor.redo() } : {})}
                 />
+                {stateForm && (
+                  <FlowStateForm
+                    state={stateForm}
+                    readOnly={readOnly}
+                    onRows={(rows) => {
+                      const next = withState(text, rows);
+                      if (next !== undefined) editor.edit(next, { typing: true });
+                    }}
+                    onClose={() => setStateOpen(false)}
+                  />
+                )}
                 {formNode && (
                   <NodeForm
                     node={formNode}

@@ -1,5 +1,12 @@
 import { useState } from 'preact/hooks';
-import { NODE_FIELDS, rowsOf, valueOf, type FieldSpec, type Row } from './node-form-model.ts';
+import {
+  NODE_FIELDS,
+  STATE_FIELD,
+  rowsOf,
+  valueOf,
+  type FieldSpec,
+  type Row,
+} from './node-form-model.ts';
 import type { FlowNodeType } from '../flows/flow.ts';
 
 interface Props {
@@ -37,6 +44,35 @@ export function NodeForm({ node, problems, readOnly, onChange, onClose }: Props)
         {fields.map((field) => (
           <Field key={`${id} ${field.key}`} node={node} field={field} onChange={onChange} />
         ))}
+      </fieldset>
+    </section>
+  );
+}
+
+/** The flow's state keys (Flowise's State node): key, Replace or Append, and a default. */
+export function FlowStateForm({
+  state,
+  readOnly,
+  onRows,
+  onClose,
+}: {
+  state: { state: Row[] };
+  readOnly: boolean;
+  onRows: (rows: Row[]) => void;
+  onClose: () => void;
+}) {
+  return (
+    <section class="node-form" aria-label="Flow state">
+      <header>
+        <h3>
+          State <span class="hint">the flow's keys, shared by every node</span>
+        </h3>
+        <button type="button" class="quiet" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      <fieldset disabled={readOnly}>
+        <RowsField node={state} field={STATE_FIELD} onRows={onRows} />
       </fieldset>
     </section>
   );

@@ -120,6 +120,66 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
 
 export type Row = Record<string, string>;
 
+/** The flow's state keys (Flowise's State node), a table of the flow rather than of a node. */
+export const STATE_FIELD: FieldSpec = {
+  key: 'state',
+  label: 'State keys',
+  kind: 'rows',
+  columns: [
+    { key: 'key', label: 'Key' },
+    { key: 'operation', label: 'Operation', choices: ['replace', 'append'] },
+    { key: 'default', label: 'Default (JSON, or text)' },
+  ],
+};
+
+/**
+ * The flow's state keys as the State form shows them (each default as JSON, a text as it is);
+ * undefined when the text is no flow.
+ */
+export function stateOf(text: string): { state: Row[] } | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const entries = Array.isArray(flow.state) ? (flow.state as Record<string, unknown>[]) : [];
+  return {
+    state: entries.map((entry) => ({
+      key: typeof entry?.key === 'string' ? entry.key : '',
+      operation: typeof entry?.operation === 'string' ? entry.operation : '',
+      default:
+        entry?.default === undefined
+          ? ''
+          : typeof entry.default === 'string'
+            ? entry.default
+            : JSON.stringify(entry.default),
+    })),
+  };
+}
+
+/** The flow text with its state keys set from the State form's rows (undefined: no flow). */
+export function withState(text: string, rows: readonly Row[]): string | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const state = rows
+    .filter((row) => Object.values(row).some((cell) => cell.trim()))
+    .map((row) => ({
+      key: row.key ?? '',
+      operation: row.operation || 'replace',
+      ...(row.default ? { default: jsonOrText(row.default) } : {}),
+    }));
+  const next = { ...flow };
+  if (state.length > 0) next.state = state;
+  else delete next.state;
+  return flowText(next);
+}
+
+/** A cell typed as JSON (`[]`, `null`, `3`, `{"a": 1}`) is that value; anything else, the text. */
+function jsonOrText(cell: string): unknown {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    return cell;
+  }
+}
+
 /** A node as the form shows it: the node's own object, or undefined when the text is no flow. */
 export function nodeOf(text: string, nodeId: string): Record<string, unknown> | undefined {
   const flow = parse(text);

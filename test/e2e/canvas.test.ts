@@ -121,6 +121,17 @@ it('builds the support flow on an empty canvas by mouse, saves and runs it, and 
   await flows.getByRole('button', { name: 'Undo' }).click();
   await node(flows, 'agent_2').waitFor();
 
+  // The flow's state keys (Flowise's State node).
+  await flows.getByRole('button', { name: 'State', exact: true }).click();
+  const stateForm = flows.getByRole('region', { name: 'Flow state' });
+  await stateForm.getByRole('button', { name: 'Add a row' }).click();
+  await stateForm.getByLabel('Key, row 1').fill('category');
+  await stateForm.getByLabel('Operation, row 1').selectOption('replace');
+  await stateForm.getByLabel('Default (JSON, or text), row 1').fill('null');
+  expect((await flowJson(page, flows)) as unknown).toMatchObject({
+    state: [{ key: 'category', operation: 'replace', default: null }],
+  });
+
   // Saved; positions come back with it.
   expect(await seriousViolations(page)).toEqual([]);
   await flows.getByRole('button', { name: 'Save' }).click();

@@ -4,7 +4,15 @@
 
 import { describe, expect, it } from 'vitest';
 import { flowText } from '../../src/ui/flow-editor-model.ts';
-import { NODE_FIELDS, nodeOf, rowsOf, valueOf, withField } from '../../src/ui/node-form-model.ts';
+import {
+  NODE_FIELDS,
+  nodeOf,
+  rowsOf,
+  stateOf,
+  valueOf,
+  withField,
+  withState,
+} from '../../src/ui/node-form-model.ts';
 import { NODE_TYPES, type Flow } from '../../src/index.ts';
 
 const flow: Flow = {
@@ -83,5 +91,42 @@ describe('the node form', () => {
     expect(valueOf(field('loop', 'maxLoops'), '')).toBeUndefined();
     expect(valueOf(field('agent', 'requireApproval'), false)).toBeUndefined();
     expect(valueOf(field('agent', 'requireApproval'), true)).toBe(true);
+  });
+});
+
+describe('the State form (the flow’s state keys)', () => {
+  const text = JSON.stringify({
+    name: 'f',
+    state: [
+      { key: 'notes', operation: 'append', default: [] },
+      { key: 'category', operation: 'replace' },
+      { key: 'greeting', operation: 'replace', default: 'hello' },
+    ],
+    nodes: [],
+    edges: [],
+  });
+
+  it('shows each key with its default as JSON, a text as it is', () => {
+    expect(stateOf(text)!.state).toEqual([
+      { key: 'notes', operation: 'append', default: '[]' },
+      { key: 'category', operation: 'replace', default: '' },
+      { key: 'greeting', operation: 'replace', default: 'hello' },
+    ]);
+    expect(stateOf('{"nodes": ')).toBeUndefined();
+  });
+
+  it('writes the rows back: JSON where it parses, text otherwise, Replace when unset, empty rows dropped', () => {
+    const next = JSON.parse(
+      withState(text, [
+        { key: 'notes', operation: 'append', default: '[1, 2]' },
+        { key: 'mood', operation: '', default: 'calm' },
+        { key: '', operation: '', default: '' },
+      ])!,
+    );
+    expect(next.state).toEqual([
+      { key: 'notes', operation: 'append', default: [1, 2] },
+      { key: 'mood', operation: 'replace', default: 'calm' },
+    ]);
+    expect(JSON.parse(withState(text, [])!)).not.toHaveProperty('state');
   });
 });

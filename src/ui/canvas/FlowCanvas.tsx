@@ -58,6 +58,8 @@ export interface FlowCanvasProps {
   onRefused?: (message: string) => void;
   onUndo?: () => void;
   onRedo?: () => void;
+  /** Opens the flow's State keys (Flowise's State node: a table of the flow, not a node). */
+  onOpenState?: () => void;
   /** The canvas's accessible name. */
   label: string;
   /** Centre this node (a checkpoint row clicked). */
@@ -277,6 +279,15 @@ function Canvas(props: FlowCanvasProps) {
             ))}
           </div>
           <div class="canvas-actions">
+            {props.onOpenState && (
+              <button
+                type="button"
+                title="The flow’s state keys (Flowise’s State node): Replace or Append, and defaults"
+                onClick={props.onOpenState}
+              >
+                State
+              </button>
+            )}
             <button type="button" disabled={!props.onUndo} onClick={() => props.onUndo?.()}>
               Undo
             </button>
