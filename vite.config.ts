@@ -1,3 +1,4 @@
+import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
@@ -13,13 +14,59 @@ export const reactAsPreact = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
 ];
 
+/**
+ * The Content-Security-Policy of the built app. Scripts only from the app itself (and
+ * WebAssembly compiled by it, for a local model): no inline script, no eval, no plugin. Any
+ * https or http server may be connected to, because the servers are the user's to choose at run
+ * time (model providers, MCP and ADK servers, a local Ollama on another machine) and a policy in
+ * a meta tag cannot be widened later; what keeps a payload from reaching them is that it cannot
+ * run. Images from the app, blob: (artifacts, attachments) and data: URLs.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' blob: data:",
+  "font-src 'self'",
+  "connect-src 'self' https: http: wss: ws: blob: data:",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/** What `vite preview` (and any server set up like it) sends with every response. */
+export const SECURITY_HEADERS = {
+  // A header may say what a meta tag cannot: that no other site may frame the app.
+  'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The policy as a meta tag in the built index.html (static hosts that set no headers). */
+const cspMeta: Plugin = {
+  name: 'trellis-csp-meta',
+  apply: 'build',
+  transformIndexHtml: () => [
+    {
+      tag: 'meta',
+      attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+      injectTo: 'head-prepend',
+    },
+  ],
+};
+
 export default defineConfig({
   resolve: { alias: reactAsPreact },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
-  preview: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1', headers: SECURITY_HEADERS },
   server: { host: '127.0.0.1' },
   plugins: [
+    cspMeta,
     VitePWA({
       // The page offers a new version ("Update") rather than swapping it under the user.
       registerType: 'prompt',
