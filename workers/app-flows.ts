@@ -16,6 +16,7 @@ import {
   SessionNotFoundError,
   isTrellisError,
   type BaseAgent,
+  type BaseLlm,
   type Event,
   type Runner,
 } from '../src/index.ts';
@@ -54,12 +55,34 @@ export interface AppFlowsOptions {
   broadcast: (message: RuntimeBroadcast) => void;
 }
 
+/**
+ * The models a flow's nodes may name: `Provider name/model` for the user's providers (Settings →
+ * Providers). `resolve` builds the ones named; `choices` lists each provider's default model, for
+ * messages and the node form.
+ */
+export interface FlowModels {
+  resolve(names: readonly string[]): Promise<FlowModelSet>;
+}
+
+export interface FlowModelSet {
+  models: Record<string, BaseLlm>;
+  /** Every name a node may use now: the ones resolved, and each provider's default model. */
+  known: string[];
+  /** Changes when a provider the flow uses changes (its agent is then built again). */
+  version: string;
+}
+
+const NO_MODELS: FlowModels = {
+  resolve: async () => ({ models: {}, known: [], version: '' }),
+};
+
 export class AppFlows {
   private readonly timing: DemoTiming | undefined;
 
   constructor(
     private readonly store: IndexedDbAppStore,
     private readonly options: AppFlowsOptions,
+    private readonly flowModels: FlowModels = NO_MODELS,
   ) {
     this.timing = options.timing;
   }
@@ -89,7 +112,9 @@ export class AppFlows {
       id,
       // Cut short: a flow saved before names were capped may have a name of any length.
       name: `${clip(flow.name, FLOW_LIMITS.name)} (${readOnly ? 'example flow' : 'flow'})`,
-      description: flow.description ?? 'A flow (graph workflow) on the offline demo model.',
+      description:
+        flow.description ??
+        'A flow (graph workflow): on the offline demo model, or the providers’ models its nodes name.',
       kind: readOnly ? 'example' : 'flow',
       flow,
       attachments: attachmentPolicy('demo'),
@@ -114,8 +139,12 @@ export class AppFlows {
     // problem alone goes back.
     const hostile = jsonTreeProblem(flow, DEFINITION_FILE_LIMITS);
     if (hostile) return { problems: [{ message: hostile }] };
-    const problems = validateFlow(flow, { tools: FLOW_DEMO_TOOLS });
-    if (problems.length === 0) problems.push(...compileProblems(flow as Flow, this.timing));
+    const { models, known } = await this.flowModels.resolve(modelNames(flow));
+    const problems = validateFlow(flow, {
+      tools: FLOW_DEMO_TOOLS,
+      ...(modelNames(flow).length > 0 ? { models: known } : {}),
+    });
+    if (problems.length === 0) problems.push(...compileProblems(flow as Flow, this.timing, models));
     // `null`, a list or a number is reported by validateFlow: it has no name to compare.
     const name = isRecord(flow) ? flow.name : undefined;
     const others = (await this.list()).filter((other) => other.id !== id);
@@ -182,9 +211,10 @@ export class AppFlows {
         `Flow deleted: this session's flow (${agentId}) no longer exists. Choose another agent.`,
       );
     }
+    const { models, version } = await this.flowModels.resolve(modelNames(record.flow));
     return {
-      version: String(record.updatedAt),
-      create: (timing) => createFlowAgent(record.flow, timing),
+      version: `${record.updatedAt} ${version}`,
+      create: (timing) => createFlowAgent(record.flow, timing, models),
     };
   }
 }
@@ -213,9 +243,22 @@ function describe(flow: Flow, readOnly: boolean): Omit<FlowInfo, 'id'> {
 }
 
 /** What compiling finds that validation does not (a model the demo does not have, say). */
-function compileProblems(flow: Flow, timing: DemoTiming | undefined): FlowProblem[] {
+/** The models a flow's nodes name (`model` on Start and on model nodes), each once. */
+export function modelNames(flow: unknown): string[] {
+  const nodes = isRecord(flow) && Array.isArray(flow.nodes) ? flow.nodes : [];
+  const names = nodes.flatMap((node: unknown) =>
+    isRecord(node) && typeof node.model === 'string' && node.model ? [node.model] : [],
+  );
+  return [...new Set(names)];
+}
+
+function compileProblems(
+  flow: Flow,
+  timing: DemoTiming | undefined,
+  models: Readonly<Record<string, BaseLlm>>,
+): FlowProblem[] {
   try {
-    createFlowAgent(flow, timing);
+    createFlowAgent(flow, timing, models);
     return [];
   } catch (error) {
     if (isTrellisError(error, 'FlowValidationError'))

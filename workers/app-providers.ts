@@ -10,6 +10,7 @@ import { redact } from '../src/models/model-errors.ts';
 import { createProviderModel, providerClient } from '../src/models/provider-models.ts';
 import { maskKey, providerProblems, type ProviderSpec } from '../src/models/provider-spec.ts';
 import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
+import type { FlowModelSet } from './app-flows.ts';
 import type { ConnectionTest, ProviderInfo, ProviderInput, RuntimeBroadcast } from './protocol.ts';
 
 export interface AppProvidersOptions {
@@ -95,6 +96,31 @@ export class AppProviders {
   /** The model of an agent: `modelName` (or the provider's default) on the stored provider. */
   model(record: ProviderRecord, modelName: string): BaseLlm {
     return createProviderModel(record, modelName, this.options.modelHttp ?? {});
+  }
+
+  /**
+   * The models a flow names, `Provider name/model` (the longest provider name that prefixes it),
+   * built on the stored providers; with every provider's default model as the names a flow may
+   * use, and a version that changes when one of the providers used does.
+   */
+  async flowModels(names: readonly string[]): Promise<FlowModelSet> {
+    const records = await this.store.listProviders();
+    const byLength = [...records].sort((a, b) => b.name.length - a.name.length);
+    const models: Record<string, BaseLlm> = {};
+    const used: string[] = [];
+    for (const name of names) {
+      const record = byLength.find((candidate) => name.startsWith(`${candidate.name}/`));
+      const model = record && name.slice(record.name.length + 1);
+      if (!record || !model) continue;
+      models[name] = this.model(record, model);
+      used.push(`${record.id}@${record.updatedAt}`);
+    }
+    const defaults = records.map((record) => `${record.name}/${record.defaultModel}`);
+    return {
+      models,
+      known: [...new Set([...Object.keys(models), ...defaults])],
+      version: used.sort().join(' '),
+    };
   }
 
   /** The spec the form describes: the stored key kept unless a new one is given or removed. */

@@ -104,8 +104,11 @@ export class AppRuntime {
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore(dbName);
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
-    this.flows = new AppFlows(this.store, options);
     this.providers = new AppProviders(this.store, options);
+    // A flow's nodes may name the providers' models (`Provider name/model`).
+    this.flows = new AppFlows(this.store, options, {
+      resolve: (names) => this.providers.flowModels(names),
+    });
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({

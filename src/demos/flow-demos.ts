@@ -4,6 +4,7 @@
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { compileFlow } from '../flows/compile-flow.ts';
 import type { Flow } from '../flows/flow.ts';
+import type { BaseLlm } from '../models/llm.ts';
 import { createFlowDemoModel } from './flow-demo-model.ts';
 import { FLOW_DEMO_TOOLS } from './flow-demo-tools.ts';
 import type { DemoTiming } from './writing-workflow.ts';
@@ -145,7 +146,14 @@ const RESEARCH_BRIEF: Flow = {
 
 export const EXAMPLE_FLOWS: readonly Flow[] = [SUPPORT, RESEARCH_BRIEF];
 
-/** The agent of a flow, on the offline demo model and tools. Throws FlowValidationError. */
-export function createFlowAgent(flow: unknown, timing?: DemoTiming): BaseAgent {
-  return compileFlow(flow, { model: createFlowDemoModel(timing), tools: FLOW_DEMO_TOOLS });
+/**
+ * The agent of a flow, on the demo tools and the offline demo model, or on the `models` its
+ * nodes name (the app's providers, `Provider name/model`). Throws FlowValidationError.
+ */
+export function createFlowAgent(
+  flow: unknown,
+  timing?: DemoTiming,
+  models: Readonly<Record<string, BaseLlm>> = {},
+): BaseAgent {
+  return compileFlow(flow, { model: createFlowDemoModel(timing), models, tools: FLOW_DEMO_TOOLS });
 }

@@ -3,7 +3,7 @@ import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { flowText, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
 import { nodeOf, stateOf, withField, withState } from './node-form-model.ts';
-import { FlowStateForm, NodeForm } from './NodeForm.tsx';
+import { FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
 import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
 
@@ -62,6 +62,11 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
 
   return (
     <section class="flows-view" aria-label="Flows">
+      <datalist id={MODEL_CHOICES_ID}>
+        {state.modelChoices.map((choice) => (
+          <option key={choice} value={choice} />
+        ))}
+      </datalist>
       <header class="flows-head">
         <h2>Flows</h2>
         <p class="hint">

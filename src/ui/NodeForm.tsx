@@ -9,6 +9,9 @@ import {
 } from './node-form-model.ts';
 import type { FlowNodeType } from '../flows/flow.ts';
 
+/** The id of the list of the providers' models a Model field offers (see FlowsView). */
+export const MODEL_CHOICES_ID = 'flow-model-choices';
+
 interface Props {
   node: Record<string, unknown>;
   /** The node's problems, as the flow's check found them. */
@@ -158,6 +161,7 @@ function Field({
             type="text"
             value={value == null ? '' : String(value)}
             placeholder={field.hint}
+            {...(field.suggestions ? { list: MODEL_CHOICES_ID } : {})}
             onInput={(event) => set(event.currentTarget.value)}
           />
         </label>

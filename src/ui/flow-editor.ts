@@ -34,6 +34,8 @@ export interface FlowEditorState {
   /** Undo and Redo have something to go back or forward to (in this flow, since it opened). */
   canUndo: boolean;
   canRedo: boolean;
+  /** `Provider name/model` for each provider's default model: what a node's Model offers. */
+  modelChoices: readonly string[];
 }
 
 /** Where drafts outlive the page (localStorage in the app). */
@@ -57,6 +59,7 @@ const INITIAL: FlowEditorState = {
   report: undefined,
   canUndo: false,
   canRedo: false,
+  modelChoices: [],
 };
 
 /** How many edits Undo goes back at most. */
@@ -112,6 +115,9 @@ export class FlowEditor extends ViewState<FlowEditorState> {
 
   async refresh(): Promise<void> {
     await this.guard(async () => this.set({ flows: await this.client.runtime.listFlows() }));
+    // The providers' models, offered by the Model fields (none listed: none offered).
+    const providers = await this.client.runtime.listProviders?.().catch(() => []);
+    if (providers) this.set({ modelChoices: providers.map((p) => `${p.name}/${p.defaultModel}`) });
   }
 
   async select(id: string): Promise<void> {

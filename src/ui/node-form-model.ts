@@ -27,6 +27,8 @@ export interface FieldSpec {
   columns?: readonly RowColumn[];
   map?: boolean;
   hint?: string;
+  /** A text field that offers choices as the user types (`models`: the providers' models). */
+  suggestions?: 'models';
 }
 
 const LABEL: FieldSpec = { key: 'label', label: 'Name', kind: 'text' };
@@ -34,7 +36,8 @@ const MODEL: FieldSpec = {
   key: 'model',
   label: 'Model',
   kind: 'text',
-  hint: 'A model of your providers; empty: the flow’s',
+  hint: 'Provider name/model; empty: the flow’s',
+  suggestions: 'models',
 };
 const HISTORY: FieldSpec = {
   key: 'history',
@@ -57,7 +60,7 @@ const APPROVAL: FieldSpec = { key: 'requireApproval', label: 'Require approval',
 
 /** The fields of each node type, in the order Flowise's forms show them. */
 export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
-  start: [LABEL, MODEL],
+  start: [LABEL, { ...MODEL, hint: 'Provider name/model; empty: the offline demo model' }],
   agent: [
     LABEL,
     { key: 'instruction', label: 'System prompt', kind: 'longText' },

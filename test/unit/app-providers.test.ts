@@ -134,3 +134,49 @@ describe('AppRuntime providers', () => {
     expect(await runtime.providers.list()).toEqual([]);
   });
 });
+
+describe('flows on the providers’ models', () => {
+  const flowOn = (model: string | undefined) =>
+    JSON.stringify({
+      name: `on-${model ?? 'demo'}`,
+      nodes: [
+        { id: 'start', type: 'start', ...(model ? { model } : {}) },
+        { id: 'answer', type: 'agent', instruction: 'Answer: {{question}}' },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'answer' },
+        { from: 'answer', to: 'end' },
+      ],
+    });
+
+  it('runs a flow whose Start names Provider/model on that provider, over HTTP', async () => {
+    const { runtime } = open();
+    await runtime.providers.save(input());
+    const { saved } = await runtime.flows.save(flowOn('Fixture/fixture-text'));
+    const session = await runtime.createSession(saved!.id);
+    const before = server.requests.length;
+    await runtime.send(session.id, 'Why is the sky blue?', () => {});
+    const opening = await runtime.openSessionSummary(session.id);
+    const texts = opening.activeTail.map(({ event }) =>
+      (event.content?.parts ?? []).map((part) => part.text ?? '').join(''),
+    );
+    expect(texts).toContain('The sky is blue because air scatters blue light most.');
+    const request = server.requests.slice(before).find((r) => r.path.endsWith('/chat/completions'));
+    expect(request?.body).toMatchObject({ model: 'fixture-text' });
+  });
+
+  it('refuses a flow that names a model no provider has, saying which names there are', async () => {
+    const { runtime } = open();
+    await runtime.providers.save(input());
+    const checked = await runtime.flows.check(flowOn('Nowhere/big-model'));
+    expect(checked.problems).toEqual([
+      {
+        nodeId: 'start',
+        message: 'unknown model "Nowhere/big-model" (known models: Fixture/fixture-text)',
+      },
+    ]);
+    // A flow that names no model runs on the offline demo model, as before.
+    expect((await runtime.flows.check(flowOn(undefined))).problems).toEqual([]);
+  });
+});
