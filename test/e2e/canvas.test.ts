@@ -22,17 +22,34 @@ async function place(flows: Locator, label: string, x: number, y: number): Promi
     .dragTo(flows.locator('.canvas-pane'), { targetPosition: { x, y } });
 }
 
-/** Drags from a node's output handle (`handle`) to another node's input, as a mouse would. */
+/**
+ * Drags from a node's output handle (`handle`) to another node's input, as a mouse would, and
+ * waits for the edge. A handle that appeared a moment ago (a scenario just typed) is measured by
+ * the canvas on the next frame: a drag before that finds nothing to connect, and is done again.
+ */
 async function wire(page: Page, flows: Locator, from: string, handle: string, to: string) {
-  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
-  const source = node(flows, from).locator(`.react-flow__handle.source[data-handleid="${handle}"]`);
-  const target = node(flows, to).locator('.react-flow__handle.target');
-  const a = (await source.boundingBox())!;
-  const b = (await target.boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
-  await page.mouse.up();
+  const edges = flows.locator('.react-flow__edge');
+  const before = await edges.count();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+    const source = node(flows, from).locator(
+      `.react-flow__handle.source[data-handleid="${handle}"]`,
+    );
+    const target = node(flows, to).locator('.react-flow__handle.target');
+    const a = (await source.boundingBox())!;
+    const b = (await target.boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 12 });
+    await page.mouse.up();
+    try {
+      await expect.poll(() => edges.count(), { timeout: 1000 }).toBe(before + 1);
+      return;
+    } catch {
+      // not connected: drag again
+    }
+  }
+  throw new Error(`Could not connect ${from} (${handle}) to ${to}`);
 }
 
 const flowJson = async (page: Page, flows: Locator) => {

@@ -106,6 +106,10 @@ function Canvas(props: FlowCanvasProps) {
           id: box.id,
           type: 'box',
           position: box.position,
+          // Drawn at once at about its size (measured right after): xyflow hides a node it has
+          // no size for until it has measured it, a frame or two later.
+          initialWidth: 136,
+          initialHeight: 40 + 16 * box.outputs.filter((output) => output.label).length,
           data: { box, state, readOnly },
           deletable: !readOnly,
           connectable: !readOnly,
