@@ -94,7 +94,10 @@ async function runCall(
   try {
     if (await tool.needsConfirmation(args)) {
       if (!confirmation) {
-        actions.requestedToolConfirmations = { [call.id!]: { confirmed: false } };
+        const hint = tool.confirmationHint(args);
+        actions.requestedToolConfirmations = {
+          [call.id!]: { confirmed: false, ...(hint ? { hint } : {}) },
+        };
         return respond({ error: CONFIRMATION_REQUIRED });
       }
       if (!confirmation.confirmed) return respond({ error: rejectionMessage(confirmation) });

@@ -85,22 +85,22 @@ interface NodeBuild {
 }
 
 function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
-  const pick = (names: readonly string[] | undefined, approval?: boolean) =>
+  const pick = (names: readonly string[] | undefined, approval?: boolean, prompt?: string) =>
     (names ?? []).map((tool) => {
       const found = build.tools.get(tool)!;
-      return approval ? new ApprovalRequiredTool(found) : found;
+      return approval ? new ApprovalRequiredTool(found, prompt) : found;
     });
   switch (node.type) {
     case 'tool':
       return new ToolNodeAgent({
         name: node.id,
         flowName: build.name,
-        tools: pick(node.tools, node.requireApproval),
+        tools: pick(node.tools, node.requireApproval, node.approvalPrompt),
       });
     case 'agent':
       return new LlmAgent({
         ...modelNode(node, build, node.instruction),
-        tools: pick(node.tools, node.requireApproval),
+        tools: pick(node.tools, node.requireApproval, node.approvalPrompt),
       });
     case 'llm': {
       const fields = node.output ?? [];

@@ -97,6 +97,8 @@ export interface AgentNode extends NodeBase {
   tools?: string[];
   /** A human approves (or rejects) each tool call before it runs. */
   requireApproval?: boolean;
+  /** What the approval card asks (Flowise's Approval Prompt); a default question when absent. */
+  approvalPrompt?: string;
   history?: HistoryMode;
   model?: string;
   updateState?: UpdateState;
@@ -119,6 +121,8 @@ export interface ToolNode extends NodeBase {
   /** The tools it may run (the calls of the llm node before it must name one of them). */
   tools: string[];
   requireApproval?: boolean;
+  /** What the approval card asks (Flowise's Approval Prompt). */
+  approvalPrompt?: string;
   updateState?: UpdateState;
 }
 

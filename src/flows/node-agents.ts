@@ -139,9 +139,20 @@ export class ToolNodeAgent extends BaseAgent {
 export class ApprovalRequiredTool extends BaseTool {
   override readonly isLongRunning: boolean;
 
-  constructor(private readonly inner: BaseTool) {
+  constructor(
+    private readonly inner: BaseTool,
+    /** The node's approval prompt (Flowise's), asked on the approval card. */
+    private readonly prompt?: string,
+  ) {
     super(inner.name, inner.description, inner.parameters);
     this.isLongRunning = inner.isLongRunning;
+  }
+
+  override confirmationHint(args: Record<string, unknown>): string | undefined {
+    // Flowise's prompts name the tool as {tools}.
+    return this.prompt
+      ? this.prompt.replaceAll('{tools}', this.name)
+      : this.inner.confirmationHint(args);
   }
 
   override validateArgs(args: Record<string, unknown>): string[] {

@@ -243,6 +243,7 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
   if (node.requireApproval !== undefined && typeof node.requireApproval !== 'boolean') {
     report('requireApproval must be true or false', id);
   }
+  if (node.approvalPrompt !== undefined) text('the approval prompt', node.approvalPrompt, false);
   if (MODEL_NODE_TYPES.includes(node.type)) checkModel(node, context);
   texts.push(...checkUpdateState(node, context));
   for (const { where, text } of texts) checkTemplates(text, where, node, context);

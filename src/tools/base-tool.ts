@@ -34,6 +34,11 @@ export abstract class BaseTool {
     return false;
   }
 
+  /** What the approval card asks the human, when this tool says (else a default question). */
+  confirmationHint(_args: Record<string, unknown>): string | undefined {
+    return undefined;
+  }
+
   /** Runs the tool. What it returns becomes the function response (objects as they are). */
   abstract runAsync(args: Record<string, unknown>, toolContext: ToolContext): Promise<unknown>;
 }

@@ -57,6 +57,12 @@ const UPDATE_STATE: FieldSpec = {
 };
 const TOOLS: FieldSpec = { key: 'tools', label: 'Tools', kind: 'list', item: 'tool name' };
 const APPROVAL: FieldSpec = { key: 'requireApproval', label: 'Require approval', kind: 'boolean' };
+const APPROVAL_PROMPT: FieldSpec = {
+  key: 'approvalPrompt',
+  label: 'Approval prompt',
+  kind: 'text',
+  hint: 'What the approval asks; empty: “Approve this call?”',
+};
 
 /** The fields of each node type, in the order Flowise's forms show them. */
 export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
@@ -66,6 +72,7 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     { key: 'instruction', label: 'System prompt', kind: 'longText' },
     TOOLS,
     APPROVAL,
+    APPROVAL_PROMPT,
     HISTORY,
     MODEL,
     UPDATE_STATE,
@@ -89,7 +96,7 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     MODEL,
     UPDATE_STATE,
   ],
-  tool: [LABEL, TOOLS, APPROVAL, UPDATE_STATE],
+  tool: [LABEL, TOOLS, APPROVAL, APPROVAL_PROMPT, UPDATE_STATE],
   condition: [
     LABEL,
     {

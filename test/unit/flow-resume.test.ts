@@ -101,6 +101,21 @@ describe.each(serviceKinds)('flows that pause and resume ($name)', (kind) => {
     return openRunnerSession(services, compileFlow(flow, { model, tools }), { resumable: true });
   }
 
+  it('asks the node’s own approval prompt, naming the tool for {tools} (Flowise’s)', async () => {
+    const parts = supportParts();
+    const asking: Flow = {
+      ...support,
+      nodes: support.nodes.map((node) =>
+        node.id === 'billing' ? { ...node, approvalPrompt: 'Look up with {tools}?' } : node,
+      ),
+    };
+    const session = await open(asking, parts.model, [parts.lookup.tool]);
+    const request = approvalRequest(await session.run('Is INV-7 paid?'));
+    expect(request.args).toMatchObject({
+      toolConfirmation: { hint: 'Look up with lookup_invoice?' },
+    });
+  });
+
   it('pauses a node for approval, and runs the tool once approved, across a restart', async () => {
     const first = supportParts();
     const session = await open(support, first.model, [first.lookup.tool]);

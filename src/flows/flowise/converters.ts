@@ -63,6 +63,9 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     instruction: im.prompt(node.id, inputs),
     ...nonEmpty('tools', im.tools(node.id, inputs)),
     ...(truthy(inputs.interrupt) ? { requireApproval: true } : {}),
+    ...(truthy(inputs.interrupt) && text(inputs.approvalPrompt)
+      ? { approvalPrompt: text(inputs.approvalPrompt) }
+      : {}),
     ...history(inputs),
     ...optional('updateState', im.updateState(node.id, inputs)),
   }),
@@ -104,6 +107,9 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     label: text(inputs.toolNodeName) || label(node),
     tools: im.tools(node.id, inputs),
     ...(truthy(inputs.interrupt) ? { requireApproval: true } : {}),
+    ...(truthy(inputs.interrupt) && text(inputs.approvalPrompt)
+      ? { approvalPrompt: text(inputs.approvalPrompt) }
+      : {}),
     ...optional('updateState', im.updateState(node.id, inputs)),
   }),
   seqCondition: (node, inputs, im) => ({
