@@ -38,6 +38,15 @@ export { TRANSFER_TO_AGENT } from './agents/transfer.ts';
 
 // tools
 export { BaseTool } from './tools/base-tool.ts';
+export { BaseToolset } from './tools/base-toolset.ts';
+export {
+  McpServerUnreachableError,
+  McpTool,
+  McpToolset,
+  type McpToolInfo,
+  type McpToolsetOptions,
+  type StreamableHTTPConnectionParams,
+} from './tools/mcp/mcp-toolset.ts';
 export {
   FunctionTool,
   LongRunningFunctionTool,

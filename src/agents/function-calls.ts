@@ -115,13 +115,16 @@ async function runCall(
   }
 }
 
-/** The store's failures: nothing of the write that failed was saved (see store/database.ts). */
-const STORAGE_FAILURES = new Set(['StorageError', 'StorageFullError']);
+/**
+ * The store's failures (nothing of the write that failed was saved, see store/database.ts), and
+ * a tool server that could not be reached (the call was never made).
+ */
+const STORAGE_FAILURES = new Set(['StorageError', 'StorageFullError', 'McpServerUnreachableError']);
 
 /**
- * The storage failure behind a tool's error (itself or a cause), if any. It is not the tool's
- * failure to report to the model: the call goes unanswered, the run is interrupted (resumable)
- * under the store's own name, and resuming runs the call again once the store can write.
+ * The storage (or tool server) failure behind a tool's error (itself or a cause), if any. It is
+ * not the tool's failure to report to the model: the call goes unanswered, the run is interrupted
+ * (resumable) under the failure's own name, and resuming runs the call again once it can.
  */
 function storageFailureOf(thrown: unknown): Error | undefined {
   let error = thrown;

@@ -12,6 +12,7 @@ import {
 import type { BaseLlm } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
+import { isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.ts';
 import {
   REQUEST_CONFIRMATION_FUNCTION,
@@ -35,7 +36,8 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   model?: BaseLlm;
   /** What the agent should do; `{key}` placeholders are filled from the session state. */
   instruction?: Instruction;
-  tools?: readonly BaseTool[];
+  /** Tools, and toolsets whose tools are listed when a run needs them (an MCP server's). */
+  tools?: readonly (BaseTool | BaseToolset)[];
   /** Save the agent's final answer text in this state key. */
   outputKey?: string;
   /** `'none'`: the model sees only the current turn, not the conversation before it. */
@@ -61,6 +63,7 @@ type StepOutcome = 'continue' | 'done' | 'paused';
 export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly instruction: Instruction;
   readonly tools: readonly BaseTool[];
+  readonly toolsets: readonly BaseToolset[];
   readonly outputKey: string | undefined;
   readonly includeContents: 'default' | 'none';
   readonly transferPolicy: TransferPolicy;
@@ -71,7 +74,8 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     super(options);
     this.ownModel = options.model;
     this.instruction = options.instruction ?? '';
-    this.tools = [...(options.tools ?? [])];
+    this.tools = (options.tools ?? []).filter((tool): tool is BaseTool => !isToolset(tool));
+    this.toolsets = (options.tools ?? []).filter(isToolset);
     this.outputKey = options.outputKey;
     this.includeContents = options.includeContents ?? 'default';
     this.history = options.history;
@@ -99,11 +103,15 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
-    const tools = this.toolsByName();
+    let tools = await this.toolsByName();
     let outcome: StepOutcome = ctx.isResuming
       ? yield* this.resume(ctx, tools)
       : yield* this.answerConfirmations(ctx, tools);
-    while (outcome === 'continue' && !ctx.endInvocation) outcome = yield* this.step(ctx, tools);
+    while (outcome === 'continue' && !ctx.endInvocation) {
+      // A toolset's tools may have changed since the last model call (a server said so).
+      if (this.toolsets.length > 0) tools = await this.toolsByName();
+      outcome = yield* this.step(ctx, tools);
+    }
     if (outcome === 'paused') ctx.markPaused();
     else if (outcome === 'done' && ctx.resumable)
       yield this.createAgentStateEvent(ctx, { endOfAgent: true });
@@ -223,8 +231,16 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     return yield* this.runCalls(ctx, calls, tools, confirmations, false);
   }
 
-  private toolsByName(): Map<string, BaseTool> {
+  /**
+   * The agent's tools by name: its own, then its toolsets' (a name taken already stays with the
+   * tool that had it), then the transfer tool.
+   */
+  private async toolsByName(): Promise<Map<string, BaseTool>> {
     const tools = new Map(this.tools.map((tool) => [tool.name, tool]));
+    for (const toolset of this.toolsets) {
+      for (const tool of await toolset.getTools())
+        if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    }
     const targets = transferTargets(this);
     if (targets.length > 0) {
       const transfer = transferTool(targets);

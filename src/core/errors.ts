@@ -160,6 +160,7 @@ const NAMES = [
   'DuplicateEventError',
   'ModelError',
   'ModelUnreachableError',
+  'McpServerUnreachableError',
   'ToolError',
   'LlmCallsLimitExceededError',
   'StorageFullError',

@@ -38,7 +38,12 @@ const DEFAULT_HEARTBEAT_MS = 5_000;
 const STALE_AFTER_BEATS = 3;
 
 /** Failures that leave nothing half done: the run is interrupted (resumable), not failed. */
-const RESUMABLE_FAILURES = new Set(['ModelUnreachableError', 'StorageError', 'StorageFullError']);
+const RESUMABLE_FAILURES = new Set([
+  'ModelUnreachableError',
+  'McpServerUnreachableError',
+  'StorageError',
+  'StorageFullError',
+]);
 
 export class Runner {
   readonly appName: string;
