@@ -66,13 +66,17 @@ it('shows a hostile ADK server’s data as text everywhere, on the server and co
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => void (dialogs.push(dialog.message()), dialog.dismiss()));
   await openApp(page);
-  // The watch itself works: a payload made live is caught (then taken away again).
+  // The watch itself works: a payload made live is found (the app's Content-Security-Policy
+  // keeps its handlers from running even then), and the trap records a call (then both are
+  // taken away again).
   await page.evaluate((payload) => {
     const probe = document.createElement('div');
     probe.id = 'probe';
     probe.innerHTML = payload;
     document.body.append(probe);
   }, PAYLOAD);
+  expect(await attacks(page)).toEqual({ ran: null, live: 2 });
+  await page.evaluate(() => (window as unknown as { __xss: () => void }).__xss());
   expect(await attacks(page)).toEqual({ ran: 'ran', live: 2 });
   await page.evaluate(() => {
     document.getElementById('probe')?.remove();
@@ -113,5 +117,8 @@ it('shows a hostile ADK server’s data as text everywhere, on the server and co
 
   expect(await attacks(page)).toEqual({ ran: null, live: 0 });
   expect(dialogs).toEqual([]);
-  expect(browser.errors.filter((error) => !/ERR_|404/.test(error))).toEqual([]);
+  // The probe's handlers, refused by the policy, are the only violations.
+  expect(browser.errors.filter((error) => !/ERR_|404|Content Security Policy/.test(error))).toEqual(
+    [],
+  );
 });

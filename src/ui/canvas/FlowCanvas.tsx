@@ -8,9 +8,7 @@ import './canvas.css';
 import {
   Background,
   Controls,
-  Handle,
   MiniMap,
-  Position,
   ReactFlow,
   ReactFlowProvider,
   applyNodeChanges,
@@ -18,16 +16,15 @@ import {
   useUpdateNodeInternals,
   type Connection,
   type Edge,
-  type Node,
   type NodeChange,
-  type NodeProps,
   type OnSelectionChangeParams,
 } from '@xyflow/react';
 import { memo } from 'preact/compat';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { nodeState, shortText, type NodeMarks } from '../flow-graph-model.ts';
+import { nodeState, type NodeMarks } from '../flow-graph-model.ts';
+import { NodeBox, runMarks, sameBox, visibleText, type BoxNode } from './NodeBox.tsx';
+import { CanvasToolbar, DRAG_TYPE } from './CanvasToolbar.tsx';
 import {
-  PALETTE,
   addNode,
   canvasGraph,
   connect,
@@ -39,7 +36,6 @@ import {
   tidy,
   withMissingPositions,
   withPositions,
-  type CanvasNode,
   type Clip,
   type LooseFlow,
   type Point,
@@ -66,11 +62,7 @@ export interface FlowCanvasProps {
   focus?: string | undefined;
 }
 
-type BoxData = { box: CanvasNode; state: ReturnType<typeof nodeState>; readOnly: boolean };
-type BoxNode = Node<BoxData, 'box'>;
-
 const NODE_TYPES = { box: memo(NodeBox) };
-const DRAG_TYPE = 'application/x-trellis-node';
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
 let clipboard: Clip | undefined;
 
@@ -256,59 +248,16 @@ function Canvas(props: FlowCanvasProps) {
   return (
     <div class={`flow-canvas${readOnly ? ' read-only' : ''}`}>
       {!readOnly && (
-        <div class="canvas-toolbar" role="toolbar" aria-label="Canvas">
-          <div class="palette" role="group" aria-label="Add a node">
-            {PALETTE.map((item) => (
-              // Not a <button>: Chromium starts no drag from one. Enter or Space adds it too.
-              <div
-                key={item.type}
-                class="palette-item"
-                role="button"
-                tabIndex={0}
-                draggable
-                title={`${item.hint}. Drag it onto the canvas, or press to add it in the middle.`}
-                onDragStart={(event) => {
-                  event.dataTransfer?.setData(DRAG_TYPE, item.type);
-                  if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
-                }}
-                onClick={() => add(item.type, centre())}
-                onKeyDown={(event) => {
-                  if (event.key !== 'Enter' && event.key !== ' ') return;
-                  event.preventDefault();
-                  add(item.type, centre());
-                }}
-              >
-                {item.label}
-              </div>
-            ))}
-          </div>
-          <div class="canvas-actions">
-            {props.onOpenState && (
-              <button
-                type="button"
-                title="The flow’s state keys (Flowise’s State node): Replace or Append, and defaults"
-                onClick={props.onOpenState}
-              >
-                State
-              </button>
-            )}
-            <button type="button" disabled={!props.onUndo} onClick={() => props.onUndo?.()}>
-              Undo
-            </button>
-            <button type="button" disabled={!props.onRedo} onClick={() => props.onRedo?.()}>
-              Redo
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                change(tidy(flow));
-                requestAnimationFrame(() => void flowApi.fitView({ duration: 200 }));
-              }}
-            >
-              Tidy up
-            </button>
-          </div>
-        </div>
+        <CanvasToolbar
+          onAdd={(type) => add(type, centre())}
+          onOpenState={props.onOpenState}
+          onUndo={props.onUndo}
+          onRedo={props.onRedo}
+          onTidy={() => {
+            change(tidy(flow));
+            requestAnimationFrame(() => void flowApi.fitView({ duration: 200 }));
+          }}
+        />
       )}
       <div
         class="canvas-pane"
@@ -411,65 +360,6 @@ function FocusNode({ id }: { id: string | undefined }) {
     });
   }, [id, flowApi]);
   return null;
-}
-
-/** A node's box: its name and type, where a run is at it, its handles (one per output). */
-function NodeBox({ data }: NodeProps<BoxNode>) {
-  const { box, state } = data;
-  return (
-    <div
-      class={`canvas-node type-${box.type} ${state.classes}`}
-      title={`${box.label} (${box.type})${state.title ? `: ${state.title}` : ''}`}
-    >
-      {box.input && <Handle type="target" position={Position.Left} />}
-      <span class="node-id">{shortText(box.label, 24)}</span>{' '}
-      <span class="node-type">
-        {box.type}
-        {state.title ? ` · ${state.title}` : ''}
-      </span>
-      {box.outputs.length > 0 && (
-        <ul class="node-outputs">
-          {box.outputs.map((output) => (
-            <li key={output.id}>
-              {output.label && <span class="output-label"> {shortText(output.label, 16)}</span>}
-              <Handle type="source" position={Position.Right} id={output.id} />
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** What a node's box shows, in order: its name starts with it (what is seen is what is said). */
-function visibleText(box: CanvasNode, title: string | undefined): string {
-  const outputs = box.outputs.filter((o) => o.label).map((o) => shortText(o.label, 16));
-  return [shortText(box.label, 24), `${box.type}${title ? ` · ${title}` : ''}`, ...outputs].join(
-    ' ',
-  );
-}
-
-/** Whether a node drawn before shows what `next` shows (then the old object is kept). */
-function sameBox(old: BoxNode, next: BoxNode): boolean {
-  const a = old.data;
-  const b = next.data;
-  return (
-    a.readOnly === b.readOnly &&
-    a.state.classes === b.state.classes &&
-    a.state.title === b.state.title &&
-    old.ariaLabel === next.ariaLabel &&
-    JSON.stringify(a.box) === JSON.stringify(b.box)
-  );
-}
-
-function runMarks(marks: Partial<NodeMarks> | undefined): NodeMarks {
-  return {
-    current: marks?.current ?? [],
-    visited: marks?.visited ?? [],
-    running: marks?.running ?? false,
-    waiting: marks?.waiting ?? false,
-    problems: marks?.problems ?? [],
-  };
 }
 
 function isDark(): boolean {
