@@ -20,6 +20,7 @@ import type { AgentSpecRecord, IndexedDbAppStore } from '../src/store/app-store.
 import { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from '../src/tools/builtin-tools.ts';
 import type { AgentSource } from './app-flows.ts';
 import type { AppProviders } from './app-providers.ts';
+import type { AppToolServers } from './app-tool-servers.ts';
 import type {
   AgentImportResult,
   AgentInfo,
@@ -40,7 +41,15 @@ export class AppAgentSpecs {
     private readonly store: IndexedDbAppStore,
     private readonly providers: AppProviders,
     private readonly options: { broadcast: (message: RuntimeBroadcast) => void },
+    private readonly toolServers?: AppToolServers,
   ) {}
+
+  /** The names of the saved agents that use tool server `serverId`. */
+  async usingToolServer(serverId: string): Promise<string[]> {
+    return (await this.store.listAgentSpecs())
+      .filter((spec) => (spec.toolServers ?? []).some((use) => use.serverId === serverId))
+      .map((spec) => spec.name);
+  }
 
   /** The saved agents by name, each with its provider's name. */
   async list(): Promise<AgentSpecInfo[]> {
@@ -120,12 +129,14 @@ export class AppAgentSpecs {
     const root = specs.get(id);
     if (!root) throw new InvalidRequestError(`There is no agent ${id}`);
     const providers = new Map((await this.store.listProviders()).map((p) => [p.id, p]));
+    const servers = new Map(((await this.toolServers?.list()) ?? []).map((s) => [s.id, s]));
     return {
       filename: `${root.name}.agent.json`,
       json: toAgentFile(
         root,
         (specId) => specs.get(specId),
         (pid) => providers.get(pid),
+        (sid) => servers.get(sid),
       ),
     };
   }
@@ -157,6 +168,15 @@ export class AppAgentSpecs {
       providerIds.set(ref.id, added.id);
       addedProviders.push(name);
     }
+    // Tool servers by address: one this browser has, or one added without its headers.
+    const serverIds = new Map<string, string>();
+    for (const ref of file.toolServers ?? []) {
+      const known = (await this.toolServers?.list())?.find((server) =>
+        sameUrl(server.url, ref.url),
+      );
+      const id = known?.id ?? (await this.toolServers?.save({ name: ref.name, url: ref.url }))?.id;
+      if (id) serverIds.set(ref.id, id);
+    }
     const ids = new Map(file.agents.map((spec) => [spec.id, newId()]));
     const names = new Set((await this.store.listAgentSpecs()).map((spec) => spec.name));
     const now = Date.now();
@@ -170,6 +190,14 @@ export class AppAgentSpecs {
         name,
         providerId: providerIds.get(spec.providerId)!,
         subAgentIds: spec.subAgentIds.map((childId) => ids.get(childId)!),
+        ...(spec.toolServers
+          ? {
+              toolServers: spec.toolServers.map((use) => ({
+                ...use,
+                serverId: serverIds.get(use.serverId) ?? use.serverId,
+              })),
+            }
+          : {}),
         updatedAt: now,
       };
     });
@@ -200,9 +228,17 @@ export class AppAgentSpecs {
         ),
       ),
     );
+    const servers = new Map(
+      await Promise.all(
+        [
+          ...new Set(tree.flatMap((spec) => (spec.toolServers ?? []).map((use) => use.serverId))),
+        ].map(async (id) => [id, await this.toolServers?.record(id)] as const),
+      ),
+    );
     const version = JSON.stringify([
       tree.map((spec) => [spec.id, spec.updatedAt]),
       [...records.values()].map((record) => [record.id, record.updatedAt]),
+      [...servers.values()].map((server) => [server?.id, server?.updatedAt]),
     ]);
     return {
       version,
@@ -212,6 +248,13 @@ export class AppAgentSpecs {
           lookup,
           model: (spec) => this.providers.model(records.get(spec.providerId)!, spec.model),
           tools: builtinTools,
+          toolsets: (spec) =>
+            (spec.toolServers ?? []).flatMap((use) => {
+              const server = servers.get(use.serverId);
+              return server && this.toolServers
+                ? [this.toolServers.toolset(server, use.tools)]
+                : [];
+            }),
         }),
     };
   }
@@ -222,6 +265,9 @@ export class AppAgentSpecs {
     const specs = await this.specsById();
     if (!(await this.store.getProvider(spec.providerId)))
       problems.push('Choose a provider (add one in Settings → Providers)');
+    for (const use of spec.toolServers ?? [])
+      if (!(await this.toolServers?.record(use.serverId)))
+        problems.push(`A tool server it uses no longer exists (${use.serverId})`);
     if ([...specs.values()].some((other) => other.id !== spec.id && other.name === spec.name))
       problems.push(`Another agent is called ${spec.name}: give this one its own name`);
     specs.set(spec.id, { ...spec, updatedAt: 0 });

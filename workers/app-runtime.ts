@@ -31,6 +31,7 @@ import type { LogPage, RunRecord } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './app-agent-specs.ts';
 import { AppAgents } from './app-agents.ts';
 import { AppFlows, REWIND_OWNER, rewindToCheckpoint } from './app-flows.ts';
+import { AppToolServers } from './app-tool-servers.ts';
 import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
 import {
@@ -92,6 +93,8 @@ export class AppRuntime {
 
   /** The Flows view's flows; `runtime.ts` exposes its methods. */
   readonly flows: AppFlows;
+  /** Settings → Tool servers (MCP). */
+  readonly toolServers: AppToolServers;
   /** Settings → Providers and the agent builder; `runtime.ts` exposes their methods. */
   readonly providers: AppProviders;
   readonly agentSpecs: AppAgentSpecs;
@@ -109,7 +112,10 @@ export class AppRuntime {
     this.flows = new AppFlows(this.store, options, {
       resolve: (names) => this.providers.flowModels(names),
     });
-    this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options);
+    this.toolServers = new AppToolServers(this.store, options.broadcast, (id) =>
+      this.agentSpecs.usingToolServer(id),
+    );
+    this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({
         appName: APP_NAME,

@@ -127,6 +127,31 @@ export interface BuiltinToolInfo {
 /** A spec as the builder's form sends it: a new one without `id`. */
 export type AgentSpecInput = Omit<AgentSpec, 'id'> & { id?: string };
 
+/** An MCP server of Settings → Tool servers, as the page sees it (header values masked). */
+export interface ToolServerInfo {
+  id: string;
+  name: string;
+  url: string;
+  /** Each header by name, with only a hint of its value (`••••1234`). */
+  headers: { name: string; hint: string }[];
+  /** Tools switched off: agents are not offered them. */
+  disabledTools: string[];
+  updatedAt: number;
+}
+
+/** A tool server as the form sends it: a header without a value keeps the stored one. */
+export interface ToolServerInput {
+  id?: string;
+  name: string;
+  url: string;
+  headers?: { name: string; value?: string }[];
+  disabledTools?: string[];
+}
+
+/** Test connection: the server's tools, or what went wrong. */
+export type ToolServerTest =
+  { ok: true; tools: { name: string; description: string }[] } | { ok: false; message: string };
+
 /** A save: `saved` when it was valid, else the problems and nothing written. */
 export interface SaveAgentResult {
   saved?: AgentSpecInfo;

@@ -12,6 +12,7 @@ import {
   type ProviderInput,
   type RuntimeBroadcast,
   type Settings,
+  type ToolServerInput,
 } from './protocol.ts';
 import { webLocks } from './session-locks.ts';
 
@@ -98,6 +99,11 @@ const api = {
   deleteProvider: (id: string) => runtime.providers.remove(id),
   testProvider: (input: ProviderInput) => runtime.providers.test(input),
   providerModels: (id: string) => runtime.providers.models(id),
+  // Settings → Tool servers (MCP): header values go in, and only their masked form comes out.
+  listToolServers: () => runtime.toolServers.list(),
+  saveToolServer: (input: ToolServerInput) => runtime.toolServers.save(input),
+  deleteToolServer: (id: string) => runtime.toolServers.remove(id),
+  testToolServer: (input: ToolServerInput) => runtime.toolServers.test(input),
   // The agent builder.
   listBuiltinTools: () => runtime.agentSpecs.tools(),
   listAgentSpecs: () => runtime.agentSpecs.list(),

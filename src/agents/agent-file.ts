@@ -30,6 +30,15 @@ export interface AgentFile {
   /** The agent first, then every agent below it. */
   agents: AgentSpec[];
   providers: ProviderRef[];
+  /** The MCP servers the agents use, by address: never a header (a token stays home). */
+  toolServers?: ToolServerRef[];
+}
+
+/** A tool server as an agent file names it. */
+export interface ToolServerRef {
+  id: string;
+  name: string;
+  url: string;
 }
 
 /** The file of `root` and its tree. Providers are copied field by field, so a key cannot slip in. */
@@ -37,6 +46,7 @@ export function toAgentFile(
   root: AgentSpec,
   lookup: (id: string) => AgentSpec | undefined,
   provider: (id: string) => ProviderSpec | undefined,
+  toolServer: (id: string) => ToolServerRef | undefined = () => undefined,
 ): string {
   const agents = specTree(root, lookup);
   const providers: ProviderRef[] = [];
@@ -46,12 +56,21 @@ export function toAgentFile(
     const { kind, name, baseUrl, defaultModel } = found;
     providers.push({ id, kind, name, baseUrl, defaultModel });
   }
+  const toolServers: ToolServerRef[] = [];
+  for (const id of new Set(
+    agents.flatMap((spec) => (spec.toolServers ?? []).map((u) => u.serverId)),
+  )) {
+    const found = toolServer(id);
+    // Field by field: a server's headers cannot slip in.
+    if (found) toolServers.push({ id, name: found.name, url: found.url });
+  }
   const file: AgentFile = {
     format: AGENT_FILE_FORMAT,
     version: AGENT_FILE_VERSION,
     agent: root.id,
     agents: agents.map(specFields),
     providers,
+    ...(toolServers.length > 0 ? { toolServers } : {}),
   };
   return JSON.stringify(file, null, 2);
 }
@@ -60,7 +79,22 @@ export function toAgentFile(
 export function specFields(spec: AgentSpec): AgentSpec {
   const { id, name, description, providerId, model, instruction, tools, subAgentIds, resumable } =
     spec;
-  return { id, name, description, providerId, model, instruction, tools, subAgentIds, resumable };
+  const toolServers = spec.toolServers?.map(({ serverId, tools: named }) => ({
+    serverId,
+    ...(named ? { tools: [...named] } : {}),
+  }));
+  return {
+    id,
+    name,
+    description,
+    providerId,
+    model,
+    instruction,
+    tools,
+    subAgentIds,
+    resumable,
+    ...(toolServers && toolServers.length > 0 ? { toolServers } : {}),
+  };
 }
 
 /**
@@ -132,7 +166,18 @@ export function parseAgentFile(
     return { id: ref.id, ...candidate }; // a key in the file, if any, is dropped
   });
 
+  const toolServers = (Array.isArray(file.toolServers) ? (file.toolServers as unknown[]) : [])
+    .slice(0, AGENT_FILE_LIMITS.providers)
+    .map((value, i): ToolServerRef => {
+      const ref = (value ?? {}) as Record<string, unknown>;
+      if (typeof ref.id !== 'string' || typeof ref.url !== 'string' || ref.url.length > 2000)
+        return refuse(`toolServers[${i}] needs an id and a url`);
+      return { id: ref.id, name: String(ref.name ?? ref.url).slice(0, 100), url: ref.url };
+    });
   for (const spec of specs) {
+    for (const use of spec.toolServers ?? [])
+      if (!toolServers.some((server) => server.id === use.serverId))
+        refuse(`${spec.name} uses a tool server (${use.serverId}) that is not in the file`);
     for (const childId of spec.subAgentIds) {
       if (!byId.has(childId))
         refuse(`${spec.name} has a sub-agent ${childId} that is not in the file`);
@@ -150,5 +195,6 @@ export function parseAgentFile(
     agent: root.id,
     agents: specTree(root, (id) => byId.get(id)),
     providers,
+    ...(toolServers.length > 0 ? { toolServers } : {}),
   };
 }

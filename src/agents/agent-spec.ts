@@ -8,6 +8,7 @@
 import { InvalidRequestError } from '../core/errors.ts';
 import type { BaseLlm } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
+import type { BaseToolset } from '../tools/base-toolset.ts';
 import { LlmAgent } from './llm-agent.ts';
 
 export interface AgentSpec {
@@ -21,10 +22,18 @@ export interface AgentSpec {
   instruction: string;
   /** Names of built-in tools. */
   tools: string[];
+  /** MCP servers of Settings → Tool servers the agent uses: all their tools, or those named. */
+  toolServers?: ToolServerUse[];
   /** Ids of other saved specs, in order. */
   subAgentIds: string[];
   /** Runs can be resumed after a reload, a crash or Stop (default true). */
   resumable: boolean;
+}
+
+export interface ToolServerUse {
+  serverId: string;
+  /** The server's tools the agent is offered (all that are switched on when absent). */
+  tools?: string[];
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -91,6 +100,28 @@ export function agentSpecProblems(
   if (list('subAgentIds').includes(spec.id as string))
     problems.push('subAgentIds: an agent cannot be its own sub-agent');
   if (typeof spec.resumable !== 'boolean') problems.push('resumable must be true or false');
+  problems.push(...toolServerProblems(spec.toolServers));
+  return problems;
+}
+
+function toolServerProblems(value: unknown): string[] {
+  if (value === undefined) return [];
+  const uses = Array.isArray(value) ? value : undefined;
+  if (!uses || uses.length > 20) return ['toolServers must be a list of at most 20 servers'];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  uses.forEach((use: unknown, i) => {
+    const { serverId, tools } = (use ?? {}) as { serverId?: unknown; tools?: unknown };
+    if (typeof serverId !== 'string' || !serverId || serverId.length > 100)
+      return void problems.push(`toolServers[${i}] needs a serverId`);
+    if (seen.has(serverId)) problems.push(`toolServers lists ${serverId} twice`);
+    seen.add(serverId);
+    if (
+      tools !== undefined &&
+      (!Array.isArray(tools) || tools.some((tool) => typeof tool !== 'string' || tool.length > 200))
+    )
+      problems.push(`toolServers[${i}].tools must be a list of tool names`);
+  });
   return problems;
 }
 
@@ -144,6 +175,8 @@ export interface BuildSpecOptions {
   /** The model of a spec (its provider's, with the key). */
   model: (spec: AgentSpec) => BaseLlm;
   tools: (names: readonly string[]) => BaseTool[];
+  /** The toolsets of a spec's tool servers (none when absent). */
+  toolsets?: (spec: AgentSpec) => BaseToolset[];
 }
 
 /** The LlmAgent of `root`, its sub-agents built from their specs; refuses cycles and the like. */
@@ -156,7 +189,7 @@ export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmA
       description: spec.description,
       model: options.model(spec),
       instruction: spec.instruction,
-      tools: options.tools(spec.tools),
+      tools: [...options.tools(spec.tools), ...(options.toolsets?.(spec) ?? [])],
       subAgents: spec.subAgentIds.map((id) => build(options.lookup(id)!)),
     });
   return build(root);

@@ -76,6 +76,11 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-ask-user': ({ body }) => ({
     fixture: body.messages.at(-1)?.role === 'tool' ? 'ask-user-answer' : 'ask-user',
   }),
+  // OpenAI, streaming only: a call to the MCP test server's `echo` tool, then an answer once the
+  // last message is the tool's result.
+  'fixture-mcp-echo': ({ body }) => ({
+    fixture: body.messages.at(-1)?.role === 'tool' ? 'mcp-echo-answer' : 'mcp-echo',
+  }),
   // A server that answers a streaming request with one JSON body (some do, in some modes)
   'fixture-ignores-stream': () => ({ fixture: 'text', whole: true }),
   'fixture-safety': () => ({ fixture: 'safety' }),

@@ -1,0 +1,153 @@
+// Settings → Tool servers in the runtime the worker runs (Node over fake-indexeddb), against a
+// real MCP server and the fixture model server over HTTP: a server added with a bearer token
+// (kept, shown masked, never in events or files), Test connection listing its tools, an agent of
+// the builder calling one of them through its model, a tool switched off, an export that names
+// the server by address only, and a server in use that cannot be removed.
+
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppRuntime } from '../../workers/app-runtime.ts';
+import { inProcessLocks } from '../../workers/session-locks.ts';
+import { freshDbName, rejectionOf } from '../support/helpers.ts';
+import { MCP_TOKEN, startMcpServer, type McpTestServer } from '../support/mcp-server.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+let mcp: McpTestServer;
+let models: ModelServer;
+beforeAll(async () => {
+  mcp = await startMcpServer();
+  models = await startModelServer();
+});
+afterAll(async () => {
+  await mcp.close();
+  await models.close();
+});
+
+function open() {
+  return new AppRuntime({
+    dbName: freshDbName(),
+    locks: inProcessLocks(),
+    broadcast: () => undefined,
+    modelHttp: { maxRetries: 0 },
+  });
+}
+
+async function agentWithServer(runtime: AppRuntime, serverId: string) {
+  const provider = await runtime.providers.save({
+    kind: 'openai-compatible',
+    name: 'Fixture',
+    baseUrl: `${models.url}/v1`,
+    defaultModel: 'fixture-mcp-echo',
+  });
+  const { saved, problems } = await runtime.agentSpecs.save({
+    name: 'echoer',
+    description: '',
+    providerId: provider.id,
+    model: '',
+    instruction: 'Use the echo tool.',
+    tools: [],
+    subAgentIds: [],
+    resumable: true,
+    toolServers: [{ serverId }],
+  });
+  expect(problems).toEqual([]);
+  return saved!;
+}
+
+describe('tool servers', () => {
+  it('keeps a bearer token, shows it masked, and lists the server’s tools', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({
+      name: 'Local MCP',
+      url: mcp.url,
+      headers: [{ name: 'Authorization', value: `Bearer ${MCP_TOKEN}` }],
+    });
+    expect(server.headers).toEqual([{ name: 'Authorization', hint: `••••${MCP_TOKEN.slice(-4)}` }]);
+    expect(JSON.stringify(await runtime.toolServers.list())).not.toContain(MCP_TOKEN);
+    // Saved again without the value: the stored token stays.
+    await runtime.toolServers.save({
+      id: server.id,
+      name: 'Local MCP',
+      url: mcp.url,
+      headers: [{ name: 'Authorization' }],
+    });
+    const tested = await runtime.toolServers.test({
+      id: server.id,
+      name: 'Local MCP',
+      url: mcp.url,
+      headers: [{ name: 'Authorization' }],
+    });
+    expect(tested.ok && tested.tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['echo', 'secret']),
+    );
+  });
+
+  it('says what is wrong with a server that cannot be used', async () => {
+    const runtime = open();
+    expect(await runtime.toolServers.test({ name: 'x', url: 'ftp://example.com' })).toEqual({
+      ok: false,
+      message: 'The address must start with http:// or https://',
+    });
+    const down = await runtime.toolServers.test({ name: 'x', url: 'http://127.0.0.1:9/mcp' });
+    expect(down.ok).toBe(false);
+    expect(!down.ok && down.message).toMatch(
+      /Could not reach the MCP server at http:\/\/127\.0\.0\.1:9\/mcp/,
+    );
+    expect(await runtime.toolServers.list()).toEqual([]);
+  });
+
+  it('gives an agent of the builder the server’s tools; its model calls one, and reads the result', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({
+      name: 'Local MCP',
+      url: mcp.url,
+      headers: [{ name: 'Authorization', value: `Bearer ${MCP_TOKEN}` }],
+    });
+    const agent = await agentWithServer(runtime, server.id);
+    const session = await runtime.createSession(agent.agentId);
+    const before = mcp.calls.length;
+    const seen: unknown[] = [];
+    await runtime.send(session.id, 'Say hello through the tool', (event) => seen.push(event));
+    expect(mcp.calls.slice(before)).toEqual([
+      { name: 'echo', args: { text: 'hello from the model' } },
+    ]);
+    const opening = await runtime.openSessionSummary(session.id);
+    const texts = opening.activeTail.map(({ event }) =>
+      (event.content?.parts ?? []).map((part) => part.text ?? '').join(''),
+    );
+    expect(texts.filter(Boolean).at(-1)).toBe('The MCP server answered.');
+    expect(JSON.stringify([seen, opening])).not.toContain(MCP_TOKEN);
+
+    // The agent file names the server by address, never its token.
+    const file = await runtime.agentSpecs.exportFile(agent.id);
+    expect(JSON.parse(file.json).toolServers).toEqual([
+      { id: server.id, name: 'Local MCP', url: mcp.url },
+    ]);
+    expect(file.json).not.toContain(MCP_TOKEN);
+    // And while the agent uses it, the server stays.
+    expect((await rejectionOf(runtime.toolServers.remove(server.id))).message).toMatch(
+      /used by echoer/,
+    );
+  });
+
+  it('offers an agent only the tools left switched on', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({
+      name: 'Local MCP',
+      url: mcp.url,
+      disabledTools: ['echo'],
+    });
+    const agent = await agentWithServer(runtime, server.id);
+    const session = await runtime.createSession(agent.agentId);
+    const before = models.requests.length;
+    await runtime.send(session.id, 'Say hello', () => {}).catch(() => undefined);
+    const request = models.requests
+      .slice(before)
+      .find((r) => r.path.endsWith('/chat/completions'))!;
+    const offered = (request.body.tools ?? []).map(
+      (tool: { function: { name: string } }) => tool.function.name,
+    );
+    expect(offered).not.toContain('echo');
+    expect(offered).toContain('picture');
+  });
+});
