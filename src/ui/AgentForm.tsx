@@ -1,5 +1,10 @@
 import type { AgentBuilder, AgentBuilderState } from './agent-builder.ts';
-import { modelPlaceholder, subAgentChoices, toggled } from './agent-builder-model.ts';
+import {
+  modelPlaceholder,
+  subAgentChoices,
+  toggled,
+  toggledServer,
+} from './agent-builder-model.ts';
 
 interface Props {
   builder: AgentBuilder;
@@ -12,8 +17,8 @@ interface Props {
 
 /** The form of one agent: provider and model, instruction, built-in tools, sub-agents. */
 export function AgentForm({ builder, state, onProviders, onUse }: Props) {
-  const { draft, specs, providers, tools, models, modelsError, problems, saving, status, error } =
-    state;
+  const { draft, specs, providers, tools, toolServers, models, modelsError, problems } = state;
+  const { saving, status, error } = state;
   const saved = specs.find((spec) => spec.id === draft.id);
   const choices = subAgentChoices(specs, draft.id);
   const change = builder.change.bind(builder);
@@ -102,6 +107,24 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
               }
             />{' '}
             {tool.name}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset class="choices">
+        <legend>Tool servers</legend>
+        {toolServers.length === 0 && (
+          <p class="hint">Add MCP servers in Settings → Tool servers to use their tools here.</p>
+        )}
+        {toolServers.map((server) => (
+          <label key={server.id} class="check" title={server.url}>
+            <input
+              type="checkbox"
+              checked={(draft.toolServers ?? []).some((use) => use.serverId === server.id)}
+              onChange={(e) =>
+                change({ toolServers: toggledServer(draft, server.id, e.currentTarget.checked) })
+              }
+            />{' '}
+            {server.name}
           </label>
         ))}
       </fieldset>

@@ -38,6 +38,7 @@ const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView))
 const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsView));
 const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
 const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
+const ToolServersView = lazy(() => import('./ToolServersView.tsx').then((m) => m.ToolServersView));
 // Shown above a session on an ADK server only.
 const RemoteBar = lazy(() => import('./RemoteBar.tsx').then((m) => m.RemoteBar));
 
@@ -49,7 +50,7 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** What the main area shows: the session, or one of the views opened from the header. */
-type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk';
+type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools';
 
 interface Props {
   workbench: Workbench;
@@ -206,6 +207,10 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
             setView('adk');
             setPane('chat');
           }}
+          onToolServers={() => {
+            setView('tools');
+            setPane('chat');
+          }}
         />
       </header>
 
@@ -267,6 +272,8 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           />
         ) : view === 'providers' ? (
           <ProvidersView editor={providers} onClose={() => setView('chat')} />
+        ) : view === 'tools' ? (
+          <ToolServersView client={client} onClose={() => setView('chat')} />
         ) : view === 'adk' ? (
           <AdkServersView
             client={client}

@@ -5,10 +5,17 @@ interface Props {
   onChange: (patch: Partial<Settings>) => void;
   onProviders: () => void;
   onAdkServers: () => void;
+  onToolServers: () => void;
 }
 
 /** The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK servers. */
-export function SettingsMenu({ settings, onChange, onProviders, onAdkServers }: Props) {
+export function SettingsMenu({
+  settings,
+  onChange,
+  onProviders,
+  onAdkServers,
+  onToolServers,
+}: Props) {
   return (
     <details class="settings">
       <summary>Settings</summary>
@@ -59,6 +66,15 @@ export function SettingsMenu({ settings, onChange, onProviders, onAdkServers }: 
           }}
         >
           ADK servers
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onToolServers();
+          }}
+        >
+          Tool servers
         </button>
       </div>
     </details>

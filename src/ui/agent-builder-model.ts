@@ -38,7 +38,20 @@ export function draftOf(spec: AgentSpecInfo): AgentDraft {
     tools: [...tools],
     subAgentIds: [...subAgentIds],
     resumable,
+    ...(spec.toolServers && spec.toolServers.length > 0
+      ? { toolServers: spec.toolServers.map((use) => ({ ...use })) }
+      : {}),
   };
+}
+
+/** The draft's tool servers with `serverId` used (all its tools) or not. */
+export function toggledServer(
+  draft: AgentDraft,
+  serverId: string,
+  on: boolean,
+): NonNullable<AgentDraft['toolServers']> {
+  const rest = (draft.toolServers ?? []).filter((use) => use.serverId !== serverId);
+  return on ? [...rest, { serverId }] : rest;
 }
 
 /** `list` with `item` added (at the end) or removed. */

@@ -13,6 +13,7 @@ import type {
   ConnectionTest,
   ProviderInfo,
   RuntimeBroadcast,
+  ToolServerInfo,
 } from '../../workers/protocol.ts';
 import { draftOf, emptyDraft, sameDraft, type AgentDraft } from './agent-builder-model.ts';
 import type { RuntimeClient } from './workbench.ts';
@@ -21,6 +22,8 @@ export interface AgentBuilderState {
   specs: AgentSpecInfo[];
   providers: ProviderInfo[];
   tools: BuiltinToolInfo[];
+  /** Settings → Tool servers: an agent may use their tools. */
+  toolServers: ToolServerInfo[];
   draft: AgentDraft;
   /** The draft as last opened or saved: the form is dirty when `draft` differs. */
   savedDraft: AgentDraft | undefined;
@@ -39,6 +42,7 @@ const INITIAL: AgentBuilderState = {
   specs: [],
   providers: [],
   tools: [],
+  toolServers: [],
   draft: emptyDraft([]),
   savedDraft: undefined,
   models: [],
@@ -88,12 +92,13 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
   async refresh(): Promise<void> {
     await this.guard(async () => {
       const { runtime } = this.client;
-      const [specs, providers, tools] = await Promise.all([
+      const [specs, providers, tools, toolServers] = await Promise.all([
         runtime.listAgentSpecs(),
         runtime.listProviders(),
         this.state.tools.length > 0 ? this.state.tools : runtime.listBuiltinTools(),
+        runtime.listToolServers?.() ?? [],
       ]);
-      this.set({ specs, providers, tools });
+      this.set({ specs, providers, tools, toolServers });
     });
   }
 

@@ -61,7 +61,7 @@ describe.each([
       }
     });
 
-    it(`finds nothing serious in the Flows, Agents, Providers and ADK servers views (${theme})`, async () => {
+    it(`finds nothing serious in the Flows, Agents, Providers, ADK servers and Tool servers views (${theme})`, async () => {
       const { page } = browser;
       await setTheme(page, theme);
       const header = page.getByRole('banner');
@@ -80,6 +80,11 @@ describe.each([
       await page.getByRole('button', { name: 'ADK servers' }).click();
       await page.getByRole('region', { name: 'ADK servers' }).waitFor();
       await expectClean(page, 'ADK servers view');
+      await page.getByRole('button', { name: 'Back to the chat' }).click();
+      await page.locator('details.settings summary').click();
+      await page.getByRole('button', { name: 'Tool servers' }).click();
+      await page.getByRole('region', { name: 'Tool servers' }).waitFor();
+      await expectClean(page, 'Tool servers view');
       await page.getByRole('button', { name: 'Back to the chat' }).click();
     });
   }

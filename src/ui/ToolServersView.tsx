@@ -1,0 +1,163 @@
+import { useEffect, useMemo } from 'preact/hooks';
+import { ToolServersModel } from './tool-servers-model.ts';
+import type { RuntimeClient } from './workbench.ts';
+import { useSnapshot } from './use-snapshot.ts';
+
+interface Props {
+  client: Pick<RuntimeClient, 'runtime'>;
+  onClose: () => void;
+}
+
+/**
+ * Settings → Tool servers: MCP servers (Streamable HTTP) agents may use, each with the headers it
+ * needs (a token is kept in this browser only and shown masked), Test connection, and its tools
+ * switched on or off.
+ */
+export function ToolServersView({ client, onClose }: Props) {
+  const model = useMemo(() => new ToolServersModel(client), [client]);
+  const state = useSnapshot(model);
+  useEffect(() => {
+    void model.start();
+  }, [model]);
+  const { draft } = state;
+  const origin = typeof location === 'undefined' ? '' : location.origin;
+
+  return (
+    <section class="flows-view tool-servers" aria-label="Tool servers">
+      <header class="flows-head">
+        <h2>Tool servers</h2>
+        <p class="hint">
+          MCP servers (Streamable HTTP) whose tools your agents can use. A server used from this
+          page must allow its origin ({origin}) and expose the Mcp-Session-Id header: see
+          docs/tools.md.
+        </p>
+        <button type="button" onClick={onClose}>
+          Back to the chat
+        </button>
+      </header>
+      <div class="flows-body">
+        <nav class="flows-list" aria-label="Tool server list">
+          <ul>
+            {state.servers.map((server) => (
+              <li key={server.id} class={server.id === draft.id ? 'current' : ''}>
+                <button type="button" class="flow-open" onClick={() => model.open(server)}>
+                  {server.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => model.open(undefined)}>
+            Add a server
+          </button>
+        </nav>
+        <form
+          class="provider-form"
+          aria-label={draft.id ? `Tool server ${draft.name}` : 'New tool server'}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void model.save();
+          }}
+        >
+          <label>
+            Name
+            <input
+              value={draft.name}
+              onInput={(e) => model.edit({ name: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Server URL
+            <input
+              value={draft.url}
+              placeholder="http://localhost:3000/mcp"
+              onInput={(e) => model.edit({ url: e.currentTarget.value })}
+            />
+          </label>
+          <fieldset>
+            <legend>Headers</legend>
+            {draft.headers.map((header, index) => (
+              <div class="header-row" key={index}>
+                <input
+                  aria-label={`Header name ${index + 1}`}
+                  value={header.name}
+                  onInput={(e) =>
+                    model.edit({
+                      headers: draft.headers.map((h, i) =>
+                        i === index ? { ...h, name: e.currentTarget.value } : h,
+                      ),
+                    })
+                  }
+                />
+                <input
+                  type="password"
+                  autocomplete="off"
+                  aria-label={`Header value ${index + 1}`}
+                  value={header.value}
+                  placeholder={
+                    header.hint ? `${header.hint} stored; type to replace it` : 'e.g. Bearer …'
+                  }
+                  onInput={(e) =>
+                    model.edit({
+                      headers: draft.headers.map((h, i) =>
+                        i === index ? { ...h, value: e.currentTarget.value } : h,
+                      ),
+                    })
+                  }
+                />
+              </div>
+            ))}
+            <button
+              type="button"
+              onClick={() => model.edit({ headers: [...draft.headers, { name: '', value: '' }] })}
+            >
+              Add a header
+            </button>
+          </fieldset>
+          <div class="flow-buttons">
+            <button type="button" disabled={state.busy} onClick={() => void model.test()}>
+              Test connection
+            </button>
+            <button type="submit" class="primary" disabled={state.busy}>
+              Save
+            </button>
+            {draft.id && (
+              <button
+                type="button"
+                class="danger"
+                disabled={state.busy}
+                onClick={() => void model.remove(draft.id!)}
+              >
+                Remove
+              </button>
+            )}
+            {state.status && (
+              <span class="flow-status" role="status" aria-label="Connection">
+                {state.status}
+              </span>
+            )}
+          </div>
+          {state.error && (
+            <p class="banner error" role="alert">
+              {state.error}
+            </p>
+          )}
+          {state.tools && (
+            <fieldset>
+              <legend>Tools offered to agents</legend>
+              {state.tools.map((tool) => (
+                <label class="check" key={tool.name} title={tool.description}>
+                  <input
+                    type="checkbox"
+                    checked={!draft.disabledTools.includes(tool.name)}
+                    onChange={(e) => model.toggleTool(tool.name, e.currentTarget.checked)}
+                  />{' '}
+                  {tool.name}
+                </label>
+              ))}
+            </fieldset>
+          )}
+        </form>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+// MCP tools in the app, in Chromium: a real MCP server (the official SDK's, another origin, with
+// CORS) added in Settings → Tool servers with a bearer token, Test connection listing its tools,
+// an agent of the builder given the server, its model (the fixture server) calling the server's
+// tool, and the token nowhere: not in the page, the session file or the agent file.
+
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { messages, openApp, region, say } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+import { MCP_TOKEN, startMcpServer, type McpTestServer } from '../support/mcp-server.ts';
+import { startModelServer, type ModelServer } from '../support/model-server.ts';
+
+const browser = freshBrowserPerTest();
+
+let mcp: McpTestServer;
+let models: ModelServer;
+beforeAll(async () => {
+  mcp = await startMcpServer();
+  models = await startModelServer();
+});
+afterAll(async () => {
+  await mcp.close();
+  await models.close();
+});
+
+it('adds an MCP server with a token, gives its tools to an agent, and the model uses one', async () => {
+  const { page } = browser;
+  await openApp(page);
+
+  // Settings → Tool servers: the server, its token, Test connection, one tool switched off.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+  const servers = region(page, 'Tool servers');
+  await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
+  await servers.getByLabel('Server URL').fill(mcp.url);
+  await servers.getByLabel('Header value 1').fill(`Bearer ${MCP_TOKEN}`);
+  await servers.getByRole('button', { name: 'Test connection' }).click();
+  await servers
+    .getByRole('status')
+    .filter({ hasText: /^Connected: \d+ tools\.$/ })
+    .waitFor();
+  await servers.getByLabel('broken', { exact: true }).uncheck();
+  await servers.getByRole('button', { name: 'Save' }).click();
+  await servers
+    .getByRole('status')
+    .filter({ hasText: /^Saved “Local MCP”/ })
+    .waitFor();
+  expect(await servers.getByLabel('Header value 1').inputValue()).toBe('');
+  expect(await servers.getByLabel('Header value 1').getAttribute('placeholder')).toBe(
+    `••••${MCP_TOKEN.slice(-4)} stored; type to replace it`,
+  );
+
+  // A provider (the fixture model server) and an agent with the server's tools.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  await providers.getByRole('button', { name: 'Add Other server' }).click();
+  await providers.getByLabel('Name').fill('Fixture');
+  await providers.getByLabel('Base URL').fill(`${models.url}/v1`);
+  await providers.getByLabel('Default model').fill('fixture-mcp-echo');
+  await providers.getByRole('button', { name: 'Save' }).click();
+  await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const agents = region(page, 'Agents');
+  await agents.getByLabel('Name', { exact: true }).fill('echoer');
+  await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
+  await agents.getByRole('group', { name: 'Tool servers' }).getByLabel('Local MCP').check();
+  await agents.getByRole('button', { name: 'Save' }).click();
+  await agents.getByRole('status').filter({ hasText: 'Saved “echoer”' }).waitFor();
+  await agents.getByRole('button', { name: 'Use in this session' }).click();
+
+  // The model calls the MCP server's echo tool and answers with what it said.
+  const before = mcp.calls.length;
+  await say(page, 'Say hello through the tool');
+  await expect
+    .poll(() => messages(page))
+    .toEqual(['Say hello through the tool', 'The MCP server answered.']);
+  const chat = region(page, 'Conversation');
+  await chat.locator('.tool-call', { hasText: 'echo(text=hello from the model)' }).waitFor();
+  await chat.locator('.tool-call .status.done').waitFor();
+  expect(mcp.calls.slice(before)).toEqual([
+    { name: 'echo', args: { text: 'hello from the model' } },
+  ]);
+  // The switched-off tool was not offered to the model.
+  const offered = models.requests
+    .filter((r) => r.path.endsWith('/chat/completions'))
+    .at(-1)!
+    .body.tools.map((tool: { function: { name: string } }) => tool.function.name);
+  expect(offered).toContain('echo');
+  expect(offered).not.toContain('broken');
+
+  // The token is nowhere: not in the page, the session file or the agent file.
+  expect((await page.content()).includes(MCP_TOKEN)).toBe(false);
+  const [sessionFile] = await Promise.all([
+    page.waitForEvent('download'),
+    page
+      .getByRole('navigation', { name: 'Sessions' })
+      .getByRole('button', { name: 'Export', exact: true })
+      .click(),
+  ]);
+  expect(readFileSync((await sessionFile.path())!, 'utf8')).not.toContain(MCP_TOKEN);
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const [agentFile] = await Promise.all([
+    page.waitForEvent('download'),
+    region(page, 'Agents').getByRole('button', { name: 'Export echoer' }).click(),
+  ]);
+  const agentJson = readFileSync((await agentFile.path())!, 'utf8');
+  expect(JSON.parse(agentJson).toolServers).toEqual([
+    { id: expect.any(String), name: 'Local MCP', url: mcp.url },
+  ]);
+  expect(agentJson).not.toContain(MCP_TOKEN);
+  expect(browser.errors).toEqual([]);
+});
