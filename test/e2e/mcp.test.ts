@@ -5,7 +5,8 @@
 
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages, openApp, region, say } from './app-page.ts';
+import type { Page } from 'playwright-core';
+import { messages, openApp, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { MCP_TOKEN, startMcpServer, type McpTestServer } from '../support/mcp-server.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
@@ -110,4 +111,72 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   ]);
   expect(agentJson).not.toContain(MCP_TOKEN);
   expect(browser.errors).toEqual([]);
+});
+
+/** Settings → Tool servers: the test server, saved (no headers). */
+async function addServer(page: Page): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+  const servers = region(page, 'Tool servers');
+  await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
+  await servers.getByLabel('Server URL').fill(mcp.url);
+  await servers.getByRole('button', { name: 'Save' }).click();
+  await servers
+    .getByRole('status')
+    .filter({ hasText: /^Saved “Local MCP”/ })
+    .waitFor();
+}
+
+/** A provider on the fixture model server, and an agent on `model` with the tool server. */
+async function addAgent(page: Page, name: string, model: string): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  await providers.getByRole('button', { name: 'Add Other server' }).click();
+  await providers.getByLabel('Name').fill('Fixture');
+  await providers.getByLabel('Base URL').fill(`${models.url}/v1`);
+  await providers.getByLabel('Default model').fill(model);
+  await providers.getByRole('button', { name: 'Save' }).click();
+  await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const agents = region(page, 'Agents');
+  await agents.getByLabel('Name', { exact: true }).fill(name);
+  await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
+  await agents.getByRole('group', { name: 'Tool servers' }).getByLabel('Local MCP').check();
+  await agents.getByRole('button', { name: 'Save' }).click();
+  await agents
+    .getByRole('status')
+    .filter({ hasText: `Saved “${name}”` })
+    .waitFor();
+  await agents.getByRole('button', { name: 'Use in this session' }).click();
+}
+
+it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and rewinds it', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addServer(page);
+  await addAgent(page, 'waiter', 'fixture-mcp-slow');
+  await page.getByLabel('Message').fill('Take your time');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const chat = region(page, 'Conversation');
+  await chat.locator('.tool-call', { hasText: 'slow(ms=2500)' }).waitFor();
+  await expect
+    .poll(() => mcp.calls.filter((call) => call.name === 'slow').length)
+    .toBeGreaterThan(0);
+  // Reloaded while the server is still working on it: the call is unanswered in the log.
+  await page.reload();
+  await waitReady(page);
+  await page.getByRole('button', { name: /^Resume/ }).click();
+  await chat.getByText('The MCP server answered.').waitFor();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+  expect(await messages(page)).toEqual(['Take your time', 'The MCP server answered.']);
+  expect(await chat.locator('.tool-call .status.done').count()).toBe(1);
+  expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+
+  // Rewound to before the turn: the conversation is empty again.
+  const history = region(page, 'History');
+  await history.getByRole('button', { name: 'Take your time' }).click();
+  await history.getByRole('button', { name: /^Rewind/ }).click();
+  await expect.poll(() => messages(page)).toEqual([]);
+  expect(browser.errors.filter((error) => !/ERR_/.test(error))).toEqual([]);
 });

@@ -81,6 +81,10 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-mcp-echo': ({ body }) => ({
     fixture: body.messages.at(-1)?.role === 'tool' ? 'mcp-echo-answer' : 'mcp-echo',
   }),
+  // The same with the MCP test server's `slow` tool (2.5 s): a run to reload in the middle of.
+  'fixture-mcp-slow': ({ body }) => ({
+    fixture: body.messages.at(-1)?.role === 'tool' ? 'mcp-echo-answer' : 'mcp-slow',
+  }),
   // A server that answers a streaming request with one JSON body (some do, in some modes)
   'fixture-ignores-stream': () => ({ fixture: 'text', whole: true }),
   'fixture-safety': () => ({ fixture: 'safety' }),
