@@ -21,6 +21,8 @@ import { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from '../src/tools/bu
 import type { AgentSource } from './app-flows.ts';
 import type { AppProviders } from './app-providers.ts';
 import type { AppToolServers } from './app-tool-servers.ts';
+import type { BaseTool } from '../src/tools/base-tool.ts';
+import { PolicyTool, PolicyToolset } from '../src/tools/tool-policy.ts';
 import type {
   AgentImportResult,
   AgentInfo,
@@ -43,6 +45,10 @@ export class AppAgentSpecs {
     private readonly options: { broadcast: (message: RuntimeBroadcast) => void },
     private readonly toolServers?: AppToolServers,
   ) {}
+
+  private underPolicy(tool: BaseTool): BaseTool {
+    return this.toolServers ? new PolicyTool(tool, this.toolServers.policyOf) : tool;
+  }
 
   /** The names of the saved agents that use tool server `serverId`. */
   async usingToolServer(serverId: string): Promise<string[]> {
@@ -247,13 +253,20 @@ export class AppAgentSpecs {
         buildSpecAgent(root, {
           lookup,
           model: (spec) => this.providers.model(records.get(spec.providerId)!, spec.model),
-          tools: builtinTools,
+          // Every tool under the user's approval policies: an MCP tool asks unless told not to.
+          tools: (names) => builtinTools(names).map((tool) => this.underPolicy(tool)),
           toolsets: (spec) =>
             (spec.toolServers ?? []).flatMap((use) => {
               const server = servers.get(use.serverId);
-              return server && this.toolServers
-                ? [this.toolServers.toolset(server, use.tools)]
-                : [];
+              const toolServers = this.toolServers;
+              if (!server || !toolServers) return [];
+              return [
+                new PolicyToolset(
+                  toolServers.toolset(server, use.tools),
+                  toolServers.policyOf,
+                  'ask',
+                ),
+              ];
             }),
         }),
     };

@@ -9,6 +9,7 @@
 import { InvalidRequestError } from '../src/core/errors.ts';
 import { redact } from '../src/models/model-errors.ts';
 import { McpToolset, type McpToolInfo } from '../src/tools/mcp/mcp-toolset.ts';
+import { TOOL_POLICIES, type ToolPolicy } from '../src/tools/tool-policy.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type {
   RuntimeBroadcast,
@@ -18,6 +19,7 @@ import type {
 } from './protocol.ts';
 
 const SETTING = 'toolServers';
+const POLICIES = 'toolPolicies';
 
 /** A tool server as stored: its header values included. */
 export interface ToolServerRecord {
@@ -81,6 +83,26 @@ export class AppToolServers {
     );
     this.broadcast({ type: 'agents-changed' });
   }
+
+  /** The approval policies the user set, by tool name. */
+  async policies(): Promise<Record<string, ToolPolicy>> {
+    return (await this.store.getSetting<Record<string, ToolPolicy>>(POLICIES)) ?? {};
+  }
+
+  /** Sets a tool's approval policy; `undefined` resets it (the tool's own rule again). */
+  async setPolicy(toolName: string, policy: ToolPolicy | undefined): Promise<void> {
+    if (!toolName || toolName.length > 200) throw new InvalidRequestError('There is no such tool');
+    if (policy !== undefined && !TOOL_POLICIES.includes(policy))
+      throw new InvalidRequestError(`A policy is one of ${TOOL_POLICIES.join(', ')}`);
+    const policies = { ...(await this.policies()) };
+    if (policy === undefined) delete policies[toolName];
+    else policies[toolName] = policy;
+    await this.store.putSetting(POLICIES, policies);
+  }
+
+  /** The policy of one tool (read at each call of it). */
+  readonly policyOf = async (toolName: string): Promise<ToolPolicy | undefined> =>
+    Object.hasOwn(await this.policies(), toolName) ? (await this.policies())[toolName] : undefined;
 
   /** Test connection: the server's tools, or what went wrong (header values blanked out). */
   async test(input: ToolServerInput): Promise<ToolServerTest> {

@@ -15,6 +15,7 @@ import {
   type ToolServerInput,
 } from './protocol.ts';
 import { webLocks } from './session-locks.ts';
+import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 const runtime = new AppRuntime({
@@ -104,6 +105,9 @@ const api = {
   saveToolServer: (input: ToolServerInput) => runtime.toolServers.save(input),
   deleteToolServer: (id: string) => runtime.toolServers.remove(id),
   testToolServer: (input: ToolServerInput) => runtime.toolServers.test(input),
+  toolPolicies: () => runtime.toolServers.policies(),
+  setToolPolicy: (toolName: string, policy: ToolPolicy | undefined) =>
+    runtime.toolServers.setPolicy(toolName, policy),
   // The agent builder.
   listBuiltinTools: () => runtime.agentSpecs.tools(),
   listAgentSpecs: () => runtime.agentSpecs.list(),

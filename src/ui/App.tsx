@@ -334,6 +334,8 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
                 )}
                 disabled={locked}
                 onAnswer={actions.answer}
+                // Policies apply to the tools of the agent builder's agents (MCP and built-in).
+                {...(agentId?.startsWith('agent:') ? { onAllowAlways: actions.allowAlways } : {})}
               />
             )}
             {session && (

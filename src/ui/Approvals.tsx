@@ -6,9 +6,11 @@ interface Props {
   approvals: PendingApproval[];
   disabled: boolean;
   onAnswer: (requestId: string, confirmed: boolean, payload?: unknown) => void;
+  /** Approves, and lets the tool run from now on without asking (its policy: always). */
+  onAllowAlways?: (requestId: string, toolName: string) => void;
 }
 
-export function Approvals({ approvals, disabled, onAnswer }: Props) {
+export function Approvals({ approvals, disabled, onAnswer, onAllowAlways }: Props) {
   if (approvals.length === 0) return null;
   return (
     <section class="approvals" aria-label="Pending approvals">
@@ -20,6 +22,7 @@ export function Approvals({ approvals, disabled, onAnswer }: Props) {
             approval={approval}
             disabled={disabled}
             onAnswer={onAnswer}
+            onAllowAlways={onAllowAlways}
           />
         ))}
       </ul>
@@ -34,6 +37,7 @@ function ApprovalItem({
   approval,
   disabled,
   onAnswer,
+  onAllowAlways,
 }: { approval: PendingApproval } & Omit<Props, 'approvals'>) {
   const [feedback, setFeedback] = useState('');
   return (
@@ -72,6 +76,16 @@ function ApprovalItem({
         >
           Approve
         </button>
+        {onAllowAlways && (
+          <button
+            type="button"
+            disabled={disabled}
+            title="Approve, and let this tool run without asking from now on (Settings → Tool servers lists what you allowed)"
+            onClick={() => onAllowAlways(approval.requestId, approval.toolName)}
+          >
+            Allow always for this tool
+          </button>
+        )}
         <button
           type="button"
           class="danger"

@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { ToolServersModel } from './tool-servers-model.ts';
 import type { RuntimeClient } from './workbench.ts';
 import { useSnapshot } from './use-snapshot.ts';
+import type { ToolPolicy } from '../tools/tool-policy.ts';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;
@@ -158,6 +159,43 @@ export function ToolServersView({ client, onClose }: Props) {
           )}
         </form>
       </div>
+      <section class="tool-policies" aria-label="Approval policies">
+        <h3>Approval policies</h3>
+        <p class="hint">
+          An MCP tool asks for your approval before each call unless you allow it here or with
+          *Allow always for this tool* on its approval card; *never* refuses it.
+        </p>
+        {Object.keys(state.policies).length === 0 ? (
+          <p class="hint">None set: every tool follows its own rule.</p>
+        ) : (
+          <ul>
+            {Object.entries(state.policies).map(([tool, policy]) => (
+              <li key={tool}>
+                <label>
+                  <code>{tool}</code>{' '}
+                  <select
+                    value={policy}
+                    onChange={(e) =>
+                      void model.setPolicy(tool, e.currentTarget.value as ToolPolicy)
+                    }
+                  >
+                    <option value="ask">ask every time</option>
+                    <option value="always">always allow</option>
+                    <option value="never">never</option>
+                  </select>
+                </label>{' '}
+                <button
+                  type="button"
+                  aria-label={`Reset ${tool}`}
+                  onClick={() => void model.setPolicy(tool, undefined)}
+                >
+                  Reset
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </section>
   );
 }

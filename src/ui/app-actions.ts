@@ -51,6 +51,10 @@ export function actionsOf(workbench: Workbench) {
       void workbench.answer(requestId, confirmed, payload);
       focusMessageBox();
     },
+    allowAlways: (requestId: string, toolName: string) => {
+      void workbench.allowAlways(requestId, toolName);
+      focusMessageBox();
+    },
     respond: (callId: string, name: string, response: Record<string, unknown>) => {
       void workbench.respond(callId, name, response);
       focusMessageBox();

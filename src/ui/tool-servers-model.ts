@@ -5,6 +5,7 @@
 import { ViewState } from './view-state.ts';
 import type { ToolServerInfo, ToolServerInput } from '../../workers/protocol.ts';
 import type { RuntimeClient } from './workbench.ts';
+import type { ToolPolicy } from '../tools/tool-policy.ts';
 
 export interface ToolServerDraft {
   id?: string;
@@ -17,6 +18,8 @@ export interface ToolServerDraft {
 
 export interface ToolServersState {
   servers: ToolServerInfo[];
+  /** Approval policies the user set, by tool name (a tool not listed keeps its own rule). */
+  policies: Record<string, ToolPolicy>;
   draft: ToolServerDraft;
   /** What Test connection found: the tools, or what went wrong. */
   tools: { name: string; description: string }[] | undefined;
@@ -36,6 +39,7 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   constructor(private readonly client: Pick<RuntimeClient, 'runtime'>) {
     super({
       servers: [],
+      policies: {},
       draft: EMPTY,
       tools: undefined,
       status: undefined,
@@ -46,8 +50,19 @@ export class ToolServersModel extends ViewState<ToolServersState> {
 
   async start(): Promise<void> {
     await this.guard(async () =>
-      this.set({ servers: await this.client.runtime.listToolServers() }),
+      this.set({
+        servers: await this.client.runtime.listToolServers(),
+        policies: await this.client.runtime.toolPolicies(),
+      }),
     );
+  }
+
+  /** Sets a tool's approval policy, or resets it (`undefined`). */
+  async setPolicy(toolName: string, policy: ToolPolicy | undefined): Promise<void> {
+    await this.guard(async () => {
+      await this.client.runtime.setToolPolicy(toolName, policy);
+      this.set({ policies: await this.client.runtime.toolPolicies() });
+    });
   }
 
   edit(patch: Partial<ToolServerDraft>): void {

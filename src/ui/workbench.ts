@@ -398,6 +398,12 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
   }
 
+  /** Approves a call, and lets its tool run without asking from now on (policy: always). */
+  async allowAlways(requestId: string, toolName: string): Promise<void> {
+    await this.guard(() => this.client.runtime.setToolPolicy(toolName, 'always'));
+    if (!this.state.error) await this.answer(requestId, true);
+  }
+
   /**
    * Replies to a paused call (a question, a long-running tool) with its function response: the
    * run that waits for it goes on.

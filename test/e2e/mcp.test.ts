@@ -70,9 +70,16 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   await agents.getByRole('status').filter({ hasText: 'Saved “echoer”' }).waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
 
-  // The model calls the MCP server's echo tool and answers with what it said.
+  // The model calls the MCP server's echo tool: asked first (an MCP tool's default), allowed
+  // always, it runs and the model answers with what it said.
   const before = mcp.calls.length;
-  await say(page, 'Say hello through the tool');
+  await page.getByLabel('Message').fill('Say hello through the tool');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const approvals = region(page, 'Pending approvals');
+  await approvals.getByText('wants to call').waitFor();
+  expect(mcp.calls.length).toBe(before);
+  await approvals.getByRole('button', { name: 'Allow always for this tool' }).click();
+  await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
   await expect
     .poll(() => messages(page))
     .toEqual(['Say hello through the tool', 'The MCP server answered.']);
@@ -82,6 +89,10 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   expect(mcp.calls.slice(before)).toEqual([
     { name: 'echo', args: { text: 'hello from the model' } },
   ]);
+  // Allowed always: the next call runs without asking.
+  await say(page, 'Once more');
+  expect(await approvals.count()).toBe(0);
+  expect(mcp.calls.slice(before).map((call) => call.name)).toEqual(['echo', 'echo']);
   // The switched-off tool was not offered to the model.
   const offered = models.requests
     .filter((r) => r.path.endsWith('/chat/completions'))
@@ -89,6 +100,14 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
     .body.tools.map((tool: { function: { name: string } }) => tool.function.name);
   expect(offered).toContain('echo');
   expect(offered).not.toContain('broken');
+
+  // Settings → Tool servers lists the policy, and resets it.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+  const policies = region(page, 'Approval policies');
+  expect(await policies.getByRole('combobox').inputValue()).toBe('always');
+  await policies.getByRole('button', { name: 'Reset echo' }).click();
+  await policies.getByText('None set').waitFor();
 
   // The token is nowhere: not in the page, the session file or the agent file.
   expect((await page.content()).includes(MCP_TOKEN)).toBe(false);
@@ -158,6 +177,7 @@ it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and
   await addAgent(page, 'waiter', 'fixture-mcp-slow');
   await page.getByLabel('Message').fill('Take your time');
   await page.getByRole('button', { name: 'Send' }).click();
+  await region(page, 'Pending approvals').getByRole('button', { name: 'Approve' }).click();
   const chat = region(page, 'Conversation');
   await chat.locator('.tool-call', { hasText: 'slow(ms=2500)' }).waitFor();
   await expect

@@ -32,7 +32,13 @@ function open() {
   });
 }
 
-async function agentWithServer(runtime: AppRuntime, serverId: string) {
+async function agentWithServer(
+  runtime: AppRuntime,
+  serverId: string,
+  { policies = false }: { policies?: boolean } = {},
+) {
+  // Without policies set, the tests of calls say in advance that echo may always run.
+  if (!policies) await runtime.toolServers.setPolicy('echo', 'always');
   const provider = await runtime.providers.save({
     kind: 'openai-compatible',
     name: 'Fixture',
@@ -149,5 +155,54 @@ describe('tool servers', () => {
     );
     expect(offered).not.toContain('echo');
     expect(offered).toContain('picture');
+  });
+});
+
+describe('approval policies', () => {
+  const calls = (events: readonly unknown[]) =>
+    (events as { content?: { parts: { functionCall?: { name: string } }[] } }[]).flatMap((event) =>
+      (event.content?.parts ?? []).flatMap((part) =>
+        part.functionCall ? [part.functionCall.name] : [],
+      ),
+    );
+  const responses = (events: readonly unknown[]) =>
+    (events as { content?: { parts: { functionResponse?: { response: unknown } }[] } }[]).flatMap(
+      (event) =>
+        (event.content?.parts ?? []).flatMap((part) =>
+          part.functionResponse ? [part.functionResponse.response] : [],
+        ),
+    );
+
+  it('asks before an MCP tool runs by default; Always and Never are kept per tool, and reset', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({ name: 'Local MCP', url: mcp.url });
+    const agent = await agentWithServer(runtime, server.id, { policies: true });
+
+    // Ask (the default for an MCP tool): the run pauses for the user's approval.
+    const first = await runtime.createSession(agent.agentId);
+    const asked: unknown[] = [];
+    await runtime.send(first.id, 'go', (event) => asked.push(event));
+    expect(calls(asked)).toEqual(['echo', 'adk_request_confirmation']);
+
+    // Always: it runs at once.
+    await runtime.toolServers.setPolicy('echo', 'always');
+    expect(await runtime.toolServers.policies()).toEqual({ echo: 'always' });
+    const second = await runtime.createSession(agent.agentId);
+    const ran: unknown[] = [];
+    await runtime.send(second.id, 'go', (event) => ran.push(event));
+    expect(calls(ran)).toEqual(['echo']);
+    expect(responses(ran)).toEqual([{ result: 'echo: hello from the model' }]);
+
+    // Never: the model is told it may not.
+    await runtime.toolServers.setPolicy('echo', 'never');
+    const third = await runtime.createSession(agent.agentId);
+    const refused: unknown[] = [];
+    await runtime.send(third.id, 'go', (event) => refused.push(event));
+    expect(responses(refused)).toEqual([
+      { error: 'The user does not allow the tool echo (its approval policy is "never")' },
+    ]);
+
+    await runtime.toolServers.setPolicy('echo', undefined);
+    expect(await runtime.toolServers.policies()).toEqual({});
   });
 });
