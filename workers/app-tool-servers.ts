@@ -101,8 +101,10 @@ export class AppToolServers {
   }
 
   /** The policy of one tool (read at each call of it). */
-  readonly policyOf = async (toolName: string): Promise<ToolPolicy | undefined> =>
-    Object.hasOwn(await this.policies(), toolName) ? (await this.policies())[toolName] : undefined;
+  readonly policyOf = async (toolName: string): Promise<ToolPolicy | undefined> => {
+    const policies = await this.policies();
+    return Object.hasOwn(policies, toolName) ? policies[toolName] : undefined;
+  };
 
   /** Test connection: the server's tools, or what went wrong (header values blanked out). */
   async test(input: ToolServerInput): Promise<ToolServerTest> {

@@ -9,6 +9,14 @@ import type { BaseSessionService, RunRecord } from '../store/session-service.ts'
 import { asEnded } from './run-tracker.ts';
 import type { InterruptedInvocation, ListInterruptedRequest } from './runner-types.ts';
 
+/** Failures that leave nothing half done: the run is interrupted (resumable), not failed. */
+export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  'ModelUnreachableError',
+  'McpServerUnreachableError',
+  'StorageError',
+  'StorageFullError',
+]);
+
 /**
  * The invocations of a user (or of one session) that can be resumed: cut off (`isAlive` says
  * their runner is gone), interrupted, or paused waiting for a long-running tool or a human.

@@ -21,7 +21,7 @@ import { findAgentToRun } from './agent-to-run.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
 import { inputBlobs } from './input-blobs.ts';
-import { listInterrupted } from './interrupted-runs.ts';
+import { RESUMABLE_FAILURES, listInterrupted } from './interrupted-runs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import type {
   EditMessageRequest,
@@ -36,14 +36,6 @@ import type {
 
 const DEFAULT_HEARTBEAT_MS = 5_000;
 const STALE_AFTER_BEATS = 3;
-
-/** Failures that leave nothing half done: the run is interrupted (resumable), not failed. */
-const RESUMABLE_FAILURES = new Set([
-  'ModelUnreachableError',
-  'McpServerUnreachableError',
-  'StorageError',
-  'StorageFullError',
-]);
 
 export class Runner {
   readonly appName: string;
@@ -312,8 +304,8 @@ export class Runner {
     } catch (error) {
       if (signal?.aborted && (error as Error | null)?.name === 'AbortError') return;
       const { name, message } = error as Error;
-      // A model that could not be reached answered nothing, and a store that failed saved nothing
-      // of the change it failed: the run can go on once they can.
+      // A model or tool server that could not be reached answered nothing, and a store that
+      // failed saved nothing of the change it failed: the run can go on once they can.
       const failed = RESUMABLE_FAILURES.has(name) ? 'interrupted' : 'failed';
       outcome = { outcome: failed, details: { error: { name, message } } };
       throw error;
