@@ -11,6 +11,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { readBody } from './model-server.ts';
 
 export const MCP_TOKEN = 'mcp-secret-token-7c1e9b2a44';
 /** One red pixel, as a PNG. */
@@ -168,14 +169,4 @@ export async function startMcpServer({ port = 0 }: { port?: number } = {}): Prom
         http.close(() => resolve());
       }),
   };
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => resolve(text));
-    req.on('error', reject);
-  });
 }

@@ -200,7 +200,8 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
   };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body, as text (the test servers' own, on node:http). */
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     req.setEncoding('utf8');
