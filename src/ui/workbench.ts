@@ -400,8 +400,11 @@ export class Workbench extends ViewState<WorkbenchState> {
 
   /** Approves a call, and lets its tool run without asking from now on (policy: always). */
   async allowAlways(requestId: string, toolName: string): Promise<void> {
-    await this.guard(() => this.client.runtime.setToolPolicy(toolName, 'always'));
-    if (!this.state.error) await this.answer(requestId, true);
+    const set = await this.guard(async () => {
+      await this.client.runtime.setToolPolicy(toolName, 'always');
+      return true;
+    });
+    if (set) await this.answer(requestId, true);
   }
 
   /**
