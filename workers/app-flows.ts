@@ -7,7 +7,12 @@
 // - deleting a flow keeps the sessions that used it; running one says the flow was deleted.
 
 import { attachmentPolicy } from '../src/models/attachments.ts';
-import { EXAMPLE_FLOWS, FLOW_DEMO_TOOLS, createFlowAgent } from '../src/demos/flow-demos.ts';
+import {
+  EXAMPLE_FLOWS,
+  FLOW_DEMO_TOOLS,
+  createFlowAgent,
+  type FlowAgentTools,
+} from '../src/demos/flow-demos.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
 import { FLOW_LIMITS, type Flow, type FlowProblem } from '../src/flows/flow.ts';
 import { validateFlow } from '../src/flows/validate.ts';
@@ -26,6 +31,8 @@ import {
   jsonTextProblem,
   jsonTreeProblem,
 } from '../src/core/json-limits.ts';
+import type { PolicyLookup } from '../src/tools/tool-policy.ts';
+import type { FlowToolSet } from './app-tool-servers.ts';
 import { parseJson } from './flow-json.ts';
 import type {
   AgentInfo,
@@ -76,6 +83,20 @@ const NO_MODELS: FlowModels = {
   resolve: async () => ({ models: {}, known: [], version: '' }),
 };
 
+/**
+ * The tool servers' tools a flow's nodes may name (`Server name/tool`), and the user's approval
+ * policies, which every tool of a flow is under.
+ */
+export interface FlowTools {
+  resolve(refs: readonly string[]): Promise<FlowToolSet>;
+  policyOf: PolicyLookup;
+}
+
+const NO_TOOLS: FlowTools = {
+  resolve: async () => ({ tools: {}, servers: [], version: '' }),
+  policyOf: async () => undefined,
+};
+
 export class AppFlows {
   private readonly timing: DemoTiming | undefined;
 
@@ -83,6 +104,7 @@ export class AppFlows {
     private readonly store: IndexedDbAppStore,
     private readonly options: AppFlowsOptions,
     private readonly flowModels: FlowModels = NO_MODELS,
+    private readonly flowTools: FlowTools = NO_TOOLS,
   ) {
     this.timing = options.timing;
   }
@@ -140,11 +162,14 @@ export class AppFlows {
     const hostile = jsonTreeProblem(flow, DEFINITION_FILE_LIMITS);
     if (hostile) return { problems: [{ message: hostile }] };
     const { models, known } = await this.flowModels.resolve(modelNames(flow));
+    const { tools, servers } = await this.flowTools.resolve(toolRefs(flow));
     const problems = validateFlow(flow, {
       tools: FLOW_DEMO_TOOLS,
+      toolServers: servers,
       ...(modelNames(flow).length > 0 ? { models: known } : {}),
     });
-    if (problems.length === 0) problems.push(...compileProblems(flow as Flow, this.timing, models));
+    if (problems.length === 0)
+      problems.push(...compileProblems(flow as Flow, this.timing, models, { tools }));
     // `null`, a list or a number is reported by validateFlow: it has no name to compare.
     const name = isRecord(flow) ? flow.name : undefined;
     const others = (await this.list()).filter((other) => other.id !== id);
@@ -203,7 +228,11 @@ export class AppFlows {
     if (agentId.startsWith(EXAMPLE_PREFIX)) {
       const flow = EXAMPLE_FLOWS.find((example) => exampleId(example) === agentId);
       if (!flow) throw new InvalidRequestError(`There is no example flow ${agentId}`);
-      return { version: 'example', create: (timing) => createFlowAgent(flow, timing) };
+      const { policyOf } = this.flowTools;
+      return {
+        version: 'example',
+        create: (timing) => createFlowAgent(flow, timing, {}, { policyOf }),
+      };
     }
     const record = await this.store.getFlow(agentId.slice(FLOW_PREFIX.length));
     if (!record) {
@@ -211,11 +240,23 @@ export class AppFlows {
         `Flow deleted: this session's flow (${agentId}) no longer exists. Choose another agent.`,
       );
     }
-    const { models, version } = await this.flowModels.resolve(modelNames(record.flow));
+    const [{ models, version }, toolSet] = await Promise.all([
+      this.flowModels.resolve(modelNames(record.flow)),
+      this.flowTools.resolve(toolRefs(record.flow)),
+    ]);
+    const { policyOf } = this.flowTools;
     return {
-      version: `${record.updatedAt} ${version}`,
-      create: (timing) => createFlowAgent(record.flow, timing, models),
+      version: `${record.updatedAt} ${version} ${toolSet.version}`,
+      create: (timing) =>
+        createFlowAgent(record.flow, timing, models, { tools: toolSet.tools, policyOf }),
     };
+  }
+
+  /** The names of the user's flows that name a tool of the tool server called `serverName`. */
+  async usingToolServer(serverName: string): Promise<string[]> {
+    return (await this.store.listFlows())
+      .filter((record) => toolRefs(record.flow).some((ref) => ref.startsWith(`${serverName}/`)))
+      .map((record) => record.flow.name);
   }
 }
 
@@ -252,13 +293,25 @@ export function modelNames(flow: unknown): string[] {
   return [...new Set(names)];
 }
 
+/** The tool servers' tools a flow's nodes name (`Server name/tool`), each once. */
+export function toolRefs(flow: unknown): string[] {
+  const nodes = isRecord(flow) && Array.isArray(flow.nodes) ? flow.nodes : [];
+  const refs = nodes.flatMap((node: unknown) =>
+    isRecord(node) && Array.isArray(node.tools)
+      ? node.tools.filter((tool): tool is string => typeof tool === 'string' && tool.includes('/'))
+      : [],
+  );
+  return [...new Set(refs)];
+}
+
 function compileProblems(
   flow: Flow,
   timing: DemoTiming | undefined,
   models: Readonly<Record<string, BaseLlm>>,
+  extra: FlowAgentTools,
 ): FlowProblem[] {
   try {
-    createFlowAgent(flow, timing, models);
+    createFlowAgent(flow, timing, models, extra);
     return [];
   } catch (error) {
     if (isTrellisError(error, 'FlowValidationError'))

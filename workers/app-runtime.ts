@@ -109,12 +109,20 @@ export class AppRuntime {
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
     this.providers = new AppProviders(this.store, options);
     // A flow's nodes may name the providers' models (`Provider name/model`).
-    this.flows = new AppFlows(this.store, options, {
-      resolve: (names) => this.providers.flowModels(names),
-    });
-    this.toolServers = new AppToolServers(this.store, options.broadcast, (id) =>
-      this.agentSpecs.usingToolServer(id),
+    // …and tools of the tool servers (`Server name/tool`).
+    this.flows = new AppFlows(
+      this.store,
+      options,
+      { resolve: (names) => this.providers.flowModels(names) },
+      {
+        resolve: (refs) => this.toolServers.flowTools(refs),
+        policyOf: (name) => this.toolServers.policyOf(name),
+      },
     );
+    this.toolServers = new AppToolServers(this.store, options.broadcast, async (server) => ({
+      agents: await this.agentSpecs.usingToolServer(server.id),
+      flows: await this.flows.usingToolServer(server.name),
+    }));
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({

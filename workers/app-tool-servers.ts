@@ -9,10 +9,13 @@
 import { InvalidRequestError } from '../src/core/errors.ts';
 import { redact } from '../src/models/model-errors.ts';
 import { McpToolset, type McpToolInfo } from '../src/tools/mcp/mcp-toolset.ts';
-import { TOOL_POLICIES, type ToolPolicy } from '../src/tools/tool-policy.ts';
+import type { BaseTool } from '../src/tools/base-tool.ts';
+import { BaseToolset } from '../src/tools/base-toolset.ts';
+import { PolicyToolset, TOOL_POLICIES, type ToolPolicy } from '../src/tools/tool-policy.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type {
   RuntimeBroadcast,
+  ToolInfo,
   ToolServerInfo,
   ToolServerInput,
   ToolServerTest,
@@ -29,8 +32,13 @@ export interface ToolServerRecord {
   headers: { name: string; value: string }[];
   /** Tools the user switched off. */
   disabledTools: string[];
+  /** The tools the server listed when last tested (absent in records from before). */
+  tools?: ToolInfo[];
   updatedAt: number;
 }
+
+/** How much of a server's listing is kept for the forms. */
+const LISTING_LIMITS = { tools: 500, name: 200, description: 1000 };
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -38,8 +46,11 @@ export class AppToolServers {
   constructor(
     private readonly store: IndexedDbAppStore,
     private readonly broadcast: (message: RuntimeBroadcast) => void,
-    /** The names of the agents that use a server (it cannot be removed while there are any). */
-    private readonly usedBy: (serverId: string) => Promise<string[]> = async () => [],
+    /** What uses a server: it cannot be removed while anything does, nor renamed while flows do. */
+    private readonly usedBy: (server: {
+      id: string;
+      name: string;
+    }) => Promise<ServerUsers> = async () => ({ agents: [], flows: [] }),
   ) {}
 
   async list(): Promise<ToolServerInfo[]> {
@@ -63,6 +74,12 @@ export class AppToolServers {
       throw new InvalidRequestError(
         `Another tool server is called "${record.name}": give this one its own name`,
       );
+    // Flows name a server's tools by its name (`Server/tool`): a rename would break them.
+    const flows = old && old.name !== record.name ? (await this.usedBy(old)).flows : [];
+    if (flows.length > 0)
+      throw new InvalidRequestError(
+        `The flows ${flows.join(', ')} name tools of "${old!.name}": it keeps its name while they do`,
+      );
     await this.store.putSetting(SETTING, [
       ...records.filter((other) => other.id !== record.id),
       record,
@@ -72,10 +89,12 @@ export class AppToolServers {
   }
 
   async remove(id: string): Promise<void> {
-    const users = await this.usedBy(id);
+    const record = await this.record(id);
+    const { agents, flows } = record ? await this.usedBy(record) : { agents: [], flows: [] };
+    const users = [...agents, ...flows.map((flow) => `the flow ${flow}`)];
     if (users.length > 0)
       throw new InvalidRequestError(
-        `This tool server is used by ${users.join(', ')}: take it off ${users.length === 1 ? 'that agent' : 'those agents'} first`,
+        `This tool server is used by ${users.join(', ')}: take it off ${users.length === 1 ? 'that one' : 'those'} first`,
       );
     await this.store.putSetting(
       SETTING,
@@ -116,6 +135,7 @@ export class AppToolServers {
       return { ok: false, message: (error as Error).message };
     }
     const toolset = this.toolsetOf(checked, undefined, { disabledTools: [] });
+    // (The form sends what it listed with its next save: a test stores nothing.)
     try {
       const tools = await toolset.getTools();
       return { ok: true, tools: tools.map(({ name, description }) => ({ name, description })) };
@@ -125,6 +145,40 @@ export class AppToolServers {
     } finally {
       await toolset.close();
     }
+  }
+
+  /**
+   * For a flow: a toolset for each `Server name/tool` it names (one connection per server), under
+   * the user's policies (an MCP tool asks unless told not to). `servers` are the names a flow may
+   * use; `version` changes when a server it uses changes.
+   */
+  async flowTools(refs: readonly string[]): Promise<FlowToolSet> {
+    const records = await this.records();
+    const byName = new Map(records.map((record) => [record.name, record]));
+    const wanted = new Map<ToolServerRecord, string[]>();
+    for (const ref of refs) {
+      const slash = ref.lastIndexOf('/');
+      const record = byName.get(ref.slice(0, slash));
+      if (slash > 0 && record)
+        wanted.set(record, [...(wanted.get(record) ?? []), ref.slice(slash + 1)]);
+    }
+    const tools: Record<string, BaseToolset> = {};
+    for (const [record, names] of wanted) {
+      const shared = new PolicyToolset(this.toolset(record, names), this.policyOf, 'ask');
+      for (const name of names)
+        tools[`${record.name}/${name}`] = new OneTool(shared, record.name, name);
+    }
+    const version = JSON.stringify([...wanted.keys()].map(({ id, updatedAt }) => [id, updatedAt]));
+    return { tools, servers: records.map((record) => record.name), version };
+  }
+
+  /** The tools flows' nodes may name from the servers: `Server name/tool`, for those left on. */
+  async flowToolChoices(): Promise<string[]> {
+    return (await this.records()).flatMap((record) =>
+      (record.tools ?? [])
+        .filter((tool) => !record.disabledTools.includes(tool.name))
+        .map((tool) => `${record.name}/${tool.name}`),
+    );
   }
 
   /** The toolset of a stored server for an agent: its tools left on (and among `tools`, if given). */
@@ -178,12 +232,66 @@ export class AppToolServers {
       url: url.href,
       headers,
       disabledTools: [...new Set((input.disabledTools ?? []).map(String))],
+      tools: Array.isArray(input.tools) ? listing(input.tools) : (old?.tools ?? []),
     };
   }
 
   private async records(): Promise<ToolServerRecord[]> {
     return (await this.store.getSetting<ToolServerRecord[]>(SETTING)) ?? [];
   }
+}
+
+/** What uses a tool server, by name. */
+export interface ServerUsers {
+  agents: string[];
+  flows: string[];
+}
+
+export interface FlowToolSet {
+  tools: Record<string, BaseToolset>;
+  servers: string[];
+  version: string;
+}
+
+/** One tool of a server, as a flow's node names it: its absence is a clear error when it runs. */
+class OneTool extends BaseToolset {
+  constructor(
+    private readonly inner: BaseToolset,
+    private readonly server: string,
+    private readonly name: string,
+  ) {
+    super();
+  }
+
+  override async getTools(): Promise<BaseTool[]> {
+    const found = (await this.inner.getTools()).find((tool) => tool.name === this.name);
+    if (!found)
+      throw new InvalidRequestError(
+        `The tool server ${this.server} has no tool "${this.name}" (or it is switched off in Settings → Tool servers)`,
+      );
+    return [found];
+  }
+
+  override close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A tool listing as stored: names and descriptions capped, each name once. */
+function listing(tools: readonly ToolInfo[]): ToolInfo[] {
+  const seen = new Set<string>();
+  const kept: ToolInfo[] = [];
+  for (const tool of tools) {
+    const name = String(tool?.name ?? '').slice(0, LISTING_LIMITS.name);
+    if (!name || seen.has(name)) continue;
+    seen.add(name);
+    kept.push({
+      name,
+      description: String(tool.description ?? '').slice(0, LISTING_LIMITS.description),
+    });
+    if (kept.length === LISTING_LIMITS.tools) break;
+  }
+  return kept;
 }
 
 /** What the page may see of a server: each header's value only as a masked hint. */
@@ -194,6 +302,7 @@ function infoOf(record: ToolServerRecord): ToolServerInfo {
     name,
     url,
     disabledTools,
+    tools: record.tools ?? [],
     updatedAt,
     headers: record.headers.map((header) => ({ name: header.name, hint: mask(header.value) })),
   };

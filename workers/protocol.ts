@@ -136,7 +136,15 @@ export interface ToolServerInfo {
   headers: { name: string; hint: string }[];
   /** Tools switched off: agents are not offered them. */
   disabledTools: string[];
+  /** The tools the server had when its connection was last tested (for the forms' choices). */
+  tools: ToolInfo[];
   updatedAt: number;
+}
+
+/** A tool server's tool as a listing shows it. */
+export interface ToolInfo {
+  name: string;
+  description: string;
 }
 
 /** A tool server as the form sends it: a header without a value keeps the stored one. */
@@ -146,11 +154,12 @@ export interface ToolServerInput {
   url: string;
   headers?: { name: string; value?: string }[];
   disabledTools?: string[];
+  /** What the form's last Test connection listed; absent keeps the stored listing. */
+  tools?: ToolInfo[];
 }
 
 /** Test connection: the server's tools, or what went wrong. */
-export type ToolServerTest =
-  { ok: true; tools: { name: string; description: string }[] } | { ok: false; message: string };
+export type ToolServerTest = { ok: true; tools: ToolInfo[] } | { ok: false; message: string };
 
 /** A save: `saved` when it was valid, else the problems and nothing written. */
 export interface SaveAgentResult {

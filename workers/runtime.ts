@@ -14,6 +14,7 @@ import {
   type Settings,
   type ToolServerInput,
 } from './protocol.ts';
+import { FLOW_DEMO_TOOLS } from '../src/demos/flow-demos.ts';
 import { webLocks } from './session-locks.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 
@@ -105,6 +106,11 @@ const api = {
   saveToolServer: (input: ToolServerInput) => runtime.toolServers.save(input),
   deleteToolServer: (id: string) => runtime.toolServers.remove(id),
   testToolServer: (input: ToolServerInput) => runtime.toolServers.test(input),
+  /** The tools a flow's nodes may name: the demo tools, then the tool servers' (`Server/tool`). */
+  flowToolChoices: async () => [
+    ...FLOW_DEMO_TOOLS,
+    ...(await runtime.toolServers.flowToolChoices()),
+  ],
   toolPolicies: () => runtime.toolServers.policies(),
   setToolPolicy: (toolName: string, policy: ToolPolicy | undefined) =>
     runtime.toolServers.setPolicy(toolName, policy),

@@ -235,7 +235,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
    * The agent's tools by name: its own, then its toolsets' (a name taken already stays with the
    * tool that had it), then the transfer tool.
    */
-  private async toolsByName(): Promise<Map<string, BaseTool>> {
+  protected async toolsByName(): Promise<Map<string, BaseTool>> {
     const tools = new Map(this.tools.map((tool) => [tool.name, tool]));
     for (const toolset of this.toolsets) {
       for (const tool of await toolset.getTools())

@@ -5,6 +5,9 @@ import type { BaseAgent } from '../agents/base-agent.ts';
 import { compileFlow } from '../flows/compile-flow.ts';
 import type { Flow } from '../flows/flow.ts';
 import type { BaseLlm } from '../models/llm.ts';
+import type { BaseTool } from '../tools/base-tool.ts';
+import type { BaseToolset } from '../tools/base-toolset.ts';
+import type { PolicyLookup } from '../tools/tool-policy.ts';
 import { createFlowDemoModel } from './flow-demo-model.ts';
 import { FLOW_DEMO_TOOLS } from './flow-demo-tools.ts';
 import type { DemoTiming } from './writing-workflow.ts';
@@ -146,14 +149,32 @@ const RESEARCH_BRIEF: Flow = {
 
 export const EXAMPLE_FLOWS: readonly Flow[] = [SUPPORT, RESEARCH_BRIEF];
 
+/** What the app adds to a flow's demo tools: its tool servers' tools, and the user's policies. */
+export interface FlowAgentTools {
+  /** By the name nodes use (`Server/tool`): toolsets listed when the flow runs. */
+  tools?: Readonly<Record<string, BaseTool | BaseToolset>>;
+  policyOf?: PolicyLookup;
+}
+
 /**
  * The agent of a flow, on the demo tools and the offline demo model, or on the `models` its
- * nodes name (the app's providers, `Provider name/model`). Throws FlowValidationError.
+ * nodes name (the app's providers, `Provider name/model`) and the `extra` tools (the app's tool
+ * servers). Throws FlowValidationError.
  */
 export function createFlowAgent(
   flow: unknown,
   timing?: DemoTiming,
   models: Readonly<Record<string, BaseLlm>> = {},
+  extra: FlowAgentTools = {},
 ): BaseAgent {
-  return compileFlow(flow, { model: createFlowDemoModel(timing), models, tools: FLOW_DEMO_TOOLS });
+  const tools = {
+    ...Object.fromEntries(FLOW_DEMO_TOOLS.map((tool) => [tool.name, tool])),
+    ...extra.tools,
+  };
+  return compileFlow(flow, {
+    model: createFlowDemoModel(timing),
+    models,
+    tools,
+    ...(extra.policyOf ? { policyOf: extra.policyOf } : {}),
+  });
 }

@@ -7,6 +7,8 @@ import { LlmAgent } from '../agents/llm-agent.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
+import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolset.ts';
+import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
 import { FlowAgent, type FlowGraph } from './flow-agent.ts';
 import { nodeInput } from './flow-events.ts';
 import type { Flow, FlowEdge, FlowNode, HistoryMode } from './flow.ts';
@@ -22,8 +24,13 @@ export interface CompileFlowOptions {
   model: BaseLlm;
   /** Models that nodes (and the start node's default) may name. */
   models?: Readonly<Record<string, BaseLlm>>;
-  /** The tools nodes may name. */
-  tools?: Readonly<Record<string, BaseTool>> | readonly BaseTool[];
+  /**
+   * The tools nodes may name: a list (by each tool's name), or a record by the name nodes use,
+   * whose values may also be toolsets (an MCP server's tool, named `Server/tool` in the app).
+   */
+  tools?: Readonly<Record<string, BaseTool | BaseToolset>> | readonly BaseTool[];
+  /** The user's approval policies: every tool of the flow is under them (they beat a node's rule). */
+  policyOf?: PolicyLookup;
 }
 
 /**
@@ -59,7 +66,16 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
   }
   const nodes = new Map(flow.nodes.map((node) => [node.id, node]));
   const agents = new Map<string, BaseAgent>();
-  const build: NodeBuild = { flow, name, nodes, edges, tools, models, defaultModel };
+  const build: NodeBuild = {
+    flow,
+    name,
+    nodes,
+    edges,
+    tools,
+    models,
+    defaultModel,
+    policyOf: options.policyOf,
+  };
   for (const node of flow.nodes) {
     const agent = nodeAgent(node, build);
     if (agent) agents.set(node.id, agent);
@@ -79,16 +95,21 @@ interface NodeBuild {
   name: string;
   nodes: ReadonlyMap<string, FlowNode>;
   edges: ReadonlyMap<string, readonly FlowEdge[]>;
-  tools: ReadonlyMap<string, BaseTool>;
+  tools: ReadonlyMap<string, BaseTool | BaseToolset>;
   models: Readonly<Record<string, BaseLlm>>;
   defaultModel: BaseLlm;
+  policyOf: PolicyLookup | undefined;
 }
 
 function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
   const pick = (names: readonly string[] | undefined, approval?: boolean, prompt?: string) =>
     (names ?? []).map((tool) => {
+      const wrap = (found: BaseTool) => {
+        const asked = approval ? new ApprovalRequiredTool(found, prompt) : found;
+        return build.policyOf ? new PolicyTool(asked, build.policyOf) : asked;
+      };
       const found = build.tools.get(tool)!;
-      return approval ? new ApprovalRequiredTool(found, prompt) : found;
+      return isToolset(found) ? new MappedToolset(found, wrap) : wrap(found);
     });
   switch (node.type) {
     case 'tool':
@@ -168,8 +189,9 @@ function scenarioSchema(scenarios: readonly string[]): JsonSchema {
   };
 }
 
-function toolMap(tools: CompileFlowOptions['tools']): Map<string, BaseTool> {
+function toolMap(tools: CompileFlowOptions['tools']): Map<string, BaseTool | BaseToolset> {
   if (!tools) return new Map();
-  const list = Array.isArray(tools) ? tools : Object.values(tools as Record<string, BaseTool>);
-  return new Map(list.map((tool) => [tool.name, tool]));
+  if (Array.isArray(tools))
+    return new Map((tools as readonly BaseTool[]).map((tool) => [tool.name, tool]));
+  return new Map(Object.entries(tools as Record<string, BaseTool | BaseToolset>));
 }

@@ -20,6 +20,7 @@ import { pendingCalls } from '../agents/pending-calls.ts';
 import type { JsonSchema } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import { BaseTool } from '../tools/base-tool.ts';
+import { isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import type { ToolContext } from '../tools/tool-context.ts';
 import { runStartIndex } from './flow-events.ts';
 
@@ -48,7 +49,7 @@ export class ModelNodeAgent extends LlmAgent {
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
     // Resumed after its reply was stored: nothing left to do.
     if (ctx.resumeEvents().some(({ event }) => event.author === this.name && event.content)) return;
-    const tools = new Map(this.tools.map((tool) => [tool.name, tool]));
+    const tools = await this.toolsByName();
     const request = await buildLlmRequest(this, ctx, tools);
     if (this.responseSchema && !offersTools(request)) request.responseSchema = this.responseSchema;
     if (this.replyInstruction) {
@@ -69,7 +70,8 @@ function offersTools(request: { tools?: unknown[] }): boolean {
 }
 
 export interface ToolNodeOptions extends BaseAgentOptions {
-  tools: readonly BaseTool[];
+  /** Its tools, and toolsets listed when it runs (an MCP server's tools). */
+  tools: readonly (BaseTool | BaseToolset)[];
   /** The flow agent's name: the node's run starts after the flow's checkpoint for it. */
   flowName: string;
 }
@@ -81,12 +83,25 @@ export interface ToolNodeOptions extends BaseAgentOptions {
  */
 export class ToolNodeAgent extends BaseAgent {
   private readonly tools: ReadonlyMap<string, BaseTool>;
+  readonly toolsets: readonly BaseToolset[];
   private readonly flowName: string;
 
   constructor(options: ToolNodeOptions) {
     super(options);
-    this.tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+    const own = options.tools.filter((tool): tool is BaseTool => !isToolset(tool));
+    this.tools = new Map(own.map((tool) => [tool.name, tool]));
+    this.toolsets = options.tools.filter(isToolset);
     this.flowName = options.flowName;
+  }
+
+  /** Its tools by name: its own, then its toolsets' as they are now. */
+  private async toolsByName(): Promise<ReadonlyMap<string, BaseTool>> {
+    if (this.toolsets.length === 0) return this.tools;
+    const tools = new Map(this.tools);
+    for (const toolset of this.toolsets)
+      for (const tool of await toolset.getTools())
+        if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    return tools;
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
@@ -108,7 +123,7 @@ export class ToolNodeAgent extends BaseAgent {
     const { event, confirmationRequest, error } = await runFunctionCalls(
       ctx,
       calls,
-      this.tools,
+      await this.toolsByName(),
       confirmations,
     );
     if (confirmationRequest) yield confirmationRequest;

@@ -12,12 +12,19 @@ import {
   FLOW_LIMITS,
   HISTORY_MODES,
   NODE_TYPES,
-  OUTPUT_FIELD_TYPES,
   type Flow,
   type FlowProblem,
 } from './flow.ts';
 import { patternProblem } from './patterns.ts';
 import { templateRefs } from './templates.ts';
+import {
+  checkModel,
+  checkOutputFields,
+  checkToolNames,
+  isRecord,
+  isStringArray,
+  shown,
+} from './validate-fields.ts';
 import { checkGraph, type FlowNodeData, type Report } from './validate-graph.ts';
 
 export interface ValidateFlowOptions {
@@ -25,6 +32,12 @@ export interface ValidateFlowOptions {
   models?: readonly string[];
   /** The tool names `compileFlow` knows; not checked when absent. */
   tools?: readonly string[];
+  /**
+   * The tool servers (Settings → Tool servers) by name: a node may then also name
+   * `Server name/tool`, a tool of that server (checked when the flow runs: listing needs the
+   * server).
+   */
+  toolServers?: readonly string[];
 }
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -249,62 +262,6 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
   for (const { where, text } of texts) checkTemplates(text, where, node, context);
 }
 
-function checkModel(node: FlowNodeData, { options, report }: NodeContext): void {
-  if (node.model === undefined) return;
-  if (typeof node.model !== 'string') report('model must be a string', node.id);
-  else if (options.models && !options.models.includes(node.model)) {
-    report(`unknown model "${node.model}" (known models: ${options.models.join(', ')})`, node.id);
-  }
-}
-
-function checkToolNames(node: FlowNodeData, { options, report }: NodeContext, required: boolean) {
-  const tools = node.tools;
-  if (tools === undefined && !required) return;
-  if (!isStringArray(tools) || (required && tools.length === 0)) {
-    report(
-      required
-        ? 'a tool node needs "tools": a non-empty array of tool names'
-        : 'tools must be an array of tool names',
-      node.id,
-    );
-    return;
-  }
-  const known = options.tools;
-  if (!known) return;
-  for (const tool of tools.filter((name) => !known.includes(name))) {
-    report(`unknown tool "${tool}" (known tools: ${known.join(', ')})`, node.id);
-  }
-}
-
-function checkOutputFields(output: unknown, id: string, report: Report): void {
-  if (output === undefined) return;
-  if (!Array.isArray(output)) {
-    report('output must be an array of fields { key, type, enum?, description? }', id);
-    return;
-  }
-  const keys = new Set<string>();
-  output.forEach((field: unknown, index) => {
-    if (!isRecord(field) || typeof field.key !== 'string' || field.key === '') {
-      report(`output field #${index + 1} needs a "key" (a non-empty string)`, id);
-      return;
-    }
-    const name = `output field "${field.key}"`;
-    if (keys.has(field.key)) report(`${name} is declared more than once`, id);
-    keys.add(field.key);
-    if (!(OUTPUT_FIELD_TYPES as readonly unknown[]).includes(field.type)) {
-      report(
-        `${name} has type ${shown(field.type)}; use one of ${OUTPUT_FIELD_TYPES.join(', ')}`,
-        id,
-      );
-    } else if (field.type === 'enum' && (!isStringArray(field.enum) || field.enum.length === 0)) {
-      report(`${name} is an enum and needs "enum": a non-empty array of strings`, id);
-    }
-    if (field.description !== undefined && typeof field.description !== 'string') {
-      report(`${name} has a description that is not a string`, id);
-    }
-  });
-}
-
 /** Reports the rules' problems; returns their template texts. */
 function checkRules(rules: unknown, id: string, report: Report): TemplateText[] {
   if (!Array.isArray(rules) || rules.length === 0) {
@@ -406,14 +363,6 @@ function checkTemplates(text: string, where: string, node: FlowNodeData, context
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
 function isPositiveInteger(value: unknown): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
@@ -422,12 +371,6 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
-}
-
-/** A value in a message: as JSON, cut short (a file's values can be long). */
-function shown(value: unknown): string {
-  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function isFiniteNumber(value: unknown): value is number {

@@ -15,3 +15,24 @@ export abstract class BaseToolset {
 export function isToolset(value: unknown): value is BaseToolset {
   return value instanceof BaseToolset;
 }
+
+/**
+ * Another toolset's tools, each passed through `map`: wrapped (under a policy, say) or left out
+ * (`undefined`). The inner toolset's connection is the one closed.
+ */
+export class MappedToolset extends BaseToolset {
+  constructor(
+    private readonly inner: BaseToolset,
+    private readonly map: (tool: BaseTool) => BaseTool | undefined,
+  ) {
+    super();
+  }
+
+  override async getTools(): Promise<BaseTool[]> {
+    return (await this.inner.getTools()).flatMap((tool) => this.map(tool) ?? []);
+  }
+
+  override close(): Promise<void> {
+    return this.inner.close();
+  }
+}

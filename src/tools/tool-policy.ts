@@ -4,7 +4,7 @@
 // call waiting for an answer survives a reload and resumes as any approval does.
 
 import { BaseTool } from './base-tool.ts';
-import { BaseToolset } from './base-toolset.ts';
+import { MappedToolset, type BaseToolset } from './base-toolset.ts';
 import type { ToolContext } from './tool-context.ts';
 
 export type ToolPolicy = 'ask' | 'always' | 'never';
@@ -59,22 +59,8 @@ export class PolicyTool extends BaseTool {
 }
 
 /** A toolset whose tools are under the user's policies. */
-export class PolicyToolset extends BaseToolset {
-  constructor(
-    private readonly inner: BaseToolset,
-    private readonly policyOf: PolicyLookup,
-    private readonly defaultPolicy?: ToolPolicy,
-  ) {
-    super();
-  }
-
-  override async getTools(): Promise<BaseTool[]> {
-    return (await this.inner.getTools()).map(
-      (tool) => new PolicyTool(tool, this.policyOf, this.defaultPolicy),
-    );
-  }
-
-  override close(): Promise<void> {
-    return this.inner.close();
+export class PolicyToolset extends MappedToolset {
+  constructor(inner: BaseToolset, policyOf: PolicyLookup, defaultPolicy?: ToolPolicy) {
+    super(inner, (tool) => new PolicyTool(tool, policyOf, defaultPolicy));
   }
 }

@@ -4,6 +4,7 @@ import {
   subAgentChoices,
   toggled,
   toggledServer,
+  withServerTools,
 } from './agent-builder-model.ts';
 
 interface Props {
@@ -115,18 +116,66 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
         {toolServers.length === 0 && (
           <p class="hint">Add MCP servers in Settings → Tool servers to use their tools here.</p>
         )}
-        {toolServers.map((server) => (
-          <label key={server.id} class="check" title={server.url}>
-            <input
-              type="checkbox"
-              checked={(draft.toolServers ?? []).some((use) => use.serverId === server.id)}
-              onChange={(e) =>
-                change({ toolServers: toggledServer(draft, server.id, e.currentTarget.checked) })
-              }
-            />{' '}
-            {server.name}
-          </label>
-        ))}
+        {toolServers.map((server) => {
+          const use = (draft.toolServers ?? []).find((entry) => entry.serverId === server.id);
+          const offered = server.tools.filter((tool) => !server.disabledTools.includes(tool.name));
+          return (
+            <div key={server.id}>
+              <label class="check" title={server.url}>
+                <input
+                  type="checkbox"
+                  checked={use !== undefined}
+                  onChange={(e) =>
+                    change({
+                      toolServers: toggledServer(draft, server.id, e.currentTarget.checked),
+                    })
+                  }
+                />{' '}
+                {server.name}
+              </label>
+              {use && offered.length > 0 && (
+                <fieldset class="choices nested">
+                  <legend class="visually-hidden">Tools of {server.name}</legend>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={use.tools === undefined}
+                      onChange={(e) =>
+                        change({
+                          toolServers: withServerTools(
+                            draft,
+                            server.id,
+                            e.currentTarget.checked ? undefined : offered.map((tool) => tool.name),
+                          ),
+                        })
+                      }
+                    />{' '}
+                    All its tools
+                  </label>
+                  {use.tools !== undefined &&
+                    offered.map((tool) => (
+                      <label key={tool.name} class="check" title={tool.description}>
+                        <input
+                          type="checkbox"
+                          checked={use.tools!.includes(tool.name)}
+                          onChange={(e) =>
+                            change({
+                              toolServers: withServerTools(
+                                draft,
+                                server.id,
+                                toggled(use.tools!, tool.name, e.currentTarget.checked),
+                              ),
+                            })
+                          }
+                        />{' '}
+                        {tool.name}
+                      </label>
+                    ))}
+                </fieldset>
+              )}
+            </div>
+          );
+        })}
       </fieldset>
       <fieldset class="choices">
         <legend>Sub-agents</legend>

@@ -334,8 +334,10 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
                 )}
                 disabled={locked}
                 onAnswer={actions.answer}
-                // Policies apply to the tools of the agent builder's agents (MCP and built-in).
-                {...(agentId?.startsWith('agent:') ? { onAllowAlways: actions.allowAlways } : {})}
+                // Policies apply to the tools of the agent builder's agents and of flows.
+                {...(agentId && /^(agent|flow|example):/.test(agentId)
+                  ? { onAllowAlways: actions.allowAlways }
+                  : {})}
               />
             )}
             {session && (

@@ -226,6 +226,7 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                       .filter((problem) => problem.nodeId === selectedNode)
                       .map((problem) => problem.message)}
                     readOnly={readOnly}
+                    toolChoices={state.toolChoices}
                     onChange={(key, value) => {
                       const next = withField(text, selectedNode!, key, value);
                       if (next !== undefined) editor.edit(next, { typing: true });

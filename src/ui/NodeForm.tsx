@@ -17,12 +17,14 @@ interface Props {
   /** The node's problems, as the flow's check found them. */
   problems: readonly string[];
   readOnly: boolean;
+  /** The tools a Tools field offers (the demo tools, and the tool servers' `Server/tool`). */
+  toolChoices?: readonly string[];
   onChange: (key: string, value: unknown) => void;
   onClose: () => void;
 }
 
 /** The form of the node selected on the graph, in Flowise's terms; it edits the flow's JSON. */
-export function NodeForm({ node, problems, readOnly, onChange, onClose }: Props) {
+export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange, onClose }: Props) {
   const type = node.type as FlowNodeType;
   const fields = NODE_FIELDS[type] ?? [];
   const id = String(node.id);
@@ -45,7 +47,13 @@ export function NodeForm({ node, problems, readOnly, onChange, onClose }: Props)
       )}
       <fieldset disabled={readOnly}>
         {fields.map((field) => (
-          <Field key={`${id} ${field.key}`} node={node} field={field} onChange={onChange} />
+          <Field
+            key={`${id} ${field.key}`}
+            node={node}
+            field={field}
+            toolChoices={toolChoices}
+            onChange={onChange}
+          />
         ))}
       </fieldset>
     </section>
@@ -84,10 +92,12 @@ export function FlowStateForm({
 function Field({
   node,
   field,
+  toolChoices,
   onChange,
 }: {
   node: Record<string, unknown>;
   field: FieldSpec;
+  toolChoices: readonly string[];
   onChange: (key: string, value: unknown) => void;
 }) {
   const value = node[field.key];
@@ -137,6 +147,7 @@ function Field({
           label={field.label}
           item={field.item ?? 'item'}
           value={Array.isArray(value) ? value.join('\n') : ''}
+          choices={field.suggestions === 'tools' ? toolChoices : []}
           onInput={set}
         />
       );
@@ -161,7 +172,7 @@ function Field({
             type="text"
             value={value == null ? '' : String(value)}
             placeholder={field.hint}
-            {...(field.suggestions ? { list: MODEL_CHOICES_ID } : {})}
+            {...(field.suggestions === 'models' ? { list: MODEL_CHOICES_ID } : {})}
             onInput={(event) => set(event.currentTarget.value)}
           />
         </label>
@@ -266,26 +277,54 @@ function ListField({
   label,
   item,
   value,
+  choices,
   onInput,
 }: {
   label: string;
   item: string;
   value: string;
+  /** Items to add from a list (those not in it already). */
+  choices: readonly string[];
   onInput: (text: string) => void;
 }) {
   const [typed, setTyped] = useState<string | undefined>(undefined);
+  const text = typed ?? value;
+  const items = text.split('\n').map((line) => line.trim());
+  const left = choices.filter((choice) => !items.includes(choice));
   return (
-    <label>
-      {label} <span class="hint">(one {item} a line)</span>
-      <textarea
-        rows={3}
-        value={typed ?? value}
-        onInput={(event) => {
-          setTyped(event.currentTarget.value);
-          onInput(event.currentTarget.value);
-        }}
-        onBlur={() => setTyped(undefined)}
-      />
-    </label>
+    <>
+      <label>
+        {label} <span class="hint">(one {item} a line)</span>
+        <textarea
+          rows={3}
+          value={text}
+          onInput={(event) => {
+            setTyped(event.currentTarget.value);
+            onInput(event.currentTarget.value);
+          }}
+          onBlur={() => setTyped(undefined)}
+        />
+      </label>
+      {left.length > 0 && (
+        <select
+          aria-label={`Add a ${item}`}
+          value=""
+          onChange={(event) => {
+            const choice = event.currentTarget.value;
+            if (!choice) return;
+            const next = [...items.filter(Boolean), choice].join('\n');
+            setTyped(undefined);
+            onInput(next);
+          }}
+        >
+          <option value="">Add a {item}…</option>
+          {left.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+      )}
+    </>
   );
 }

@@ -54,6 +54,20 @@ export function toggledServer(
   return on ? [...rest, { serverId }] : rest;
 }
 
+/**
+ * The draft's tool servers with the tools taken from `serverId` set: `undefined` for all of them
+ * (those it adds later included), else the ones named.
+ */
+export function withServerTools(
+  draft: AgentDraft,
+  serverId: string,
+  tools: readonly string[] | undefined,
+): NonNullable<AgentDraft['toolServers']> {
+  return (draft.toolServers ?? []).map((use) =>
+    use.serverId !== serverId ? use : tools ? { serverId, tools: [...tools] } : { serverId },
+  );
+}
+
 /** `list` with `item` added (at the end) or removed. */
 export function toggled(list: readonly string[], item: string, on: boolean): string[] {
   const rest = list.filter((entry) => entry !== item);

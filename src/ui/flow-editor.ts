@@ -36,6 +36,8 @@ export interface FlowEditorState {
   canRedo: boolean;
   /** `Provider name/model` for each provider's default model: what a node's Model offers. */
   modelChoices: readonly string[];
+  /** The tools a node may name: the demo tools, then the tool servers' (`Server/tool`). */
+  toolChoices: readonly string[];
 }
 
 /** Where drafts outlive the page (localStorage in the app). */
@@ -60,6 +62,7 @@ const INITIAL: FlowEditorState = {
   canUndo: false,
   canRedo: false,
   modelChoices: [],
+  toolChoices: [],
 };
 
 /** How many edits Undo goes back at most. */
@@ -118,6 +121,8 @@ export class FlowEditor extends ViewState<FlowEditorState> {
     // The providers' models, offered by the Model fields (none listed: none offered).
     const providers = await this.client.runtime.listProviders?.().catch(() => []);
     if (providers) this.set({ modelChoices: providers.map((p) => `${p.name}/${p.defaultModel}`) });
+    const tools = await this.client.runtime.flowToolChoices?.().catch(() => undefined);
+    if (tools) this.set({ toolChoices: tools });
   }
 
   async select(id: string): Promise<void> {

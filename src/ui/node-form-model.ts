@@ -27,8 +27,11 @@ export interface FieldSpec {
   columns?: readonly RowColumn[];
   map?: boolean;
   hint?: string;
-  /** A text field that offers choices as the user types (`models`: the providers' models). */
-  suggestions?: 'models';
+  /**
+   * Choices offered beside the field: `models`, the providers' models (as the user types);
+   * `tools`, the demo tools and the tool servers' (`Server/tool`), to add to the list.
+   */
+  suggestions?: 'models' | 'tools';
 }
 
 const LABEL: FieldSpec = { key: 'label', label: 'Name', kind: 'text' };
@@ -55,7 +58,13 @@ const UPDATE_STATE: FieldSpec = {
     { key: 'value', label: 'Value (e.g. {{output}})' },
   ],
 };
-const TOOLS: FieldSpec = { key: 'tools', label: 'Tools', kind: 'list', item: 'tool name' };
+const TOOLS: FieldSpec = {
+  key: 'tools',
+  label: 'Tools',
+  kind: 'list',
+  item: 'tool',
+  suggestions: 'tools',
+};
 const APPROVAL: FieldSpec = { key: 'requireApproval', label: 'Require approval', kind: 'boolean' };
 const APPROVAL_PROMPT: FieldSpec = {
   key: 'approvalPrompt',

@@ -80,7 +80,8 @@ export class ToolServersModel extends ViewState<ToolServersState> {
             disabledTools: [...server.disabledTools],
           }
         : EMPTY,
-      tools: undefined,
+      // What the server listed when last tested; Test connection lists it again.
+      tools: server && server.tools.length > 0 ? server.tools : undefined,
       status: undefined,
       error: undefined,
     });
@@ -123,8 +124,10 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   /** The form as the worker takes it: a header left empty keeps its stored value. */
   private input(): ToolServerInput {
     const { id, name, url, headers, disabledTools } = this.state.draft;
+    const { tools } = this.state;
     return {
       ...(id ? { id } : {}),
+      ...(tools ? { tools } : {}),
       name,
       url,
       headers: headers

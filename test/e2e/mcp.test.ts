@@ -4,25 +4,15 @@
 // tool, and the token nowhere: not in the page, the session file or the agent file.
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { messages, openApp, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
-import { MCP_TOKEN, startMcpServer, type McpTestServer } from '../support/mcp-server.ts';
-import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { MCP_TOKEN, mcpAndModelServers } from '../support/mcp-server.ts';
 
 const browser = freshBrowserPerTest();
 
-let mcp: McpTestServer;
-let models: ModelServer;
-beforeAll(async () => {
-  mcp = await startMcpServer();
-  models = await startModelServer();
-});
-afterAll(async () => {
-  await mcp.close();
-  await models.close();
-});
+const running = mcpAndModelServers();
 
 it('adds an MCP server with a token, gives its tools to an agent, and the model uses one', async () => {
   const { page } = browser;
@@ -33,7 +23,7 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
   const servers = region(page, 'Tool servers');
   await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
-  await servers.getByLabel('Server URL').fill(mcp.url);
+  await servers.getByLabel('Server URL').fill(running.mcp.url);
   await servers.getByLabel('Header value 1').fill(`Bearer ${MCP_TOKEN}`);
   await servers.getByRole('button', { name: 'Test connection' }).click();
   await servers
@@ -57,7 +47,7 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   const providers = region(page, 'Providers');
   await providers.getByRole('button', { name: 'Add Other server' }).click();
   await providers.getByLabel('Name').fill('Fixture');
-  await providers.getByLabel('Base URL').fill(`${models.url}/v1`);
+  await providers.getByLabel('Base URL').fill(`${running.models.url}/v1`);
   await providers.getByLabel('Default model').fill('fixture-mcp-echo');
   await providers.getByRole('button', { name: 'Save' }).click();
   await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
@@ -72,12 +62,12 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
 
   // The model calls the MCP server's echo tool: asked first (an MCP tool's default), allowed
   // always, it runs and the model answers with what it said.
-  const before = mcp.calls.length;
+  const before = running.mcp.calls.length;
   await page.getByLabel('Message').fill('Say hello through the tool');
   await page.getByRole('button', { name: 'Send' }).click();
   const approvals = region(page, 'Pending approvals');
   await approvals.getByText('wants to call').waitFor();
-  expect(mcp.calls.length).toBe(before);
+  expect(running.mcp.calls.length).toBe(before);
   await approvals.getByRole('button', { name: 'Allow always for this tool' }).click();
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
   await expect
@@ -86,15 +76,15 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   const chat = region(page, 'Conversation');
   await chat.locator('.tool-call', { hasText: 'echo(text=hello from the model)' }).waitFor();
   await chat.locator('.tool-call .status.done').waitFor();
-  expect(mcp.calls.slice(before)).toEqual([
+  expect(running.mcp.calls.slice(before)).toEqual([
     { name: 'echo', args: { text: 'hello from the model' } },
   ]);
   // Allowed always: the next call runs without asking.
   await say(page, 'Once more');
   expect(await approvals.count()).toBe(0);
-  expect(mcp.calls.slice(before).map((call) => call.name)).toEqual(['echo', 'echo']);
+  expect(running.mcp.calls.slice(before).map((call) => call.name)).toEqual(['echo', 'echo']);
   // The switched-off tool was not offered to the model.
-  const offered = models.requests
+  const offered = running.models.requests
     .filter((r) => r.path.endsWith('/chat/completions'))
     .at(-1)!
     .body.tools.map((tool: { function: { name: string } }) => tool.function.name);
@@ -126,7 +116,7 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   ]);
   const agentJson = readFileSync((await agentFile.path())!, 'utf8');
   expect(JSON.parse(agentJson).toolServers).toEqual([
-    { id: expect.any(String), name: 'Local MCP', url: mcp.url },
+    { id: expect.any(String), name: 'Local MCP', url: running.mcp.url },
   ]);
   expect(agentJson).not.toContain(MCP_TOKEN);
   expect(browser.errors).toEqual([]);
@@ -138,7 +128,7 @@ async function addServer(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
   const servers = region(page, 'Tool servers');
   await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
-  await servers.getByLabel('Server URL').fill(mcp.url);
+  await servers.getByLabel('Server URL').fill(running.mcp.url);
   await servers.getByRole('button', { name: 'Save' }).click();
   await servers
     .getByRole('status')
@@ -153,7 +143,7 @@ async function addAgent(page: Page, name: string, model: string): Promise<void> 
   const providers = region(page, 'Providers');
   await providers.getByRole('button', { name: 'Add Other server' }).click();
   await providers.getByLabel('Name').fill('Fixture');
-  await providers.getByLabel('Base URL').fill(`${models.url}/v1`);
+  await providers.getByLabel('Base URL').fill(`${running.models.url}/v1`);
   await providers.getByLabel('Default model').fill(model);
   await providers.getByRole('button', { name: 'Save' }).click();
   await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
@@ -181,7 +171,7 @@ it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and
   const chat = region(page, 'Conversation');
   await chat.locator('.tool-call', { hasText: 'slow(ms=2500)' }).waitFor();
   await expect
-    .poll(() => mcp.calls.filter((call) => call.name === 'slow').length)
+    .poll(() => running.mcp.calls.filter((call) => call.name === 'slow').length)
     .toBeGreaterThan(0);
   // Reloaded while the server is still working on it: the call is unanswered in the log.
   await page.reload();

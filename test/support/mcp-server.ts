@@ -11,7 +11,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { readBody } from './model-server.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { readBody, startModelServer, type ModelServer } from './model-server.ts';
 
 export const MCP_TOKEN = 'mcp-secret-token-7c1e9b2a44';
 /** One red pixel, as a PNG. */
@@ -168,5 +169,35 @@ export async function startMcpServer({ port = 0 }: { port?: number } = {}): Prom
         http.closeAllConnections();
         http.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Starts the MCP test server and the fixture model server before a file's tests and closes them
+ * after; the getters read them once started.
+ */
+export function mcpAndModelServers(): {
+  readonly mcp: McpTestServer;
+  readonly models: ModelServer;
+} {
+  let mcp: McpTestServer | undefined;
+  let models: ModelServer | undefined;
+  beforeAll(async () => {
+    mcp = await startMcpServer();
+    models = await startModelServer();
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await models?.close();
+  });
+  return {
+    get mcp() {
+      if (!mcp) throw new Error('The MCP test server is not started yet');
+      return mcp;
+    },
+    get models() {
+      if (!models) throw new Error('The model server is not started yet');
+      return models;
+    },
   };
 }

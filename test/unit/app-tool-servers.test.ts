@@ -5,23 +5,13 @@
 // the server by address only, and a server in use that cannot be removed.
 
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
-import { MCP_TOKEN, startMcpServer, type McpTestServer } from '../support/mcp-server.ts';
-import { startModelServer, type ModelServer } from '../support/model-server.ts';
+import { MCP_TOKEN, mcpAndModelServers } from '../support/mcp-server.ts';
 
-let mcp: McpTestServer;
-let models: ModelServer;
-beforeAll(async () => {
-  mcp = await startMcpServer();
-  models = await startModelServer();
-});
-afterAll(async () => {
-  await mcp.close();
-  await models.close();
-});
+const servers = mcpAndModelServers();
 
 function open() {
   return new AppRuntime({
@@ -42,7 +32,7 @@ async function agentWithServer(
   const provider = await runtime.providers.save({
     kind: 'openai-compatible',
     name: 'Fixture',
-    baseUrl: `${models.url}/v1`,
+    baseUrl: `${servers.models.url}/v1`,
     defaultModel: 'fixture-mcp-echo',
   });
   const { saved, problems } = await runtime.agentSpecs.save({
@@ -65,7 +55,7 @@ describe('tool servers', () => {
     const runtime = open();
     const server = await runtime.toolServers.save({
       name: 'Local MCP',
-      url: mcp.url,
+      url: servers.mcp.url,
       headers: [{ name: 'Authorization', value: `Bearer ${MCP_TOKEN}` }],
     });
     expect(server.headers).toEqual([{ name: 'Authorization', hint: `••••${MCP_TOKEN.slice(-4)}` }]);
@@ -74,13 +64,13 @@ describe('tool servers', () => {
     await runtime.toolServers.save({
       id: server.id,
       name: 'Local MCP',
-      url: mcp.url,
+      url: servers.mcp.url,
       headers: [{ name: 'Authorization' }],
     });
     const tested = await runtime.toolServers.test({
       id: server.id,
       name: 'Local MCP',
-      url: mcp.url,
+      url: servers.mcp.url,
       headers: [{ name: 'Authorization' }],
     });
     expect(tested.ok && tested.tools.map((tool) => tool.name)).toEqual(
@@ -106,15 +96,15 @@ describe('tool servers', () => {
     const runtime = open();
     const server = await runtime.toolServers.save({
       name: 'Local MCP',
-      url: mcp.url,
+      url: servers.mcp.url,
       headers: [{ name: 'Authorization', value: `Bearer ${MCP_TOKEN}` }],
     });
     const agent = await agentWithServer(runtime, server.id);
     const session = await runtime.createSession(agent.agentId);
-    const before = mcp.calls.length;
+    const before = servers.mcp.calls.length;
     const seen: unknown[] = [];
     await runtime.send(session.id, 'Say hello through the tool', (event) => seen.push(event));
-    expect(mcp.calls.slice(before)).toEqual([
+    expect(servers.mcp.calls.slice(before)).toEqual([
       { name: 'echo', args: { text: 'hello from the model' } },
     ]);
     const opening = await runtime.openSessionSummary(session.id);
@@ -127,7 +117,7 @@ describe('tool servers', () => {
     // The agent file names the server by address, never its token.
     const file = await runtime.agentSpecs.exportFile(agent.id);
     expect(JSON.parse(file.json).toolServers).toEqual([
-      { id: server.id, name: 'Local MCP', url: mcp.url },
+      { id: server.id, name: 'Local MCP', url: servers.mcp.url },
     ]);
     expect(file.json).not.toContain(MCP_TOKEN);
     // And while the agent uses it, the server stays.
@@ -140,14 +130,14 @@ describe('tool servers', () => {
     const runtime = open();
     const server = await runtime.toolServers.save({
       name: 'Local MCP',
-      url: mcp.url,
+      url: servers.mcp.url,
       disabledTools: ['echo'],
     });
     const agent = await agentWithServer(runtime, server.id);
     const session = await runtime.createSession(agent.agentId);
-    const before = models.requests.length;
+    const before = servers.models.requests.length;
     await runtime.send(session.id, 'Say hello', () => {}).catch(() => undefined);
-    const request = models.requests
+    const request = servers.models.requests
       .slice(before)
       .find((r) => r.path.endsWith('/chat/completions'))!;
     const offered = (request.body.tools ?? []).map(
@@ -175,7 +165,7 @@ describe('approval policies', () => {
 
   it('asks before an MCP tool runs by default; Always and Never are kept per tool, and reset', async () => {
     const runtime = open();
-    const server = await runtime.toolServers.save({ name: 'Local MCP', url: mcp.url });
+    const server = await runtime.toolServers.save({ name: 'Local MCP', url: servers.mcp.url });
     const agent = await agentWithServer(runtime, server.id, { policies: true });
 
     // Ask (the default for an MCP tool): the run pauses for the user's approval.
