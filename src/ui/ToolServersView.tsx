@@ -143,17 +143,24 @@ export function ToolServersView({ client, onClose }: Props) {
             </p>
           )}
           {state.tools && (
-            <fieldset>
+            <fieldset class="server-tools">
               <legend>Tools offered to agents</legend>
               {state.tools.map((tool) => (
-                <label class="check" key={tool.name} title={tool.description}>
-                  <input
-                    type="checkbox"
-                    checked={!draft.disabledTools.includes(tool.name)}
-                    onChange={(e) => model.toggleTool(tool.name, e.currentTarget.checked)}
-                  />{' '}
-                  {tool.name}
-                </label>
+                <div key={tool.name}>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={!draft.disabledTools.includes(tool.name)}
+                      onChange={(e) => model.toggleTool(tool.name, e.currentTarget.checked)}
+                    />{' '}
+                    {tool.name}
+                  </label>{' '}
+                  {tool.description && (
+                    <span class="hint" title={tool.description}>
+                      {clipped(tool.description)}
+                    </span>
+                  )}
+                </div>
               ))}
             </fieldset>
           )}
@@ -198,4 +205,9 @@ export function ToolServersView({ client, onClose }: Props) {
       </section>
     </section>
   );
+}
+
+/** A server's description of a tool, cut short for the list (the whole of it in the tooltip). */
+function clipped(text: string): string {
+  return text.length > 140 ? `${text.slice(0, 139)}…` : text;
 }

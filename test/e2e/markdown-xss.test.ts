@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
-import { openApp, say } from './app-page.ts';
+import { startMcpServer } from '../support/mcp-server.ts';
+import { openApp, region, say } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { fixtureAnswer, useFixtureAgent } from './markdown-app.ts';
 import { ALLOWED_ELEMENTS, EXFIL_HOST, XSS_ANSWER, XSS_CORPUS } from './markdown-corpus.ts';
@@ -174,6 +175,63 @@ it('streams the corpus as a real model’s answer in the app, and none of it run
     expect(href).toMatch(/^(?:https?:\/\/|mailto:)/);
   await attacks.check();
   expect(browser.errors).toEqual([]);
+});
+
+it('shows an MCP server’s hostile tool names and descriptions as text, in every place they appear', async () => {
+  const { page } = browser;
+  // A server whose tools' descriptions are the corpus (and whose name is a payload too).
+  const hostile = await startMcpServer({
+    extraTools: XSS_CORPUS.map((entry, index) => ({
+      name: `hostile_${index}`,
+      description: entry.markdown,
+    })),
+  });
+  try {
+    const attacks = watchAttacks(page);
+    await page.addInitScript(() => {
+      const trap = window as unknown as { __xss(): void; __xssHits: number };
+      trap.__xssHits = 0;
+      trap.__xss = () => void trap.__xssHits++;
+    });
+    await openApp(page);
+    const serverName = '<img src=x onerror=__xss()>';
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+    const servers = region(page, 'Tool servers');
+    await servers.getByLabel('Name', { exact: true }).fill(serverName);
+    await servers.getByLabel('Server URL').fill(hostile.url);
+    await servers.getByRole('button', { name: 'Test connection' }).click();
+    await servers
+      .getByRole('status')
+      .filter({ hasText: /^Connected: \d+ tools\.$/ })
+      .waitFor();
+    // Each description is there as its own text.
+    const listed = await servers.locator('.server-tools .hint').allInnerTexts();
+    for (const entry of XSS_CORPUS.slice(0, 20))
+      expect(listed).toContain(
+        entry.markdown.length > 140 ? `${entry.markdown.slice(0, 139)}…` : entry.markdown,
+      );
+    await servers.getByRole('button', { name: 'Save' }).click();
+    await servers
+      .getByRole('status')
+      .filter({ hasText: /^Saved “/ })
+      .waitFor();
+    // The agent builder lists the server and its tools (descriptions as tooltips).
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
+    const agents = region(page, 'Agents');
+    const group = agents.getByRole('group', { name: 'Tool servers' });
+    await group.getByLabel(serverName, { exact: true }).check();
+    await group.getByLabel('All its tools').uncheck();
+    await group.getByLabel('hostile_0', { exact: true }).waitFor();
+    expect(await group.getByText('hostile_2', { exact: true }).getAttribute('title')).toBe(
+      XSS_CORPUS[2]!.markdown,
+    );
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    await attacks.check();
+    expect(browser.errors).toEqual([]);
+  } finally {
+    await hostile.close();
+  }
 });
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/models', import.meta.url));

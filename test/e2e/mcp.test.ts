@@ -122,13 +122,20 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   expect(browser.errors).toEqual([]);
 });
 
-/** Settings → Tool servers: the test server, saved (no headers). */
-async function addServer(page: Page): Promise<void> {
+/** Settings → Tool servers: the test server, saved (no headers), its tools listed if `test`. */
+async function addServer(page: Page, { test = false } = {}): Promise<void> {
   await page.getByText('Settings', { exact: true }).click();
   await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
   const servers = region(page, 'Tool servers');
   await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
   await servers.getByLabel('Server URL').fill(running.mcp.url);
+  if (test) {
+    await servers.getByRole('button', { name: 'Test connection' }).click();
+    await servers
+      .getByRole('status')
+      .filter({ hasText: /^Connected/ })
+      .waitFor();
+  }
   await servers.getByRole('button', { name: 'Save' }).click();
   await servers
     .getByRole('status')
@@ -136,8 +143,8 @@ async function addServer(page: Page): Promise<void> {
     .waitFor();
 }
 
-/** A provider on the fixture model server, and an agent on `model` with the tool server. */
-async function addAgent(page: Page, name: string, model: string): Promise<void> {
+/** A provider on the fixture model server, its default model `model`. */
+async function addProvider(page: Page, model: string): Promise<void> {
   await page.getByText('Settings', { exact: true }).click();
   await page.getByRole('button', { name: 'Providers', exact: true }).click();
   const providers = region(page, 'Providers');
@@ -147,11 +154,35 @@ async function addAgent(page: Page, name: string, model: string): Promise<void> 
   await providers.getByLabel('Default model').fill(model);
   await providers.getByRole('button', { name: 'Save' }).click();
   await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
+}
+
+/**
+ * A provider on the fixture model server (unless `provider` is false: there is one), and an
+ * agent on `model` with the tool server (all its tools, or `only` these).
+ */
+async function addAgent(
+  page: Page,
+  name: string,
+  model: string,
+  { only, provider = true }: { only?: string[]; provider?: boolean } = {},
+): Promise<void> {
+  if (provider) await addProvider(page, model);
   await page.getByRole('button', { name: 'Agents', exact: true }).click();
   const agents = region(page, 'Agents');
   await agents.getByLabel('Name', { exact: true }).fill(name);
   await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
-  await agents.getByRole('group', { name: 'Tool servers' }).getByLabel('Local MCP').check();
+  const servers = agents.getByRole('group', { name: 'Tool servers' });
+  await servers.getByLabel('Local MCP').check();
+  if (only) {
+    await servers.getByLabel('All its tools').uncheck();
+    for (const box of await servers
+      .getByRole('group', { name: 'Tools of Local MCP' })
+      .getByRole('checkbox')
+      .all()) {
+      const label = (await box.evaluate((input) => input.parentElement?.textContent ?? '')).trim();
+      if (!only.includes(label)) await box.uncheck();
+    }
+  }
   await agents.getByRole('button', { name: 'Save' }).click();
   await agents
     .getByRole('status')
@@ -189,4 +220,80 @@ it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and
   await history.getByRole('button', { name: /^Rewind/ }).click();
   await expect.poll(() => messages(page)).toEqual([]);
   expect(browser.errors.filter((error) => !/ERR_/.test(error))).toEqual([]);
+});
+
+it('gives a flow’s agent node a server’s tool from its form, Allow always answers the flow’s approval, and an agent takes only some tools', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addServer(page, { test: true });
+  await addProvider(page, 'fixture-mcp-echo');
+
+  // A flow with an agent node on the fixture model; its tool picked in the node's form.
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'Duplicate support' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /support-copy/ })
+    .waitFor();
+  await flows.getByRole('tab', { name: 'Code' }).click();
+  await flows.getByLabel('Flow JSON').fill(
+    JSON.stringify({
+      name: 'echo-flow',
+      nodes: [
+        { id: 'start', type: 'start' },
+        {
+          id: 'helper',
+          type: 'agent',
+          model: 'Fixture/fixture-mcp-echo',
+          instruction: 'Use the echo tool.',
+        },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'helper' },
+        { from: 'helper', to: 'end' },
+      ],
+    }),
+  );
+  await flows.getByRole('tab', { name: 'Canvas' }).click();
+  await flows.getByRole('button', { name: /^helper agent/ }).click();
+  const helper = flows.getByRole('region', { name: 'Node helper' });
+  const add = helper.getByLabel('Add a tool');
+  expect(await add.locator('option').allTextContents()).toEqual(
+    expect.arrayContaining(['calculator', 'Local MCP/echo', 'Local MCP/picture']),
+  );
+  await add.selectOption('Local MCP/echo');
+  await expect.poll(() => helper.getByLabel(/^Tools/).inputValue()).toBe('Local MCP/echo');
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “echo-flow”/ })
+    .waitFor();
+  await flows.getByRole('button', { name: 'Use in this session' }).click();
+
+  // The server's tool asks first; Allow always answers and sets the policy.
+  const before = running.mcp.calls.length;
+  await page.getByLabel('Message').fill('Echo, flow');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const approvals = region(page, 'Pending approvals');
+  await approvals.getByText('wants to call').waitFor();
+  await approvals.getByRole('button', { name: 'Allow always for this tool' }).click();
+  await region(page, 'Conversation').getByText('The MCP server answered.').waitFor();
+  expect(running.mcp.calls.slice(before)).toEqual([
+    { name: 'echo', args: { text: 'hello from the model' } },
+  ]);
+
+  // An agent given only echo of the server: the model is offered echo alone, and (allowed
+  // always above) it runs without asking.
+  await addAgent(page, 'only-echo', 'fixture-mcp-echo', { only: ['echo'], provider: false });
+  await say(page, 'Echo, agent');
+  expect(await approvals.count()).toBe(0);
+  const offered = running.models.requests
+    .filter((r) => r.path.endsWith('/chat/completions'))
+    .at(-1)!
+    .body.tools.map((tool: { function: { name: string } }) => tool.function.name);
+  expect(offered).toEqual(['echo']);
+  expect(running.mcp.calls.slice(before).map((call) => call.name)).toEqual(['echo', 'echo']);
+  expect(browser.errors).toEqual([]);
 });

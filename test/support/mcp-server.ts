@@ -29,9 +29,21 @@ export interface McpTestServer {
   close(): Promise<void>;
 }
 
-function makeServer(calls: McpTestServer['calls']): McpServer {
+/** A tool a test adds, with the description and the text result it chooses (hostile ones). */
+export interface ExtraTool {
+  name: string;
+  description: string;
+  result?: string;
+}
+
+function makeServer(calls: McpTestServer['calls'], extraTools: readonly ExtraTool[]): McpServer {
   const server = new McpServer({ name: 'trellis-test', version: '1.0.0' });
   const called = (name: string, args: unknown) => calls.push({ name, args });
+  for (const tool of extraTools)
+    server.registerTool(tool.name, { description: tool.description }, async () => {
+      called(tool.name, {});
+      return { content: [{ type: 'text', text: tool.result ?? tool.name }] };
+    });
   server.registerTool(
     'echo',
     { description: 'Says the text back.', inputSchema: { text: z.string() } },
@@ -104,7 +116,10 @@ const CORS = {
   'access-control-max-age': '600',
 };
 
-export async function startMcpServer({ port = 0 }: { port?: number } = {}): Promise<McpTestServer> {
+export async function startMcpServer({
+  port = 0,
+  extraTools = [],
+}: { port?: number; extraTools?: readonly ExtraTool[] } = {}): Promise<McpTestServer> {
   const calls: McpTestServer['calls'] = [];
   const sessions = new Map<
     string,
@@ -136,7 +151,7 @@ export async function startMcpServer({ port = 0 }: { port?: number } = {}): Prom
       res.writeHead(400).end('initialize first');
       return;
     }
-    const server = makeServer(calls);
+    const server = makeServer(calls, extraTools);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
