@@ -43,6 +43,9 @@ const LISTING_LIMITS = { tools: 500, name: 200, description: 1000 };
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export class AppToolServers {
+  /** The toolsets handed out, by server version and choice of tools (see `toolset`). */
+  private readonly toolsets = new Map<string, McpToolset>();
+
   constructor(
     private readonly store: IndexedDbAppStore,
     private readonly broadcast: (message: RuntimeBroadcast) => void,
@@ -100,6 +103,7 @@ export class AppToolServers {
       SETTING,
       (await this.records()).filter((record) => record.id !== id),
     );
+    this.closeToolsets(id);
     this.broadcast({ type: 'agents-changed' });
   }
 
@@ -181,9 +185,29 @@ export class AppToolServers {
     );
   }
 
-  /** The toolset of a stored server for an agent: its tools left on (and among `tools`, if given). */
+  /**
+   * The toolset of a stored server for an agent: its tools left on (and among `tools`, if given).
+   * One per server version and choice of tools, so that the agents and flows built again after
+   * an edit keep the connection; those of a server's earlier versions are closed.
+   */
   toolset(record: ToolServerRecord, tools?: readonly string[]): McpToolset {
-    return this.toolsetOf(record, tools, record);
+    const key = JSON.stringify([record.id, record.updatedAt, tools ?? null]);
+    const cached = this.toolsets.get(key);
+    if (cached) return cached;
+    this.closeToolsets(record.id, record.updatedAt);
+    const toolset = this.toolsetOf(record, tools, record);
+    this.toolsets.set(key, toolset);
+    return toolset;
+  }
+
+  /** Ends the connections of a server's toolsets (but those of its version `keep`). */
+  private closeToolsets(serverId: string, keep?: number): void {
+    for (const [key, toolset] of this.toolsets) {
+      const [id, updatedAt] = JSON.parse(key) as [string, number];
+      if (id !== serverId || updatedAt === keep) continue;
+      this.toolsets.delete(key);
+      void toolset.close();
+    }
   }
 
   private toolsetOf(

@@ -26,6 +26,8 @@ export interface McpTestServer {
   calls: { name: string; args: unknown }[];
   /** Forgets every session (as a restarted server does): their next request gets a 404. */
   dropSessions(): void;
+  /** The sessions open now (a client that closed cleanly ended its own). */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
@@ -157,6 +159,10 @@ export async function startMcpServer({
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server });
       },
+      // A client that is done ends its session (DELETE).
+      onsessionclosed: (sessionId) => {
+        sessions.delete(sessionId);
+      },
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
@@ -177,6 +183,7 @@ export async function startMcpServer({
     url: `http://127.0.0.1:${bound}/mcp`,
     calls,
     dropSessions: () => sessions.clear(),
+    sessionCount: () => sessions.size,
     close: () =>
       new Promise<void>((resolve) => {
         for (const { server } of sessions.values()) void server.close();

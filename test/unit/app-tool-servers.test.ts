@@ -126,6 +126,24 @@ describe('tool servers', () => {
     );
   });
 
+  it('keeps one connection per server across agents built again, and closes it when the server changes', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({ name: 'Local MCP', url: servers.mcp.url });
+    const agent = await agentWithServer(runtime, server.id);
+    const session = await runtime.createSession(agent.agentId);
+    const before = servers.mcp.sessionCount();
+    await runtime.send(session.id, 'go', () => {});
+    expect(servers.mcp.sessionCount()).toBe(before + 1);
+    // The agent edited: built again, on the same connection.
+    await runtime.agentSpecs.save({ ...agent, instruction: 'Use the echo tool, please.' });
+    await runtime.send(session.id, 'go', () => {});
+    expect(servers.mcp.sessionCount()).toBe(before + 1);
+    // The server edited: its old connection is ended, and the next run opens one.
+    await runtime.toolServers.save({ id: server.id, name: 'Local MCP', url: servers.mcp.url });
+    await runtime.send(session.id, 'go', () => {});
+    await expect.poll(() => servers.mcp.sessionCount()).toBe(before + 1);
+  });
+
   it('offers an agent only the tools left switched on', async () => {
     const runtime = open();
     const server = await runtime.toolServers.save({

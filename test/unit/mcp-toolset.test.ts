@@ -83,6 +83,14 @@ describe('McpToolset', () => {
     expect(last.functionResponse?.response).toEqual({ result: 'echo: hi' });
     const again = await callThrough(tools, 'echo', { text: 'again' });
     expect(again.response).toEqual({ result: 'echo: again' });
+    const open = server.sessionCount();
+    // Closed, it ends its session on the server; used again, it opens a new one.
+    await tools.close();
+    expect(server.sessionCount()).toBe(open - 1);
+    expect((await callThrough(tools, 'echo', { text: 'later' })).response).toEqual({
+      result: 'echo: later',
+    });
+    expect(server.sessionCount()).toBe(open);
     await tools.close();
   });
 

@@ -69,6 +69,8 @@ interface McpClient {
     options?: { signal?: AbortSignal; timeout?: number },
   ): Promise<unknown>;
   close(): Promise<void>;
+  /** The Streamable HTTP transport, which can end the session on the server. */
+  readonly transport?: { terminateSession?(): Promise<void> } | undefined;
 }
 
 export class McpToolset extends BaseToolset {
@@ -95,7 +97,11 @@ export class McpToolset extends BaseToolset {
     const client = this.client;
     this.client = undefined;
     this.tools = undefined;
-    await (await client?.catch(() => undefined))?.close().catch(() => undefined);
+    const opened = await client?.catch(() => undefined);
+    // Ends the session on the server (a DELETE, as the protocol asks of a client that is done;
+    // a server that keeps no sessions answers 405, which is fine), then the connection.
+    await opened?.transport?.terminateSession?.().catch(() => undefined);
+    await opened?.close().catch(() => undefined);
   }
 
   /** Calls a tool of the server (a session dropped by the server is opened again, once). */
