@@ -136,7 +136,7 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
               {use && offered.length > 0 && (
                 <fieldset class="choices nested">
                   <legend class="visually-hidden">Tools of {server.name}</legend>
-                  <label class="check">
+                  <label class="check all-tools">
                     <input
                       type="checkbox"
                       checked={use.tools === undefined}

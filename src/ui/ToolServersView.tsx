@@ -52,21 +52,21 @@ export function ToolServersView({ client, onClose }: Props) {
           </button>
         </nav>
         <form
-          class="provider-form"
+          class="flow-editor provider-form"
           aria-label={draft.id ? `Tool server ${draft.name}` : 'New tool server'}
           onSubmit={(event) => {
             event.preventDefault();
             void model.save();
           }}
         >
-          <label>
+          <label class="field">
             Name
             <input
               value={draft.name}
               onInput={(e) => model.edit({ name: e.currentTarget.value })}
             />
           </label>
-          <label>
+          <label class="field">
             Server URL
             <input
               value={draft.url}
@@ -74,7 +74,7 @@ export function ToolServersView({ client, onClose }: Props) {
               onInput={(e) => model.edit({ url: e.currentTarget.value })}
             />
           </label>
-          <fieldset>
+          <fieldset class="choices">
             <legend>Headers</legend>
             {draft.headers.map((header, index) => (
               <div class="header-row" key={index}>
@@ -143,7 +143,7 @@ export function ToolServersView({ client, onClose }: Props) {
             </p>
           )}
           {state.tools && (
-            <fieldset class="server-tools">
+            <fieldset class="choices server-tools">
               <legend>Tools offered to agents</legend>
               {state.tools.map((tool) => (
                 <div key={tool.name}>
@@ -169,8 +169,8 @@ export function ToolServersView({ client, onClose }: Props) {
       <section class="tool-policies" aria-label="Approval policies">
         <h3>Approval policies</h3>
         <p class="hint">
-          An MCP tool asks for your approval before each call unless you allow it here or with
-          *Allow always for this tool* on its approval card; *never* refuses it.
+          An MCP tool asks for your approval before each call unless you allow it here or with{' '}
+          <em>Allow always for this tool</em> on its approval card; <em>never</em> refuses it.
         </p>
         {Object.keys(state.policies).length === 0 ? (
           <p class="hint">None set: every tool follows its own rule.</p>

@@ -8,6 +8,7 @@ import { startModelServer } from '../support/model-server.ts';
 import { startAdkServer } from '../adk/adk-server.ts';
 import { appUrl } from '../e2e/app-page.ts';
 import { flowiseTriageFile } from '../support/flowise-fixture.ts';
+import { startMcpServer } from '../support/mcp-server.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
 
@@ -273,5 +274,55 @@ it('takes the flow canvas screenshots, light and dark, desktop and phone', async
     } finally {
       await browser.close();
     }
+  }
+});
+
+it('takes the tool server screenshots: Settings on a desktop and on a phone in dark mode, and an agent given some tools', async () => {
+  const mcp = await startMcpServer();
+  try {
+    for (const [name, viewport, dark] of [
+      ['tool-servers', { width: 1440, height: 900 }, false],
+      ['tool-servers-phone-dark', { width: 390, height: 844 }, true],
+    ] as const) {
+      const browser = await launch({ viewport });
+      const { page } = browser;
+      try {
+        if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+        await openForShots(page);
+        await page.getByText('Settings', { exact: true }).click();
+        await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+        const servers = region(page, 'Tool servers');
+        await servers.getByLabel('Name', { exact: true }).fill('Local MCP');
+        await servers.getByLabel('Server URL').fill(mcp.url);
+        await servers.getByLabel('Header value 1').fill('Bearer my-token-2a44');
+        await servers.getByRole('button', { name: 'Test connection' }).click();
+        await servers
+          .getByRole('status')
+          .filter({ hasText: /^Connected/ })
+          .waitFor();
+        await servers.getByLabel('broken', { exact: true }).uncheck();
+        await servers.getByRole('button', { name: 'Save' }).click();
+        await servers
+          .getByRole('status')
+          .filter({ hasText: /^Saved/ })
+          .waitFor();
+        await page.screenshot(shot(name));
+        if (dark) continue;
+        await page.getByRole('button', { name: 'Agents', exact: true }).click();
+        const agents = region(page, 'Agents');
+        await agents.getByLabel('Name', { exact: true }).fill('helper');
+        const group = agents.getByRole('group', { name: 'Tool servers' });
+        await group.getByLabel('Local MCP').check();
+        await group.getByLabel('All its tools').uncheck();
+        for (const tool of ['picture', 'slow', 'secret', 'grow'])
+          await group.getByLabel(tool, { exact: true }).uncheck();
+        await group.scrollIntoViewIfNeeded();
+        await page.screenshot(shot('agent-tool-servers'));
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    await mcp.close();
   }
 });
