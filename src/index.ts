@@ -76,6 +76,12 @@ export {
   type RunConfig,
 } from './runner/invocation-context.ts';
 
+// traces (docs/tracing.md)
+export * from './tracing/span.ts';
+export * from './tracing/trace-service.ts';
+export { IndexedDbTraceService } from './store/indexeddb-trace-service.ts';
+export { toOtlpJson } from './tracing/otlp.ts';
+
 // graph workflows (docs/flows.md)
 export { compileFlow, flowAgentName, type CompileFlowOptions } from './flows/compile-flow.ts';
 export { validateFlow } from './flows/validate.ts';

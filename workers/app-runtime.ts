@@ -68,6 +68,8 @@ import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
 import { AppRemote } from './app-remote.ts';
 import { isRemoteId } from './adk-servers.ts';
+import { AppTraces } from './app-traces.ts';
+import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -100,12 +102,16 @@ export class AppRuntime {
   readonly agentSpecs: AppAgentSpecs;
   /** Settings → ADK servers, and the sessions that live on them (workers/app-remote.ts). */
   readonly remote: AppRemote;
+  /** The traces of the runs (workers/app-traces.ts). */
+  readonly traces: AppTraces;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore(dbName);
+    const traceService = new IndexedDbTraceService(dbName);
+    this.traces = new AppTraces(this.sessions, traceService);
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
     this.providers = new AppProviders(this.store, options);
     // A flow's nodes may name the providers' models (`Provider name/model`).
@@ -131,6 +137,7 @@ export class AppRuntime {
         sessionService: this.sessions,
         artifactService: this.artifacts,
         resumabilityConfig: { isResumable: resumable },
+        traceService,
         // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
         runLiveness: async (run) => (await options.locks.held()).has(run.sessionId),
       });

@@ -106,6 +106,10 @@ const api = {
   saveToolServer: (input: ToolServerInput) => runtime.toolServers.save(input),
   deleteToolServer: (id: string) => runtime.toolServers.remove(id),
   testToolServer: (input: ToolServerInput) => runtime.toolServers.test(input),
+  /** One invocation's spans and events, for the Trace view. */
+  trace: (sessionId: string, invocationId: string) => runtime.traces.trace(sessionId, invocationId),
+  /** The session's traces as OTLP JSON, to download. */
+  exportTraces: (sessionId: string) => runtime.traces.exportOtlp(sessionId),
   /** The tools a flow's nodes may name: the demo tools, then the tool servers' (`Server/tool`). */
   flowToolChoices: async () => [
     ...FLOW_DEMO_TOOLS,

@@ -77,9 +77,15 @@ export abstract class BaseAgent {
    * goes on up to the caller; agents above it add no second error event.
    */
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void> {
-    const ctx = parentContext.forAgent(this);
-    if (ctx.endInvocation) return;
-    if (agentResumeState(ctx)?.ended) return; // finished before the interruption
+    const unspanned = parentContext.forAgent(this);
+    if (unspanned.endInvocation) return;
+    if (agentResumeState(unspanned)?.ended) return; // finished before the interruption
+    const span = unspanned.startSpan('agent', `invoke_agent ${this.name}`, {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': this.name,
+    });
+    const ctx = unspanned.withSpan(span);
+    let failure: string | undefined;
     try {
       for await (const event of this.runAsyncImpl(ctx)) {
         yield event;
@@ -88,9 +94,14 @@ export abstract class BaseAgent {
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));
       if (ctx.isCancellation(error) || reported.has(error)) throw error;
+      // Marked where it happened: the agents above pass it on unmarked.
+      failure = error.message;
       reported.add(error);
       yield ctx.createEvent({ errorCode: errorCodeOf(error), errorMessage: error.message });
       throw error;
+    } finally {
+      // Also when the run is cancelled or its reader stops: the span ends where the agent did.
+      ctx.endSpan(span, { error: failure });
     }
   }
 

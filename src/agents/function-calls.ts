@@ -51,7 +51,7 @@ export async function runFunctionCalls(
   confirmations: ReadonlyMap<string, ToolConfirmation> = new Map(),
 ): Promise<FunctionCallsResult> {
   const outcomes = await Promise.all(
-    calls.map((call) => runCall(ctx, call, tools, confirmations.get(call.id!))),
+    calls.map((call) => tracedCall(ctx, call, tools, confirmations.get(call.id!))),
   );
   const parts = outcomes.flatMap((outcome) => (outcome.part ? [outcome.part] : []));
   const error = outcomes.find((outcome) => outcome.error)?.error;
@@ -68,6 +68,53 @@ export async function runFunctionCalls(
     ...(confirmationRequest ? { confirmationRequest } : {}),
     ...(error ? { error } : {}),
   };
+}
+
+/** A call, in a span of its own: its arguments, what it answered, how long it took. */
+async function tracedCall(
+  ctx: InvocationContext,
+  call: FunctionCall,
+  tools: ReadonlyMap<string, BaseTool>,
+  confirmation: ToolConfirmation | undefined,
+): Promise<CallOutcome> {
+  const span = ctx.startSpan('tool', `execute_tool ${call.name}`, {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': call.name,
+    ...(call.id ? { 'gen_ai.tool.call.id': call.id } : {}),
+    'trellis.tool.arguments': clipped(JSON.stringify(call.args ?? {})),
+  });
+  if (!span) return runCall(ctx, call, tools, confirmation);
+  let outcome: CallOutcome | undefined;
+  let thrown: unknown;
+  try {
+    outcome = await runCall(ctx, call, tools, confirmation);
+    return outcome;
+  } catch (error) {
+    thrown = error;
+    throw error;
+  } finally {
+    const response = outcome?.part?.functionResponse?.response;
+    const asked = outcome?.actions.requestedToolConfirmations !== undefined;
+    const answer = response === undefined ? '' : JSON.stringify(response);
+    const failed =
+      thrown !== undefined && !ctx.isCancellation(thrown)
+        ? messageOf(thrown)
+        : !asked && typeof response?.error === 'string'
+          ? response.error
+          : undefined;
+    ctx.endSpan(span, {
+      error: failed,
+      attributes: {
+        'trellis.tool.result_bytes': answer.length,
+        ...(asked ? { 'trellis.tool.outcome': 'approval requested' } : {}),
+      },
+    });
+  }
+}
+
+/** A value for a span's attribute, cut short (arguments can be long). */
+function clipped(text: string): string {
+  return text.length > 1000 ? `${text.slice(0, 999)}…` : text;
 }
 
 async function runCall(

@@ -60,6 +60,64 @@ export async function* callModel(
   request: LlmRequest,
   tools: ReadonlyMap<string, BaseTool>,
 ): AsyncGenerator<Event, Event | undefined> {
+  const model = modelNameOf(agent);
+  const span = ctx.startSpan('model', `chat ${model}`, {
+    'gen_ai.operation.name': 'chat',
+    'gen_ai.request.model': model,
+    'trellis.contents': request.contents.length,
+    'trellis.tools': request.tools?.length ?? 0,
+  });
+  let event: Event | undefined;
+  let error: string | undefined;
+  try {
+    event = yield* callModelOnce(agent, ctx, request, tools);
+    return event;
+  } catch (thrown) {
+    if (!ctx.isCancellation(thrown)) error = messageOf(thrown);
+    throw thrown;
+  } finally {
+    ctx.endSpan(span, { error, attributes: event ? modelCallAttributes(event) : {} });
+  }
+}
+
+/** The model's name for its span; an agent with none fails in the call itself. */
+function modelNameOf(agent: LlmAgent): string {
+  try {
+    return agent.model.model;
+  } catch {
+    return 'none';
+  }
+}
+
+/** What a model call's span says of its answer (GenAI semantic conventions' names). */
+function modelCallAttributes(event: Event): Record<string, string | number | readonly string[]> {
+  const usage = event.usageMetadata;
+  const timing = (event.customMetadata?.trellis as { timing?: ModelTiming } | undefined)?.timing;
+  const finish = event.errorCode
+    ? event.errorCode
+    : functionCallsOf(event.content).length > 0
+      ? 'tool_calls'
+      : 'stop';
+  return {
+    'trellis.event_id': event.id,
+    ...(event.modelVersion ? { 'gen_ai.response.model': event.modelVersion } : {}),
+    ...(usage?.promptTokenCount !== undefined
+      ? { 'gen_ai.usage.input_tokens': usage.promptTokenCount }
+      : {}),
+    ...(usage?.candidatesTokenCount !== undefined
+      ? { 'gen_ai.usage.output_tokens': usage.candidatesTokenCount }
+      : {}),
+    ...(timing ? { 'trellis.time_to_first_token_ms': timing.firstTokenMs } : {}),
+    'gen_ai.response.finish_reasons': [finish],
+  };
+}
+
+async function* callModelOnce(
+  agent: LlmAgent,
+  ctx: InvocationContext,
+  request: LlmRequest,
+  tools: ReadonlyMap<string, BaseTool>,
+): AsyncGenerator<Event, Event | undefined> {
   if (!ctx.countLlmCall()) throw new LlmCallsLimitExceededError(ctx.runConfig.maxLlmCalls ?? 0);
   const model = agent.model;
   const streaming = ctx.runConfig.streamingMode === 'sse';

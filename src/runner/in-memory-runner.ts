@@ -1,8 +1,9 @@
-// A Runner over in-memory session and artifact services.
+// A Runner over in-memory session, artifact and trace services.
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { InMemoryArtifactService } from '../store/in-memory-artifact-service.ts';
 import { InMemorySessionService } from '../store/in-memory-session-service.ts';
+import { InMemoryTraceService } from '../tracing/trace-service.ts';
 import { Runner } from './runner.ts';
 import type { ResumabilityConfig } from './runner-types.ts';
 
@@ -10,6 +11,8 @@ export interface InMemoryRunnerOptions {
   agent: BaseAgent;
   appName?: string;
   resumabilityConfig?: ResumabilityConfig;
+  /** Trace every invocation in memory (`runner.traces`; default true). */
+  tracing?: boolean;
 }
 
 /** A Runner over in-memory session and artifact services. */
@@ -21,6 +24,7 @@ export class InMemoryRunner extends Runner {
       sessionService: new InMemorySessionService(),
       artifactService: new InMemoryArtifactService(),
       ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
+      ...(options.tracing === false ? {} : { traceService: new InMemoryTraceService() }),
     });
   }
 }

@@ -1,5 +1,7 @@
 // What an agent sees of the invocation it runs in.
 
+import type { EndSpanOptions, InvocationTracer, OpenSpan } from '../tracing/tracer.ts';
+import type { SpanAttribute, SpanKind } from '../tracing/span.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { ActiveEventsView } from '../core/active-events.ts';
 import type { Content } from '../core/content.ts';
@@ -53,6 +55,8 @@ interface InvocationShared {
   resumeLog: readonly Event[] | undefined;
   /** Branches ('' for none) on which an agent paused during this run. */
   readonly pausedBranches: Set<string>;
+  /** Records the run's spans (absent: not traced). */
+  readonly tracer: InvocationTracer | undefined;
 }
 
 export interface InvocationContextInit {
@@ -69,6 +73,8 @@ export interface InvocationContextInit {
    * from an earlier invocation); it then follows the context's working copy of the log.
    */
   activeEvents?: ActiveEventsView | undefined;
+  /** Records the run's spans (see src/tracing); absent, nothing is traced. */
+  tracer?: InvocationTracer | undefined;
 }
 
 interface ContextFields {
@@ -82,6 +88,7 @@ interface ContextFields {
   readonly runConfig: RunConfig;
   readonly resumable: boolean;
   readonly resumeScope: number | undefined;
+  readonly spanId: string | undefined;
   readonly shared: InvocationShared;
 }
 
@@ -103,6 +110,8 @@ export class InvocationContext {
    * `undefined` for a fresh run.
    */
   readonly resumeScope: number | undefined;
+  /** The span that new spans go under: the running agent's, or the invocation's. */
+  readonly spanId: string | undefined;
   private readonly shared: InvocationShared;
 
   private constructor(fields: ContextFields) {
@@ -116,6 +125,7 @@ export class InvocationContext {
     this.runConfig = fields.runConfig;
     this.resumable = fields.resumable;
     this.resumeScope = fields.resumeScope;
+    this.spanId = fields.spanId;
     this.shared = fields.shared;
   }
 
@@ -141,12 +151,14 @@ export class InvocationContext {
       runConfig: init.runConfig ?? {},
       resumable: init.resumable ?? false,
       resumeScope: undefined,
+      spanId: undefined,
       shared: {
         endInvocation: false,
         llmCalls: 0,
         active,
         resumeLog: undefined,
         pausedBranches: new Set(),
+        tracer: init.tracer,
       },
     });
   }
@@ -165,6 +177,35 @@ export class InvocationContext {
       (event) => event.invocationId === this.invocationId,
     );
     return this.resuming(0);
+  }
+
+  /** What records this run's spans, if it is traced. */
+  get tracer(): InvocationTracer | undefined {
+    return this.shared.tracer;
+  }
+
+  /** This context, with new spans going under `span` (an agent's). */
+  withSpan(span: OpenSpan | undefined): InvocationContext {
+    if (!span) return this;
+    return new InvocationContext({ ...this, shared: this.shared, spanId: span.record.spanId });
+  }
+
+  /** Opens a span under this context's (nothing when the run is not traced). */
+  startSpan(
+    kind: SpanKind,
+    name: string,
+    attributes: Record<string, SpanAttribute> = {},
+  ): OpenSpan | undefined {
+    return this.shared.tracer?.start(kind, name, {
+      parentSpanId: this.spanId,
+      branch: this.branch,
+      attributes,
+    });
+  }
+
+  /** Closes a span that `startSpan` opened. */
+  endSpan(span: OpenSpan | undefined, options?: EndSpanOptions): void {
+    if (span) this.shared.tracer?.end(span, options);
   }
 
   /** This context, for a child to run fresh (`undefined`) or resume from `scope` in `resumeLog`. */

@@ -1,5 +1,6 @@
 // The requests and options of the Runner.
 
+import type { BaseTraceService } from '../tracing/trace-service.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
 import type { RewindTo } from '../core/rewind.ts';
@@ -27,6 +28,8 @@ export interface RunnerOptions {
   runLiveness?: (run: RunRecord) => boolean | Promise<boolean>;
   /** The time, in milliseconds (tests move it forward). */
   clock?: () => number;
+  /** Records a trace of every invocation there (see src/tracing); absent, nothing is traced. */
+  traceService?: BaseTraceService;
 }
 
 export interface ListInterruptedRequest {

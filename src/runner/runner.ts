@@ -23,6 +23,9 @@ import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './
 import { inputBlobs } from './input-blobs.ts';
 import { RESUMABLE_FAILURES, listInterrupted } from './interrupted-runs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
+import { traceRun } from '../tracing/run-trace.ts';
+import type { BaseTraceService } from '../tracing/trace-service.ts';
+import { InvocationTracer } from '../tracing/tracer.ts';
 import type {
   EditMessageRequest,
   ForkSessionAsyncRequest,
@@ -43,6 +46,8 @@ export class Runner {
   readonly sessionService: BaseSessionService;
   readonly artifactService: BaseArtifactService | undefined;
   readonly resumabilityConfig: ResumabilityConfig;
+  /** Where the spans of its runs are kept (absent: runs are not traced). See src/tracing. */
+  readonly traces: BaseTraceService | undefined;
   /** Identifies this runner in the records of the runs it runs. */
   readonly instanceId = crypto.randomUUID();
   private readonly heartbeatMs: number;
@@ -57,6 +62,7 @@ export class Runner {
     this.sessionService = options.sessionService;
     this.artifactService = options.artifactService;
     this.resumabilityConfig = options.resumabilityConfig ?? { isResumable: false };
+    this.traces = options.traceService;
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.runLiveness = options.runLiveness;
     this.clock = options.clock ?? Date.now;
@@ -239,6 +245,14 @@ export class Runner {
       userContent,
       runConfig: runConfig ?? {},
       resumable: this.resumabilityConfig.isResumable,
+      tracer:
+        this.traces &&
+        new InvocationTracer(this.traces, {
+          appName: this.appName,
+          userId: session.userId,
+          sessionId: session.id,
+          invocationId,
+        }),
     });
   }
 
@@ -285,7 +299,8 @@ export class Runner {
       this.running.delete(ctx.invocationId);
       throw error;
     }
-    const runCtx = resume ? ctx.beginResume() : ctx;
+    const trace = traceRun(ctx, agent.name, resume, stored);
+    const runCtx = (resume ? ctx.beginResume() : ctx).withSpan(trace?.root);
     let outcome: { outcome: RunOutcome; details?: Pick<RunRecord, 'pendingCallIds' | 'error'> } = {
       outcome: 'interrupted',
     };
@@ -314,6 +329,7 @@ export class Runner {
       // The next invocation on this session carries on from what this one knew of its log.
       keepActiveEventsView(ctx.activeView);
       await run.finish(outcome.outcome, outcome.details);
+      await trace?.finish(invocationEvents(ctx), outcome.outcome, outcome.details);
     }
   }
 

@@ -19,12 +19,13 @@ import type { ProviderSpec } from '../models/provider-spec.ts';
 import type { SessionRecord, TurnRecord } from './session-log.ts';
 import { summarizeExistingSessions } from './turn-migration.ts';
 import type { RunRecord } from './session-service.ts';
+import type { SpanRecord } from '../tracing/span.ts';
 
 /** DO NOT CHANGE: a different name would open an empty database and lose every user's data. */
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -44,6 +45,7 @@ export const Stores = {
   flows: 'flows',
   providers: 'providers',
   agents: 'agents',
+  spans: 'spans',
 } as const;
 
 export interface EventRecord {
@@ -136,6 +138,10 @@ export interface TrellisSchema extends DBSchema {
   flows: { key: string; value: FlowRecord };
   providers: { key: string; value: ProviderRecord };
   agents: { key: string; value: AgentSpecRecord };
+  spans: {
+    key: [...SessionKeyTuple, invocationId: string, spanId: string];
+    value: SpanRecord;
+  };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
@@ -238,6 +244,12 @@ function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void {
         tx.abort();
       });
     }
+  }
+  if (oldVersion < 7) {
+    // The traces: spans of each invocation, beside their session (src/tracing).
+    db.createObjectStore(Stores.spans, {
+      keyPath: ['appName', 'userId', 'sessionId', 'invocationId', 'spanId'],
+    });
   }
 }
 

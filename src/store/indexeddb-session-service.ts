@@ -199,7 +199,8 @@ export class IndexedDbSessionService extends BaseSessionService {
 
   override async deleteSession({ appName, userId, sessionId }: SessionKey): Promise<void> {
     const db = await this.database.open();
-    const stores = [Stores.sessions, Stores.events, Stores.checkpoints, Stores.runs];
+    // Its spans too (IndexedDbTraceService keeps them in this database).
+    const stores = [Stores.sessions, Stores.events, Stores.checkpoints, Stores.runs, Stores.spans];
     await writeTransaction(db, stores, async (tx) => {
       const sessions = tx.objectStore(Stores.sessions);
       if (!(await sessions.getKey([appName, userId, sessionId]))) {
@@ -211,6 +212,7 @@ export class IndexedDbSessionService extends BaseSessionService {
         tx.objectStore(Stores.events).delete(range),
         tx.objectStore(Stores.checkpoints).delete(range),
         tx.objectStore(Stores.runs).delete(range),
+        tx.objectStore(Stores.spans).delete(range),
       ]);
     });
     this.cache.delete(appName, userId, sessionId);

@@ -93,6 +93,15 @@ const SCHEMA_V6 = {
   },
 };
 
+/** Version 7 adds the traces: each invocation's spans, beside their session. */
+const SCHEMA_V7 = {
+  ...SCHEMA_V6,
+  spans: {
+    keyPath: ['appName', 'userId', 'sessionId', 'invocationId', 'spanId'],
+    indexes: {},
+  },
+};
+
 type Schema = Record<
   string,
   {
@@ -197,7 +206,7 @@ describe('IndexedDB storage', () => {
     expect(await upgraded.getSessionSummary(key)).toEqual(expected);
     await upgraded.close();
     expect(await sessionRecords(dbName)).toEqual(written);
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
   });
 
   it('creates the current schema', async () => {
@@ -205,7 +214,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -237,7 +246,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -264,7 +273,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
   });
 
   it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
@@ -306,7 +315,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listAgentSpecs()).toEqual([agent]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V6 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
   });
 
   it('stores artifact bytes as Blobs', async () => {
