@@ -329,7 +329,7 @@ export class Runner {
       // The next invocation on this session carries on from what this one knew of its log.
       keepActiveEventsView(ctx.activeView);
       await run.finish(outcome.outcome, outcome.details);
-      await trace?.finish(invocationEvents(ctx), outcome.outcome, outcome.details);
+      await trace?.finish(() => invocationEvents(ctx), outcome.outcome, outcome.details);
     }
   }
 

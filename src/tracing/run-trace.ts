@@ -11,7 +11,8 @@ export interface RunTrace {
   root: OpenSpan;
   /** Ends the run's span (and writes the waits it leaves), then writes what is queued. */
   finish(
-    events: readonly Event[],
+    /** The invocation's events (read only when the run paused: a wait is left open). */
+    events: () => readonly Event[],
     outcome: RunOutcome,
     details?: { pendingCallIds?: string[]; error?: { message: string } },
   ): Promise<void>;
@@ -48,8 +49,10 @@ export function traceRun(
   return {
     root,
     async finish(events, outcome, details) {
-      for (const wait of waitSpans(tracer, ctx.invocationId, events, details?.pendingCallIds ?? []))
-        tracer.write(wait);
+      const pending = details?.pendingCallIds ?? [];
+      if (pending.length > 0)
+        for (const wait of waitSpans(tracer, ctx.invocationId, events(), pending))
+          tracer.write(wait);
       tracer.end(root, {
         attributes: { 'trellis.outcome': outcome },
         error: details?.error?.message,

@@ -42,16 +42,27 @@ export interface SpanKey {
   sessionId: string;
 }
 
-/** The trace id of an invocation: 32 hex digits derived from its id (FNV-1a, four lanes). */
+const UUID_INVOCATION =
+  /^e-([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})$/;
+
+/**
+ * The trace id of an invocation: 32 hex digits derived from its id — the UUID of Trellis's and
+ * ADK's `e-<uuid>` ids as it is (so a trace is easy to find from its invocation), else a hash
+ * (FNV-1a, four lanes).
+ */
 export function traceIdOf(invocationId: string): string {
-  return hexHash(invocationId, 4);
+  const uuid = UUID_INVOCATION.exec(invocationId);
+  return uuid ? uuid.slice(1).join('') : hexHash(invocationId, 4);
 }
 
-/** A random span id: 16 hex digits, never all zero (OTLP's invalid id). */
+/**
+ * A random span id: 16 hex digits, never all zero (OTLP's invalid id). Unique, not secret:
+ * `Math.random` is enough, and far cheaper than the crypto source on every span.
+ */
 export function newSpanId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  bytes[0] ||= 1;
-  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  const high = (Math.random() * 0x100000000) >>> 0 || 1;
+  const low = (Math.random() * 0x100000000) >>> 0;
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }
 
 /** A span id derived from `seed` (a wait's call id: the same wait is one span, however often written). */

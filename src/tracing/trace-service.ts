@@ -30,7 +30,8 @@ export class InMemoryTraceService extends BaseTraceService {
       if (!invocations) this.sessions.set(key, (invocations = new Map()));
       let byId = invocations.get(span.invocationId);
       if (!byId) invocations.set(span.invocationId, (byId = new Map()));
-      byId.set(span.spanId, structuredClone(span));
+      // Kept as given: the tracer never changes a span once it is written (reads copy).
+      byId.set(span.spanId, span);
     }
   }
 

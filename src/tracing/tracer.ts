@@ -1,7 +1,7 @@
 // The spans of one run of an invocation, as it happens. The runner makes one per run (a resumed
 // invocation gets another, on the same trace); agents, model calls and tool calls open and close
 // spans through their InvocationContext. Ended spans are written in batches, never awaited by
-// the run: a trace that cannot be stored costs the run nothing (see trace-service.ts).
+// the run's steps: a trace that cannot be stored costs the run nothing (see trace-service.ts).
 
 import {
   newSpanId,
@@ -34,10 +34,16 @@ export interface EndSpanOptions {
   endTime?: number;
 }
 
+/** How many ended spans wait at most before they are written. */
+const BATCH = 32;
+/** How long the first of them waits at most. */
+const FLUSH_AFTER_MS = 1000;
+
 export class InvocationTracer {
   readonly traceId: string;
   private pending: SpanRecord[] = [];
   private writing: Promise<void> = Promise.resolve();
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly service: BaseTraceService,
@@ -52,20 +58,25 @@ export class InvocationTracer {
   }
 
   start(kind: SpanKind, name: string, options: StartSpanOptions = {}): OpenSpan {
-    return {
-      record: {
-        ...this.key,
-        traceId: this.traceId,
-        spanId: options.spanId ?? newSpanId(),
-        ...(options.parentSpanId ? { parentSpanId: options.parentSpanId } : {}),
-        kind,
-        name,
-        startTime: options.startTime ?? preciseNow(),
-        status: 'ok',
-        ...(options.branch ? { branch: options.branch } : {}),
-        attributes: { ...options.attributes },
-      },
+    // Built field by field: this runs for every agent, model call and tool call of every run.
+    const { appName, userId, sessionId, invocationId } = this.key;
+    const record: SpanRecord = {
+      appName,
+      userId,
+      sessionId,
+      invocationId,
+      traceId: this.traceId,
+      spanId: options.spanId ?? newSpanId(),
+      kind,
+      name,
+      startTime: options.startTime ?? preciseNow(),
+      status: 'ok',
+      // The caller's object, not a copy: callers pass one made for the span.
+      attributes: options.attributes ?? {},
     };
+    if (options.parentSpanId) record.parentSpanId = options.parentSpanId;
+    if (options.branch) record.branch = options.branch;
+    return { record };
   }
 
   /** Closes a span (once: a second end is ignored) and queues it for writing. */
@@ -73,7 +84,8 @@ export class InvocationTracer {
     const record = span.record;
     if (record.endTime !== undefined) return;
     record.endTime = options.endTime ?? preciseNow();
-    Object.assign(record.attributes, options.attributes);
+    if (options.attributes)
+      for (const key in options.attributes) record.attributes[key] = options.attributes[key]!;
     if (options.error !== undefined) {
       record.status = 'error';
       record.error = options.error;
@@ -84,12 +96,16 @@ export class InvocationTracer {
   /** Queues a span as it stands (an open wait, say) for writing. */
   write(record: SpanRecord): void {
     this.pending.push(record);
-    // One write for the spans that end together (a model call's span and its agent's, say).
-    if (this.pending.length === 1) queueMicrotask(() => void this.flush());
+    // Written in batches: when the run ends (the runner flushes), when many wait, or a moment
+    // after the first waited (so a run cut off by a crash loses at most that moment's spans).
+    if (this.pending.length >= BATCH) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
   }
 
   /** Writes what is queued; resolves when every write so far has been tried. */
   flush(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
     const batch = this.pending;
     if (batch.length > 0) {
       this.pending = [];

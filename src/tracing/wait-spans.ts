@@ -6,12 +6,15 @@
 import { functionCallsOf, functionResponsesOf } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
-import { spanIdOf, type SpanRecord } from './span.ts';
+import { spanIdOf, traceIdOf, type SpanRecord } from './span.ts';
 import type { InvocationTracer } from './tracer.ts';
 
-/** The root span of an invocation's first run (a resumed run's root is a span of its own). */
+/**
+ * The root span of an invocation's first run (a resumed run's root is a span of its own): the
+ * trace id's second half, known to every later run of the invocation.
+ */
 export function rootSpanIdOf(invocationId: string): string {
-  return spanIdOf(`${invocationId}/invocation`);
+  return traceIdOf(invocationId).slice(16);
 }
 
 /**
