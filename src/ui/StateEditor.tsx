@@ -56,18 +56,29 @@ export function StateEditor(props: Props) {
     setProblem(undefined);
     keyInput.current?.focus();
   };
-  const setValue = (event: Event) => {
-    event.preventDefault();
+  /** The changes with the key being typed set, or `undefined` when it is wrong (it says why). */
+  const withTyped = (): StateChanges | undefined => {
     const badKey = keyProblem(key);
     const parsed = badKey === undefined ? parseValue(text) : { problem: badKey };
     if ('problem' in parsed) {
       setProblem(parsed.problem);
-      return;
+      return undefined;
     }
-    setChanges(withChange(base, changes, key, parsed.value));
     setKey('');
     setText('');
     setProblem(undefined);
+    return withChange(base, changes, key, parsed.value);
+  };
+  const setValue = (event: Event) => {
+    event.preventDefault();
+    const next = withTyped();
+    if (next) setChanges(next);
+  };
+  // A key typed but not set yet is saved with the rest, rather than lost.
+  const typing = key.trim() !== '' || text.trim() !== '';
+  const submit = () => {
+    const next = typing ? withTyped() : changes;
+    if (next) onSubmit(next);
   };
 
   return (
@@ -160,8 +171,8 @@ export function StateEditor(props: Props) {
         <button
           type="button"
           class="primary"
-          disabled={disabled || (!changed && !allowNoChanges)}
-          onClick={() => onSubmit(changes)}
+          disabled={disabled || (!changed && !typing && !allowNoChanges)}
+          onClick={submit}
         >
           {submitLabel}
         </button>

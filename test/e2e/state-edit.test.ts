@@ -33,7 +33,9 @@ it('edits a key in the State panel as a turn the next turn sees, and rewinds it'
   expect(await state.locator('.state-edit-row.changed').count()).toBe(0);
 
   await setKey(page, state, 'color', '"blue"');
-  await setKey(page, state, '__proto__', '{"deep": [1, 2]}');
+  // A key typed but not set yet is saved with the rest.
+  await state.getByLabel('Key', { exact: true }).fill('__proto__');
+  await state.getByLabel('Value (JSON)').fill('{"deep": [1, 2]}');
   await state.getByRole('button', { name: 'Save changes' }).click();
   const history = region(page, 'History');
   const edited = 'State edited: color = blue, __proto__ = {"deep":[1,2]}';

@@ -51,6 +51,17 @@ describe('state edits in the app', () => {
     expect((await runtime.openSessionSummary(id)).state).toMatchObject({ color: 'red' });
   });
 
+  it('keeps a state edit a turn through export and import', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession();
+    await runtime.stateEdits.editState(id, { color: 'blue' });
+    const { json } = await runtime.exportSession(id);
+    const copy = await runtime.importSession(json);
+    const opening = await runtime.openSessionSummary(copy.id);
+    expect(opening.activePath.map((turn) => turn.text)).toEqual(['State edited: color = blue']);
+    expect(opening.state).toMatchObject({ color: 'blue' });
+  });
+
   it('refuses bad changes and writes nothing', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();
