@@ -4,6 +4,7 @@
 export * from './core/content.ts';
 export * from './core/event.ts';
 export * from './core/state.ts';
+export { isStateEdit, stateEditText } from './core/state-edit.ts';
 export * from './core/errors.ts';
 export { activeEvents, conversationThrough } from './core/active-events.ts';
 export * from './core/branch-tree.ts';
@@ -69,6 +70,7 @@ export type { HttpModelOptions } from './models/model-http.ts';
 // runner
 export * from './runner/runner.ts';
 export * from './runner/runner-types.ts';
+export { editSessionState, type EditStateRequest } from './runner/edit-state.ts';
 export { InMemoryRunner } from './runner/in-memory-runner.ts';
 export {
   InvocationContext,

@@ -67,6 +67,7 @@ import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
 import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
 import { AppRemote } from './app-remote.ts';
+import { AppStateEdits } from './app-state-edits.ts';
 import { isRemoteId } from './adk-servers.ts';
 import { AppTraces } from './app-traces.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
@@ -104,6 +105,8 @@ export class AppRuntime {
   readonly remote: AppRemote;
   /** The traces of the runs (workers/app-traces.ts). */
   readonly traces: AppTraces;
+  /** The State panel's edits and History's "Edit state and re-run". */
+  readonly stateEdits: AppStateEdits;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
@@ -145,6 +148,14 @@ export class AppRuntime {
       options.timing ?? ((await this.settings()).demoPace === 'instant' ? INSTANT_DEMO : undefined);
     this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs);
     this.remote = new AppRemote(this.store, options.broadcast, (json) => this.importSession(json));
+    this.stateEdits = new AppStateEdits({
+      locks: options.locks,
+      broadcast: options.broadcast,
+      sessions: this.sessions,
+      runnerFor: (sessionId) => this.runnerFor(sessionId),
+      run: (sessionId, onEvent, start) => this.run(sessionId, onEvent, start),
+      firstMessage: (sessionId, invocationId) => this.firstMessage(sessionId, invocationId),
+    });
   }
 
   /** The demo agents, then the example flows, then the user's flows. */

@@ -53,6 +53,17 @@ const api = {
   regenerate: (sessionId: string, invocationId: string, onEvent: EventListener) =>
     runtime.regenerate(sessionId, invocationId, onEvent),
   fork: (sessionId: string, invocationId: string) => runtime.fork(sessionId, invocationId),
+  // The State panel's edits and History's "Edit state and re-run" (workers/app-state-edits.ts)
+  editState: (sessionId: string, changes: Record<string, unknown>) =>
+    runtime.stateEdits.editState(sessionId, changes),
+  stateBefore: (sessionId: string, invocationId: string) =>
+    runtime.stateEdits.stateBefore(sessionId, invocationId),
+  editStateAndRerun: (
+    sessionId: string,
+    invocationId: string,
+    changes: Record<string, unknown>,
+    onEvent: EventListener,
+  ) => runtime.stateEdits.editStateAndRerun(sessionId, invocationId, changes, onEvent),
   resume: (sessionId: string, invocationId: string, onEvent: EventListener) =>
     runtime.resume(sessionId, invocationId, onEvent),
   answer: (

@@ -1,7 +1,8 @@
 // The branch tree of a session, derived from its raw log alone.
 //
 // Rewinds make the log a tree of turns. A turn is an invocation that starts with a message (the
-// user's, usually) together with every event answering it; markers are not turns. A turn hangs
+// user's, usually) or a state edit, together with every event answering it; markers are not
+// turns. A turn hangs
 // under the turn that ended the active conversation when the turn began. Walking the log once,
 // with `tip` the last turn of the active conversation:
 // - a new turn becomes a child of `tip`, and the new `tip`;
@@ -14,6 +15,7 @@
 
 import { textOf } from './content.ts';
 import { rewindTargetOf, type Event, type RewindTarget } from './event.ts';
+import { isStateEdit, stateEditText } from './state-edit.ts';
 
 export interface TurnOperations {
   /** Rewind before this turn: `rewindAsync({ rewindBeforeInvocationId })`. */
@@ -165,13 +167,17 @@ export function branchTree(log: readonly Event[]): BranchTree {
   return { turns, byId, rootIds, activePath, forkIds, markers };
 }
 
-/** Whether `event`, the first of its invocation, starts a turn: a message, not a marker. */
+/**
+ * Whether `event`, the first of its invocation, starts a turn: a message, not a marker, or the
+ * user's edit of the state (core/state-edit.ts), which can be rewound like a message.
+ */
 export function isTurnStart(event: Event): boolean {
-  return Boolean(event.content) && rewindTargetOf(event) === undefined;
+  return (Boolean(event.content) && rewindTargetOf(event) === undefined) || isStateEdit(event);
 }
 
 /** The text a turn is shown with: the message's text, or what else it holds. */
 export function turnText(event: Event): string {
+  if (isStateEdit(event)) return stateEditText(event.actions.stateDelta);
   const text = textOf(event.content);
   if (text) return text;
   const parts = event.content?.parts ?? [];

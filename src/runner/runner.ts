@@ -18,6 +18,7 @@ import {
   type ActiveEventsView,
 } from '../core/active-events.ts';
 import { findAgentToRun } from './agent-to-run.ts';
+import { editSessionState, type EditStateRequest } from './edit-state.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
 import { inputBlobs } from './input-blobs.ts';
@@ -201,6 +202,11 @@ export class Runner {
       newMessage,
       ...(request.runConfig ? { runConfig: request.runConfig } : {}),
     });
+  }
+
+  /** The user's edit of the session's state, as a turn of its own (see edit-state.ts). */
+  editState(request: EditStateRequest): Promise<Event> {
+    return editSessionState(this, request);
   }
 
   /**

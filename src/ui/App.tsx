@@ -420,8 +420,22 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           onSwitchBranch={actions.switchToBranch}
           onEdit={actions.edit}
           onFork={actions.fork}
+          {...(remote
+            ? {}
+            : {
+                onLoadStateBefore: actions.stateBefore,
+                onEditStateAndRerun: actions.editStateAndRerun,
+              })}
         />
-        <StatePanel groups={session?.state ?? EMPTY} />
+        <StatePanel
+          // An edit under way belongs to the session it started in.
+          key={current?.summary.id}
+          groups={session?.state ?? EMPTY}
+          state={current?.state ?? NO_STATE}
+          editable={!!current && !remote}
+          disabled={locked}
+          onEdit={actions.editState}
+        />
         <ArtifactsPanel
           // A file shown in one session is not shown in the next one opened.
           key={current?.summary.id}
@@ -441,4 +455,5 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
 }
 
 const EMPTY: never[] = [];
+const NO_STATE: Readonly<Record<string, unknown>> = {};
 const NO_VERSIONS: ReadonlyMap<string, MessageVersions> = new Map();

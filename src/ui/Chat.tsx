@@ -45,6 +45,12 @@ const Messages = pure(function Messages({
                 <LongText value={item.text} max={MESSAGE_CHARS} filename="error" />
               </li>
             );
+          case 'note':
+            return (
+              <li key={item.id} class="chat-note">
+                {item.text}
+              </li>
+            );
         }
       })}
     </>

@@ -1,5 +1,6 @@
 import type { HistoryOperations, HistoryRow } from './history-model.ts';
 import { pure } from './pure.ts';
+import type { StateChanges } from './state-edit-model.ts';
 import { TurnActions } from './TurnActions.tsx';
 
 interface Actions {
@@ -8,6 +9,9 @@ interface Actions {
   onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
+  /** "Edit state and re-run" (sessions in this browser only). */
+  onLoadStateBefore?: (invocationId: string) => Promise<Record<string, unknown> | undefined>;
+  onEditStateAndRerun?: (invocationId: string, changes: StateChanges) => void;
 }
 
 /** Another session this one is linked to (a rewind into a new session on an ADK server). */
@@ -119,6 +123,12 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
           onSwitchBranch={props.onSwitchBranch}
           onEdit={props.onEdit}
           onFork={props.onFork}
+          {...(props.onLoadStateBefore && props.onEditStateAndRerun
+            ? {
+                onLoadStateBefore: props.onLoadStateBefore,
+                onEditStateAndRerun: props.onEditStateAndRerun,
+              }
+            : {})}
           onClose={() => props.onSelect(undefined)}
         />
       )}

@@ -1,4 +1,7 @@
+import { useState } from 'preact/hooks';
 import { LongText } from './LongText.tsx';
+import { StateEditor } from './StateEditor.tsx';
+import type { StateChanges } from './state-edit-model.ts';
 import type { StateGroup } from './state-model.ts';
 import { pure } from './pure.ts';
 import { clip } from './preview.ts';
@@ -6,31 +9,61 @@ import { clip } from './preview.ts';
 /** Characters of a key shown: keys come from chats and files, and can be anything. */
 const KEY_CHARS = 200;
 
-function StateView({ groups }: { groups: StateGroup[] }) {
+interface Props {
+  groups: StateGroup[];
+  /** The session's state, which an edit starts from. */
+  state: Readonly<Record<string, unknown>>;
+  /** Offered for sessions in this browser (an ADK server keeps its sessions' state). */
+  editable: boolean;
+  /** A run holds the session: an edit now would be refused. */
+  disabled: boolean;
+  /** Saves the changes as one state edit; true once it is stored. */
+  onEdit: (changes: StateChanges) => Promise<boolean>;
+}
+
+function StateView({ groups, state, editable, disabled, onEdit }: Props) {
+  const [editing, setEditing] = useState(false);
   return (
     <section class="panel state" aria-label="State">
-      <h2>State</h2>
-      {groups.map((group) => (
-        <div key={group.scope} class="state-group">
-          <h3>{group.label}</h3>
-          {group.entries.length === 0 ? (
-            <p class="hint">No keys.</p>
-          ) : (
-            <dl>
-              {group.entries.map(({ key, value, preview }) => (
-                <div key={key} class="state-entry">
-                  <dt title={key.length > KEY_CHARS ? `${key.length} characters` : undefined}>
-                    {clip(key, KEY_CHARS)}
-                  </dt>
-                  <dd>
-                    <LongText value={value} preview={preview} filename={clip(key, 60)} />
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
-        </div>
-      ))}
+      <div class="panel-heading">
+        <h2>State</h2>
+        {editable && !editing && (
+          <button type="button" class="quiet" disabled={disabled} onClick={() => setEditing(true)}>
+            Edit state
+          </button>
+        )}
+      </div>
+      {editing ? (
+        <StateEditor
+          base={state}
+          submitLabel="Save changes"
+          disabled={disabled}
+          onSubmit={(changes) => void onEdit(changes).then((saved) => saved && setEditing(false))}
+          onCancel={() => setEditing(false)}
+        />
+      ) : (
+        groups.map((group) => (
+          <div key={group.scope} class="state-group">
+            <h3>{group.label}</h3>
+            {group.entries.length === 0 ? (
+              <p class="hint">No keys.</p>
+            ) : (
+              <dl>
+                {group.entries.map(({ key, value, preview }) => (
+                  <div key={key} class="state-entry">
+                    <dt title={key.length > KEY_CHARS ? `${key.length} characters` : undefined}>
+                      {clip(key, KEY_CHARS)}
+                    </dt>
+                    <dd>
+                      <LongText value={value} preview={preview} filename={clip(key, 60)} />
+                    </dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </div>
+        ))
+      )}
     </section>
   );
 }

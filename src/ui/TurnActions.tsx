@@ -1,5 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { HistoryOperations } from './history-model.ts';
+import { StateEditor } from './StateEditor.tsx';
+import type { StateChanges } from './state-edit-model.ts';
 
 interface Props {
   operations: HistoryOperations;
@@ -8,14 +10,52 @@ interface Props {
   onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
+  /** The state just before a turn, for "Edit state and re-run" (`undefined`: it failed, and says so). */
+  onLoadStateBefore?: (invocationId: string) => Promise<Record<string, unknown> | undefined>;
+  onEditStateAndRerun?: (invocationId: string, changes: StateChanges) => void;
   onClose: () => void;
 }
 
+/** "Edit state and re-run": loading the state before the turn, then editing it. */
+type StateRerun = { loading: true } | { loading: false; base: Record<string, unknown> };
+
 export function TurnActions(props: Props) {
   const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onClose } = props;
+  const { onLoadStateBefore, onEditStateAndRerun } = props;
   const [editing, setEditing] = useState(false);
+  const [rerun, setRerun] = useState<StateRerun>();
   const [text, setText] = useState(operations.edit?.text ?? '');
   const { rewindBefore, switchToBranch, edit, fork } = operations;
+  // Re-running asks the turn's message again: only a turn the user's message began offers it.
+  const rerunnable = edit && onLoadStateBefore && onEditStateAndRerun;
+  if (rerun && rerunnable) {
+    const { invocationId } = edit;
+    return (
+      <div class="turn-actions" role="group" aria-label="Edit state and re-run">
+        {rerun.loading ? (
+          <p class="hint">Reading the state before this turn…</p>
+        ) : (
+          <>
+            <p class="hint">The state just before this turn. Change it, then run the turn again.</p>
+            <StateEditor
+              base={rerun.base}
+              submitLabel="Re-run with this state"
+              allowNoChanges
+              disabled={disabled}
+              onSubmit={(changes) => onEditStateAndRerun(invocationId, changes)}
+              onCancel={() => setRerun(undefined)}
+            />
+          </>
+        )}
+      </div>
+    );
+  }
+  const startRerun = (invocationId: string) => {
+    setRerun({ loading: true });
+    void onLoadStateBefore!(invocationId).then((base) =>
+      setRerun(base ? { loading: false, base } : undefined),
+    );
+  };
   if (editing && edit) {
     return (
       <form
@@ -65,6 +105,11 @@ export function TurnActions(props: Props) {
       {edit && (
         <button type="button" disabled={disabled} onClick={() => setEditing(true)}>
           Edit and re-run
+        </button>
+      )}
+      {rerunnable && (
+        <button type="button" disabled={disabled} onClick={() => startRerun(edit.invocationId)}>
+          Edit state and re-run
         </button>
       )}
       {fork && (

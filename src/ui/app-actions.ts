@@ -3,6 +3,7 @@
 
 import type { OutgoingAttachment, Settings } from '../../workers/protocol.ts';
 import { download } from './download.ts';
+import type { StateChanges } from './state-edit-model.ts';
 import type { Workbench } from './workbench.ts';
 
 /** Stable callbacks (the panels re-render only when their data changes). */
@@ -41,6 +42,12 @@ export function actionsOf(workbench: Workbench) {
       focusMessageBox();
     },
     fork: (id: string) => void workbench.fork(id),
+    editState: (changes: StateChanges) => workbench.editState(changes),
+    stateBefore: (id: string) => workbench.stateBefore(id),
+    editStateAndRerun: (id: string, changes: StateChanges) => {
+      void workbench.editStateAndRerun(id, changes);
+      focusMessageBox();
+    },
     regenerate: (id: string) => {
       void workbench.regenerate(id);
       focusMessageBox();

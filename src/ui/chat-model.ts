@@ -2,6 +2,7 @@
 
 import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
 import { modelTimingOf, type Event } from '../core/event.ts';
+import { isStateEdit, stateEditText } from '../core/state-edit.ts';
 import { questionOf } from '../tools/request-input.ts';
 import { previewOf, showable, type Preview } from './preview.ts';
 import { answerUsage } from './usage-format.ts';
@@ -56,7 +57,9 @@ export type ChatItem =
       /** The model answer that made this call, when it said nothing else (see message). */
       usage?: string;
     }
-  | { kind: 'error'; id: string; eventId: string; author: string; text: string };
+  | { kind: 'error'; id: string; eventId: string; author: string; text: string }
+  /** Something the user did that is no message (an edit of the state): a small note. */
+  | { kind: 'note'; id: string; eventId: string; text: string };
 
 /** The chat of the active events: messages, tool calls (each with its latest result), errors. */
 export function chatItems(active: readonly Event[]): ChatItem[] {
@@ -77,6 +80,11 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
   }
   const items: ChatItem[] = [];
   for (const event of active) {
+    if (isStateEdit(event)) {
+      const text = stateEditText(event.actions.stateDelta);
+      items.push({ kind: 'note', id: event.id, eventId: event.id, text });
+      continue;
+    }
     if (event.errorCode && !event.content) {
       items.push({
         kind: 'error',

@@ -371,6 +371,38 @@ export class Workbench extends ViewState<WorkbenchState> {
     );
   }
 
+  /** Saves the user's edit of the open session's state (one turn); true once it is stored. */
+  async editState(changes: Readonly<Record<string, unknown>>): Promise<boolean> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return false;
+    const saved = await this.guard(async () => {
+      await this.client.runtime.editState(sessionId, { ...changes });
+      await this.reload();
+      return true;
+    });
+    return saved ?? false;
+  }
+
+  /** The state a re-run of the turn starts from (History's "Edit state and re-run"). */
+  stateBefore(invocationId: string): Promise<Record<string, unknown> | undefined> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return Promise.resolve(undefined);
+    return this.guard(() => this.client.runtime.stateBefore(sessionId, invocationId));
+  }
+
+  /** Rewinds to before the turn, saves the state edit, and asks the turn's message again. */
+  async editStateAndRerun(
+    invocationId: string,
+    changes: Readonly<Record<string, unknown>>,
+  ): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    this.set({ selectedTurnId: undefined });
+    await this.running(sessionId, (onEvent) =>
+      this.client.runtime.editStateAndRerun(sessionId, invocationId, { ...changes }, onEvent),
+    );
+  }
+
   async fork(invocationId: string): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId) return;
