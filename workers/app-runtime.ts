@@ -70,6 +70,7 @@ import { AppRemote } from './app-remote.ts';
 import { AppStateEdits } from './app-state-edits.ts';
 import { isRemoteId } from './adk-servers.ts';
 import { AppTraces } from './app-traces.ts';
+import { AppBackup } from './app-backup.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
 
 export interface AppRuntimeOptions {
@@ -105,6 +106,8 @@ export class AppRuntime {
   readonly remote: AppRemote;
   /** The traces of the runs (workers/app-traces.ts). */
   readonly traces: AppTraces;
+  /** Settings → Back up & restore (workers/app-backup.ts). */
+  readonly backups: AppBackup;
   /** The State panel's edits and History's "Edit state and re-run". */
   readonly stateEdits: AppStateEdits;
 
@@ -115,6 +118,12 @@ export class AppRuntime {
     this.store = new IndexedDbAppStore(dbName);
     const traceService = new IndexedDbTraceService(dbName);
     this.traces = new AppTraces(this.sessions, traceService);
+    this.backups = new AppBackup({
+      sessions: this.sessions,
+      artifacts: this.artifacts,
+      store: this.store,
+      broadcast: options.broadcast,
+    });
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
     this.providers = new AppProviders(this.store, options);
     // A flow's nodes may name the providers' models (`Provider name/model`).

@@ -117,6 +117,11 @@ const api = {
   saveToolServer: (input: ToolServerInput) => runtime.toolServers.save(input),
   deleteToolServer: (id: string) => runtime.toolServers.remove(id),
   testToolServer: (input: ToolServerInput) => runtime.toolServers.test(input),
+  /** The whole workspace as one file (never a key or a token). */
+  backup: () => runtime.backups.backup(),
+  /** Merges a backup in: what it added, what was here already, and the conflicts it left. */
+  restore: (json: string) => runtime.backups.restore(json),
+  lastBackupAt: () => runtime.backups.lastBackupAt(),
   /** One invocation's spans and events, for the Trace view. */
   trace: (sessionId: string, invocationId: string) => runtime.traces.trace(sessionId, invocationId),
   /** The session's traces as OTLP JSON, to download. */

@@ -39,6 +39,7 @@ const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsVie
 const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
 const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
 const ToolServersView = lazy(() => import('./ToolServersView.tsx').then((m) => m.ToolServersView));
+const BackupView = lazy(() => import('./BackupView.tsx').then((m) => m.BackupView));
 // Shown above a session on an ADK server only.
 const RemoteBar = lazy(() => import('./RemoteBar.tsx').then((m) => m.RemoteBar));
 
@@ -50,7 +51,7 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** What the main area shows: the session, or one of the views opened from the header. */
-type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools';
+type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup';
 
 interface Props {
   workbench: Workbench;
@@ -195,7 +196,14 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         <button type="button" aria-pressed={view === 'agents'} onClick={() => toggle('agents')}>
           Agents
         </button>
-        <StorageInfo refreshKey={current?.summary.lastUpdateTime} />
+        <StorageInfo
+          refreshKey={current?.summary.lastUpdateTime}
+          lastBackupAt={() => client.runtime.lastBackupAt()}
+          onBackup={() => {
+            setView('backup');
+            setPane('chat');
+          }}
+        />
         <SettingsMenu
           settings={state.settings}
           onChange={actions.updateSettings}
@@ -209,6 +217,10 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           }}
           onToolServers={() => {
             setView('tools');
+            setPane('chat');
+          }}
+          onBackup={() => {
+            setView('backup');
             setPane('chat');
           }}
         />
@@ -274,6 +286,8 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           <ProvidersView editor={providers} onClose={() => setView('chat')} />
         ) : view === 'tools' ? (
           <ToolServersView client={client} onClose={() => setView('chat')} />
+        ) : view === 'backup' ? (
+          <BackupView client={client} onClose={() => setView('chat')} />
         ) : view === 'adk' ? (
           <AdkServersView
             client={client}

@@ -6,6 +6,7 @@ interface Props {
   onProviders: () => void;
   onAdkServers: () => void;
   onToolServers: () => void;
+  onBackup: () => void;
 }
 
 /** The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK servers. */
@@ -15,6 +16,7 @@ export function SettingsMenu({
   onProviders,
   onAdkServers,
   onToolServers,
+  onBackup,
 }: Props) {
   return (
     <details class="settings">
@@ -75,6 +77,15 @@ export function SettingsMenu({
           }}
         >
           Tool servers
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onBackup();
+          }}
+        >
+          Back up &amp; restore
         </button>
       </div>
     </details>

@@ -7,9 +7,23 @@ interface Usage {
   quota: number;
 }
 
-/** Asks the browser to keep Trellis's data (not evict it under pressure) and shows the usage. */
-export function StorageInfo({ refreshKey }: { refreshKey: unknown }) {
+/** A backup older than this is not recent: the reminder shows again. */
+const BACKUP_DUE_MS = 7 * 24 * 3600_000;
+
+interface Props {
+  refreshKey: unknown;
+  /** When the last backup was made, if ever. */
+  lastBackupAt?: () => Promise<number | undefined>;
+  onBackup?: () => void;
+}
+
+/**
+ * Asks the browser to keep Trellis's data (not evict it under pressure) and shows the usage; when
+ * the browser has not promised to keep it and no backup is recent, a reminder to back up.
+ */
+export function StorageInfo({ refreshKey, lastBackupAt, onBackup }: Props) {
   const [usage, setUsage] = useState<Usage>();
+  const [due, setDue] = useState(false);
   useEffect(() => {
     const storage = navigator.storage;
     if (!storage?.estimate) return;
@@ -17,9 +31,24 @@ export function StorageInfo({ refreshKey }: { refreshKey: unknown }) {
       const persisted = (await storage.persisted?.()) || (await storage.persist?.()) || false;
       const { usage = 0, quota = 0 } = await storage.estimate();
       setUsage({ persisted, usage, quota });
+      const last = persisted ? undefined : await lastBackupAt?.().catch(() => undefined);
+      setDue(!persisted && !!onBackup && (last === undefined || Date.now() - last > BACKUP_DUE_MS));
     })();
   }, [refreshKey]);
   if (!usage) return null;
+  if (due && onBackup)
+    return (
+      <p class="storage">
+        <button
+          type="button"
+          class="quiet backup-due"
+          title="This browser may clear Trellis's data when space runs low, and there is no recent backup"
+          onClick={onBackup}
+        >
+          Back up your work
+        </button>
+      </p>
+    );
   return (
     <p
       class="storage"

@@ -1,0 +1,335 @@
+// Settings → Back up / Restore: the whole workspace in one file, and that file merged into this
+// browser (an empty one, or one in use). Rules:
+// - never a secret in the file: providers go without their keys, tool servers without their
+//   header values (the names stay, so the form says what to fill in again);
+// - a file that is malformed, or any part of it, is refused whole before anything is written;
+// - ids are kept; something here already with the same id and the same content is left as it is,
+//   with different content it is a conflict, named in the report and never overwritten;
+// - sessions travel as their own session files (the Export format, artifacts' bytes included),
+//   so restoring one goes through the same checks as importing it.
+
+import { InvalidRequestError } from '../src/core/errors.ts';
+import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../src/core/json-limits.ts';
+import { parseSessionFile, type ParsedSessionFile } from '../src/core/session-file.ts';
+import { validateFlow } from '../src/flows/validate.ts';
+import { PROVIDER_KINDS } from '../src/models/provider-spec.ts';
+import type {
+  AgentSpecRecord,
+  FlowRecord,
+  IndexedDbAppStore,
+  ProviderRecord,
+} from '../src/store/app-store.ts';
+import type { IndexedDbArtifactService } from '../src/store/indexeddb-artifact-service.ts';
+import type { IndexedDbSessionService } from '../src/store/indexeddb-session-service.ts';
+import { exportSessionFile } from './app-session-files.ts';
+import { APP_NAME, USER_ID } from './app-sessions.ts';
+import type { ToolServerRecord } from './app-tool-servers.ts';
+import type { RuntimeBroadcast } from './protocol.ts';
+
+export const BACKUP_FORMAT = 'trellis-backup';
+const BACKUP_VERSION = 1;
+const MB = 1024 * 1024;
+
+/** A backup holds whole session files as strings: its limits are theirs, a level up. */
+const BACKUP_LIMITS: JsonLimits = {
+  maxChars: 512 * MB,
+  maxDepth: 100,
+  maxString: 64 * MB,
+  maxKey: 1024,
+};
+
+/** Settings copied as they are (none holds a secret); `toolServers` is copied without values. */
+const PLAIN_SETTINGS = ['settings', 'toolPolicies', 'adkServers', 'adkRemoteSessions'];
+const TOOL_SERVERS = 'toolServers';
+/** When the last backup was made (for the reminder); not itself backed up. */
+export const LAST_BACKUP = 'lastBackupAt';
+
+interface BackupSession {
+  id: string;
+  title: string;
+  agentId: string;
+  createdAt: number;
+  /** The session's file, as Export writes it. */
+  file: string;
+}
+
+interface BackupFile {
+  format: typeof BACKUP_FORMAT;
+  version: number;
+  createdAt: number;
+  sessions: BackupSession[];
+  flows: FlowRecord[];
+  agents: AgentSpecRecord[];
+  providers: ProviderRecord[];
+  toolServers: ToolServerRecord[];
+  settings: Record<string, unknown>;
+}
+
+/** What a restore did: what it added, what was here already, and what it left for the user. */
+export interface RestoreReport {
+  restored: string[];
+  unchanged: number;
+  conflicts: string[];
+}
+
+export interface BackupDeps {
+  sessions: IndexedDbSessionService;
+  artifacts: IndexedDbArtifactService;
+  store: IndexedDbAppStore;
+  broadcast: (message: RuntimeBroadcast) => void;
+}
+
+export class AppBackup {
+  constructor(private readonly deps: BackupDeps) {}
+
+  /** The workspace as one file (remote sessions stay on their ADK servers: their list is kept). */
+  async backup(): Promise<{ filename: string; json: string }> {
+    const { store } = this.deps;
+    const metas = await store.listSessionMeta(APP_NAME, USER_ID);
+    const sessions: BackupSession[] = [];
+    for (const meta of metas) {
+      if (meta.sessionId.startsWith('adk:')) continue;
+      const { json } = await exportSessionFile(this.sessionDeps(), meta);
+      sessions.push({
+        id: meta.sessionId,
+        title: meta.title,
+        agentId: meta.agentId,
+        createdAt: meta.createdAt,
+        file: json,
+      });
+    }
+    const settings: Record<string, unknown> = {};
+    for (const name of PLAIN_SETTINGS) {
+      const value = await store.getSetting(name);
+      if (value !== undefined) settings[name] = value;
+    }
+    const createdAt = Date.now();
+    const file: BackupFile = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      createdAt,
+      sessions,
+      flows: await store.listFlows(),
+      agents: await store.listAgentSpecs(),
+      providers: (await store.listProviders()).map(withoutKey),
+      toolServers: ((await store.getSetting<ToolServerRecord[]>(TOOL_SERVERS)) ?? []).map(
+        withoutHeaderValues,
+      ),
+      settings,
+    };
+    await store.putSetting(LAST_BACKUP, createdAt);
+    const day = new Date(createdAt).toISOString().slice(0, 10);
+    return { filename: `trellis-backup-${day}.json`, json: JSON.stringify(file) };
+  }
+
+  /** Merges a backup into this browser; a bad file is refused whole, with what is wrong. */
+  async restore(json: string): Promise<RestoreReport> {
+    const file = checkedBackup(json);
+    // Every session file is checked before anything is written.
+    const parsed = new Map<string, ParsedSessionFile>();
+    for (const session of file.sessions) {
+      try {
+        parsed.set(session.id, parseSessionFile(session.file));
+      } catch (error) {
+        throw new InvalidRequestError(
+          `Not restored: the session "${session.title}" in it is not valid (${(error as Error).message})`,
+        );
+      }
+    }
+    const { store } = this.deps;
+    const report: RestoreReport = { restored: [], unchanged: 0, conflicts: [] };
+    const merge = async <T extends { id: string }>(
+      kind: string,
+      incoming: readonly T[],
+      here: readonly T[],
+      nameOf: (item: T) => string,
+      comparable: (item: T) => unknown,
+      put: (item: T) => Promise<void>,
+    ) => {
+      const byId = new Map(here.map((item) => [item.id, item]));
+      for (const item of incoming) {
+        const existing = byId.get(item.id);
+        if (!existing) {
+          await put(item);
+          report.restored.push(`${kind} ${nameOf(item)}`);
+        } else if (same(comparable(existing), comparable(item))) report.unchanged++;
+        else
+          report.conflicts.push(
+            `The ${kind} "${nameOf(existing)}" here differs from the backup's "${nameOf(item)}" (same id ${item.id}): yours is kept`,
+          );
+      }
+    };
+    await merge(
+      'provider',
+      file.providers,
+      await store.listProviders(),
+      (p) => p.name,
+      withoutKey,
+      (p) => store.putProvider(p),
+    );
+    const servers = (await store.getSetting<ToolServerRecord[]>(TOOL_SERVERS)) ?? [];
+    const addedServers: ToolServerRecord[] = [];
+    await merge(
+      'tool server',
+      file.toolServers,
+      servers,
+      (s) => s.name,
+      (s) => ({ ...withoutHeaderValues(s), tools: undefined, updatedAt: undefined }),
+      async (s) => void addedServers.push(s),
+    );
+    if (addedServers.length > 0)
+      await store.putSetting(TOOL_SERVERS, [...servers, ...addedServers]);
+    for (const [name, value] of Object.entries(file.settings)) {
+      if ((await store.getSetting(name)) === undefined) await store.putSetting(name, value);
+    }
+    await merge(
+      'flow',
+      file.flows,
+      await store.listFlows(),
+      (f) => f.flow.name,
+      (f) => f.flow,
+      (f) => store.putFlow(f),
+    );
+    await merge(
+      'agent',
+      file.agents,
+      await store.listAgentSpecs(),
+      (a) => a.name,
+      (a) => ({ ...a, updatedAt: undefined }),
+      (a) => store.putAgentSpecs([a]),
+    );
+    await this.restoreSessions(file.sessions, parsed, report);
+    for (const type of [
+      'sessions-changed',
+      'flows-changed',
+      'providers-changed',
+      'agents-changed',
+    ] as const)
+      this.deps.broadcast({ type });
+    return report;
+  }
+
+  /** When the last backup was made, if ever. */
+  async lastBackupAt(): Promise<number | undefined> {
+    return this.deps.store.getSetting<number>(LAST_BACKUP);
+  }
+
+  private async restoreSessions(
+    sessions: readonly BackupSession[],
+    parsed: ReadonlyMap<string, ParsedSessionFile>,
+    report: RestoreReport,
+  ): Promise<void> {
+    const { store, sessions: service, artifacts } = this.deps;
+    for (const session of sessions) {
+      const key = { appName: APP_NAME, userId: USER_ID, sessionId: session.id };
+      const events = parsed.get(session.id)!.events;
+      const here = await service.getSession(key);
+      if (here) {
+        const last = (list: readonly { id: string }[]) => list.at(-1)?.id;
+        if (here.events.length === events.length && last(here.events) === last(events))
+          report.unchanged++;
+        else
+          report.conflicts.push(
+            `The session "${session.title}" here differs from the backup's (same id ${session.id}): yours is kept`,
+          );
+        continue;
+      }
+      await service.importSession({ ...key, events, artifactService: artifacts });
+      await store.putSessionMeta({
+        ...key,
+        title: session.title,
+        agentId: session.agentId,
+        createdAt: session.createdAt,
+      });
+      report.restored.push(`session ${session.title}`);
+    }
+  }
+
+  private sessionDeps() {
+    const { sessions, artifacts, store } = this.deps;
+    // Export needs no agents (it names the session's agent by id).
+    return { sessions, artifacts, store, agents: undefined as never };
+  }
+}
+
+/** The backup's text, checked: its shape, its limits, every part's own checks but sessions'. */
+function checkedBackup(json: string): BackupFile {
+  const refuse = (problem: string): never => {
+    throw new InvalidRequestError(`Not restored: ${problem}. Nothing was changed.`);
+  };
+  const tooBig = jsonTextProblem(json, BACKUP_LIMITS, 'the file');
+  if (tooBig) refuse(tooBig);
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    refuse(`it is not JSON (${(error as Error).message})`);
+  }
+  const hostile = jsonTreeProblem(value, BACKUP_LIMITS);
+  if (hostile) refuse(hostile);
+  if (!isRecord(value) || value.format !== BACKUP_FORMAT)
+    refuse('it is not a Trellis backup (Settings → Back up makes one)');
+  const file = value as Record<string, unknown>;
+  if (file.version !== BACKUP_VERSION)
+    refuse(`it is a backup of version ${String(file.version)}; this Trellis reads version 1`);
+  for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers'])
+    if (!Array.isArray(file[part])) refuse(`its "${part}" is not a list`);
+  if (!isRecord(file.settings)) refuse('its "settings" is not an object');
+  const ids = (part: string) =>
+    (file[part] as unknown[]).map((item) => (item as { id?: unknown }).id);
+  for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers']) {
+    const list = ids(part);
+    if (list.some((id) => typeof id !== 'string' || !id || id.length > 200))
+      refuse(`an item of "${part}" has no id`);
+    if (new Set(list).size !== list.length) refuse(`"${part}" has an id twice`);
+  }
+  (file.sessions as unknown[]).forEach((item, index) => {
+    const session = item as Record<string, unknown>;
+    if (typeof session.file !== 'string' || typeof session.title !== 'string')
+      refuse(`session #${index + 1} has no file or title`);
+    if (typeof session.agentId !== 'string') refuse(`session #${index + 1} has no agent`);
+    if (typeof session.createdAt !== 'number') session.createdAt = Date.now();
+    session.title = String(session.title).slice(0, 200);
+  });
+  for (const record of file.flows as Record<string, unknown>[]) {
+    const problems = validateFlow(record.flow);
+    if (problems.length > 0)
+      refuse(`the flow ${String(record.id)} is not valid (${problems[0]!.message})`);
+  }
+  for (const agent of file.agents as Record<string, unknown>[])
+    if (typeof agent.name !== 'string' || typeof agent.providerId !== 'string')
+      refuse(`the agent ${String(agent.id)} has no name or provider`);
+  for (const provider of file.providers as Record<string, unknown>[]) {
+    if (!(PROVIDER_KINDS as readonly unknown[]).includes(provider.kind))
+      refuse(`the provider ${String(provider.id)} is of an unknown kind`);
+    if (typeof provider.name !== 'string' || typeof provider.baseUrl !== 'string')
+      refuse(`the provider ${String(provider.id)} has no name or address`);
+    // A key never travels in a backup; one that does is not taken.
+    delete provider.apiKey;
+  }
+  for (const server of file.toolServers as Record<string, unknown>[])
+    if (typeof server.name !== 'string' || typeof server.url !== 'string')
+      refuse(`the tool server ${String(server.id)} has no name or address`);
+  return file as unknown as BackupFile;
+}
+
+function withoutKey(provider: ProviderRecord): ProviderRecord {
+  const { apiKey: _key, ...rest } = provider;
+  return { ...rest, updatedAt: provider.updatedAt };
+}
+
+function withoutHeaderValues(server: ToolServerRecord): ToolServerRecord {
+  return {
+    ...server,
+    headers: (server.headers ?? []).map((header) => ({ name: header.name, value: '' })),
+  };
+}
+
+/** The same content (updatedAt aside: comparable() leaves it out where it may differ). */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
