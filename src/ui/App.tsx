@@ -198,6 +198,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         </button>
         <StorageInfo
           refreshKey={current?.summary.lastUpdateTime}
+          hasWork={state.sessions.some((s) => !s.remote && s.lastUpdateTime > s.createdAt)}
           lastBackupAt={() => client.runtime.lastBackupAt()}
           onBackup={() => {
             setView('backup');

@@ -12,6 +12,8 @@ const BACKUP_DUE_MS = 7 * 24 * 3600_000;
 
 interface Props {
   refreshKey: unknown;
+  /** Whether there is work to lose (a session with messages): no reminder before there is. */
+  hasWork?: boolean;
   /** When the last backup was made, if ever. */
   lastBackupAt?: () => Promise<number | undefined>;
   onBackup?: () => void;
@@ -21,7 +23,7 @@ interface Props {
  * Asks the browser to keep Trellis's data (not evict it under pressure) and shows the usage; when
  * the browser has not promised to keep it and no backup is recent, a reminder to back up.
  */
-export function StorageInfo({ refreshKey, lastBackupAt, onBackup }: Props) {
+export function StorageInfo({ refreshKey, hasWork = false, lastBackupAt, onBackup }: Props) {
   const [usage, setUsage] = useState<Usage>();
   const [due, setDue] = useState(false);
   useEffect(() => {
@@ -36,19 +38,16 @@ export function StorageInfo({ refreshKey, lastBackupAt, onBackup }: Props) {
     })();
   }, [refreshKey]);
   if (!usage) return null;
-  if (due && onBackup)
-    return (
-      <p class="storage">
-        <button
-          type="button"
-          class="quiet backup-due"
-          title="This browser may clear Trellis's data when space runs low, and there is no recent backup"
-          onClick={onBackup}
-        >
-          Back up your work
-        </button>
-      </p>
-    );
+  const reminder = due && hasWork && onBackup && (
+    <button
+      type="button"
+      class="quiet backup-due"
+      title="This browser may clear Trellis's data when space runs low, and there is no recent backup"
+      onClick={onBackup}
+    >
+      Back up your work
+    </button>
+  );
   return (
     <p
       class="storage"
@@ -59,7 +58,7 @@ export function StorageInfo({ refreshKey, lastBackupAt, onBackup }: Props) {
       }
     >
       Storage: {formatBytes(usage.usage)} of {formatBytes(usage.quota)}
-      {usage.persisted ? ' · kept' : ''}
+      {usage.persisted ? ' · kept' : ''} {reminder}
     </p>
   );
 }
