@@ -8,9 +8,9 @@
 // plain long-running tool, so that a model that asks reads the answer.
 
 import { LongRunningFunctionTool } from './function-tool.ts';
+import { ASK_USER_TOOL } from './questions.ts';
 
-export const ASK_USER_TOOL = 'ask_user';
-export const ADK_REQUEST_INPUT = 'adk_request_input';
+export { ADK_REQUEST_INPUT, ASK_USER_TOOL, questionOf } from './questions.ts';
 
 export const askUser = new LongRunningFunctionTool<{ question: string }>({
   name: ASK_USER_TOOL,
@@ -24,17 +24,3 @@ export const askUser = new LongRunningFunctionTool<{ question: string }>({
   // Nothing to answer now: the user's reply is the call's result.
   execute: () => undefined,
 });
-
-/** The question a call asks the user, if it is one (`ask_user`, or ADK's `adk_request_input`). */
-export function questionOf(call: {
-  name: string;
-  args?: Record<string, unknown>;
-}): string | undefined {
-  const text =
-    call.name === ASK_USER_TOOL
-      ? call.args?.question
-      : call.name === ADK_REQUEST_INPUT
-        ? call.args?.message
-        : undefined;
-  return typeof text === 'string' ? text : undefined;
-}

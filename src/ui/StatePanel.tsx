@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { LongText } from './LongText.tsx';
-import { StateEditor } from './StateEditor.tsx';
+import { StateEditor } from './state-editor-lazy.ts';
 import type { StateChanges } from './state-edit-model.ts';
 import type { StateGroup } from './state-model.ts';
 import { pure } from './pure.ts';

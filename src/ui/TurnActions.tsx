@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { HistoryOperations } from './history-model.ts';
-import { StateEditor } from './StateEditor.tsx';
+import { StateEditor } from './state-editor-lazy.ts';
 import type { StateChanges } from './state-edit-model.ts';
 
 interface Props {

@@ -3,7 +3,7 @@
 import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
 import { modelTimingOf, type Event } from '../core/event.ts';
 import { isStateEdit, stateEditText } from '../core/state-edit.ts';
-import { questionOf } from '../tools/request-input.ts';
+import { questionOf } from '../tools/questions.ts';
 import { previewOf, showable, type Preview } from './preview.ts';
 import { answerUsage } from './usage-format.ts';
 

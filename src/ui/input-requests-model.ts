@@ -5,7 +5,7 @@
 
 import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
 import type { Event } from '../core/event.ts';
-import { questionOf } from '../tools/request-input.ts';
+import { questionOf } from '../tools/questions.ts';
 
 export interface InputRequest {
   /** The id of the paused call, which the reply must carry. */
