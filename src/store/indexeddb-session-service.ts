@@ -1,18 +1,11 @@
 // Sessions in IndexedDB. Each write is one transaction: appending an event, applying its state
 // delta and taking the invocation's checkpoint commit together or not at all.
 
-import { conversationThrough } from '../core/active-events.ts';
-import {
-  InvalidSessionFileError,
-  InvocationNotFoundError,
-  SessionExistsError,
-  SessionNotFoundError,
-  isTrellisError,
-} from '../core/errors.ts';
+import { SessionNotFoundError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
 import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
-import { hasKeys, setOwn } from '../core/state.ts';
+import { setOwn } from '../core/state.ts';
 import {
   DatabaseRef,
   Stores,
@@ -25,8 +18,6 @@ import type { BaseArtifactService } from './artifact-service.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import {
   IndexedDbArtifactService,
-  addImportedVersionsInTx,
-  copyVersionsInTx,
   importedVersionRecords,
   putVersionInTx,
   restoreVersionInTx,
@@ -34,6 +25,7 @@ import {
   type VersionContent,
 } from './indexeddb-artifact-service.ts';
 import { planImport } from './session-import.ts';
+import { forkInTx, importInTx } from './session-copies.ts';
 import {
   artifactsNotAtomic,
   deepFreeze,
@@ -85,7 +77,6 @@ import {
   readScopes,
   seqRange,
   withRunRecord,
-  writeLog,
 } from './session-writes.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
@@ -346,41 +337,11 @@ export class IndexedDbSessionService extends BaseSessionService {
   }
 
   override async forkSession(request: ForkSessionRequest): Promise<Session> {
-    const { appName, userId, sessionId, atInvocationId } = request;
     const id = request.newSessionId ?? newSessionId();
     const sharesDb = this.sharesDatabase(request.artifactService);
     const db = await this.database.open();
-    const { record, events, appState, userState } = await writeTransaction(
-      db,
-      WRITE_STORES,
-      async (tx) => {
-        const sessions = tx.objectStore(Stores.sessions);
-        const [source, taken] = await Promise.all([
-          sessions.get([appName, userId, sessionId]),
-          sessions.getKey([appName, userId, id]),
-        ]);
-        if (!source) throw new SessionNotFoundError(sessionId);
-        if (taken) throw new SessionExistsError(id);
-        const log = await tx
-          .objectStore(Stores.events)
-          .getAll(sessionRange(appName, userId, sessionId));
-        const events = conversationThrough(
-          log.map((r) => r.event),
-          atInvocationId,
-        );
-        if (!events) throw new InvocationNotFoundError(atInvocationId, sessionId);
-        const record = await writeLog(
-          tx,
-          newSessionRecord(appName, userId, id, Date.now()),
-          events,
-        );
-        if (request.artifactService && hasKeys(record.artifacts)) {
-          if (!sharesDb) throw artifactsNotAtomic();
-          await copyVersionsInTx(tx, { appName, userId, sessionId }, id, record.artifacts);
-        }
-        const [appState, userState] = await readScopes(tx, appName, userId);
-        return { record, events: events.map((event) => deepFreeze(event)), appState, userState };
-      },
+    const { record, events, appState, userState } = await writeTransaction(db, WRITE_STORES, (tx) =>
+      forkInTx(tx, request, id, sharesDb),
     );
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());
@@ -424,23 +385,9 @@ export class IndexedDbSessionService extends BaseSessionService {
     if (versions.length > 0 && !this.sharesDatabase(artifactService)) throw artifactsNotAtomic();
     const { events } = plan;
     const db = await this.database.open();
-    const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      let record = newSessionRecord(appName, userId, id, Date.now());
-      await addSession(tx, record);
-      for (const [index, event] of events.entries()) {
-        record = await appendInTx(tx, record, event, { applyShared: false }).catch(
-          (error: unknown) => {
-            throw importFailure(error, `events[${index}]`);
-          },
-        );
-      }
-      if (versions.length > 0)
-        await addImportedVersionsInTx(tx, scope, versions).catch((error: unknown) => {
-          throw importFailure(error, 'its artifacts');
-        });
-      const [appState, userState] = await readScopes(tx, appName, userId);
-      return { record, appState, userState };
-    });
+    const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, (tx) =>
+      importInTx(tx, scope, events, versions),
+    );
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());
   }
@@ -496,20 +443,6 @@ export class IndexedDbSessionService extends BaseSessionService {
     const { firstSeq, state, artifacts } = record;
     return deepFreeze({ invocationId, firstSeq, state, artifacts });
   }
-}
-
-/**
- * A write of an import that the browser refused for a reason of the data's own (it cannot be
- * cloned or keyed, say): the file's fault, said as such with where it is. Storage failures (a
- * full disk, an aborted transaction) and our own typed errors pass as they are.
- */
-function importFailure(error: unknown, where: string): unknown {
-  const name = (error as { name?: unknown } | null)?.name;
-  if (typeof name !== 'string' || isTrellisError(error)) return error;
-  if (!['DataCloneError', 'DataError', 'RangeError', 'TypeError'].includes(name)) return error;
-  return new InvalidSessionFileError([
-    `${where} could not be stored (the browser said: ${(error as Error).message})`,
-  ]);
 }
 
 function sessionKeyOf(session: AppendEventRequest['session']) {
