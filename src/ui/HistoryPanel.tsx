@@ -8,6 +8,7 @@ interface Actions {
   onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
+  onTrace?: (invocationId: string) => void;
 }
 
 /** Another session this one is linked to (a rewind into a new session on an ADK server). */
@@ -119,6 +120,7 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
           onSwitchBranch={props.onSwitchBranch}
           onEdit={props.onEdit}
           onFork={props.onFork}
+          {...(props.onTrace ? { onTrace: () => props.onTrace?.(invocationId) } : {})}
           onClose={() => props.onSelect(undefined)}
         />
       )}

@@ -8,11 +8,14 @@ interface Props {
   onSwitchBranch: (invocationId: string) => void;
   onEdit: (invocationId: string, text: string) => void;
   onFork: (invocationId: string) => void;
+  /** Opens the turn's trace (where its time went). */
+  onTrace?: () => void;
   onClose: () => void;
 }
 
 export function TurnActions(props: Props) {
-  const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onClose } = props;
+  const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onTrace, onClose } =
+    props;
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(operations.edit?.text ?? '');
   const { rewindBefore, switchToBranch, edit, fork } = operations;
@@ -70,6 +73,11 @@ export function TurnActions(props: Props) {
       {fork && (
         <button type="button" onClick={() => onFork(fork.atInvocationId)}>
           Fork to new session
+        </button>
+      )}
+      {onTrace && (
+        <button type="button" onClick={onTrace}>
+          Trace
         </button>
       )}
       <button type="button" class="quiet" onClick={onClose}>
