@@ -49,7 +49,7 @@ it('shows the writing workflow: its steps in order, the loop rounds, and the app
   for (const text of shown) expect(text).toMatch(DURATION);
   const agents = shown
     .filter((text) => text.startsWith('agent '))
-    .map((text) => /invoke_agent (\w+)/.exec(text)?.[1]);
+    .map((text) => /^agent (\w+)/.exec(text)?.[1]);
   // The steps in order; the loop's rounds (the critic's second look ends it); the run resumed
   // by the approval, a root of its own.
   expect(agents).toEqual([
@@ -70,17 +70,17 @@ it('shows the writing workflow: its steps in order, the loop rounds, and the app
   expect(shown.filter((text) => text.startsWith('model call')).length).toBeGreaterThanOrEqual(6);
   // The approval: answered, so the wait is closed and measured.
   const wait = shown.find((text) => text.startsWith('wait '));
-  expect(wait).toMatch(/^wait wait for approval: publish .*\d/);
+  expect(wait).toMatch(/^wait wait for approval: publish \d/);
   expect(wait).not.toContain('still waiting');
-  expect(shown.some((text) => /^tool call execute_tool publish/.test(text))).toBe(true);
+  expect(shown.some((text) => /^tool call publish \d/.test(text))).toBe(true);
   // Nested: the steps under the workflow, the rounds under the loop.
   const depth = (name: string, nth = 0) =>
-    row(page, name, nth)
+    row(page, new RegExp(`^agent ${name} `), nth)
       .locator('xpath=..')
       .evaluate((li) => getComputedStyle(li).getPropertyValue('--depth').trim());
-  expect(await depth('invoke_agent writing_workflow')).toBe('1');
-  expect(await depth('invoke_agent drafter')).toBe('2');
-  expect(await depth('invoke_agent critic', 1)).toBe('3');
+  expect(await depth('writing_workflow')).toBe('1');
+  expect(await depth('drafter')).toBe('2');
+  expect(await depth('critic', 1)).toBe('3');
 
   // A model call's details: its model, how it finished, its answer and what it was sent (the
   // offline demo counts no tokens).
@@ -123,11 +123,11 @@ it('shows a flow whose parallel branches ran side by side, opened from an answer
   await answers.last().getByRole('button', { name: 'Trace' }).click();
   const shown = await rows(page);
   for (const node of ['outline', 'pros', 'cons', 'draft', 'save', 'report'])
-    expect(shown.some((text) => text.startsWith(`agent invoke_agent ${node} `))).toBe(true);
+    expect(shown.some((text) => text.startsWith(`agent ${node} `))).toBe(true);
 
   // The fan-out: two rows, at the same depth, whose bars overlap in time.
   const bar = async (name: string) => {
-    const button = row(page, new RegExp(`invoke_agent ${name} `));
+    const button = row(page, new RegExp(`^agent ${name} `));
     const box = (await button.locator('.trace-bar').boundingBox())!;
     const depth = await button
       .locator('xpath=..')
@@ -142,7 +142,7 @@ it('shows a flow whose parallel branches ran side by side, opened from an answer
   expect(cons.x).toBeLessThan(pros.x + pros.width);
 
   // The agent's details list its branch and the events it wrote.
-  await row(page, /invoke_agent pros /).click();
+  await row(page, /^agent pros /).click();
   const details = region(page, 'Span details');
   await details.getByRole('heading', { name: 'Its events' }).waitFor();
   expect(await details.innerText()).toMatch(/Branch\s+\S*pros/);
@@ -173,10 +173,10 @@ it('marks a failed tool call where it failed, with its error', async () => {
   const marked = (await rows(page)).filter((text) => text.includes('⚠ failed'));
   expect(marked).toEqual([
     expect.stringMatching(/^invocation invocation ⚠ failed/),
-    expect.stringMatching(/^agent invoke_agent math ⚠ failed/),
-    expect.stringMatching(/^tool call execute_tool calculator ⚠ failed \d/),
+    expect.stringMatching(/^agent math ⚠ failed/),
+    expect.stringMatching(/^tool call calculator ⚠ failed \d/),
   ]);
-  const failed = row(page, /execute_tool calculator/);
+  const failed = row(page, /^tool call calculator/);
   await failed.click();
   const details = region(page, 'Span details');
   await details.getByText(/Failed:.*Missing \) in \(2\+3/).waitFor();

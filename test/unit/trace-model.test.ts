@@ -8,7 +8,12 @@ import type { Event } from '../../src/core/event.ts';
 import { createEvent } from '../../src/core/event.ts';
 import type { SpanRecord } from '../../src/tracing/span.ts';
 import { eventLine, spanEventSections } from '../../src/ui/trace/span-events.ts';
-import { attributeRows, formatDuration, layoutTrace } from '../../src/ui/trace/trace-model.ts';
+import {
+  attributeRows,
+  formatDuration,
+  layoutTrace,
+  rowLabel,
+} from '../../src/ui/trace/trace-model.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -132,6 +137,20 @@ describe('layoutTrace', () => {
     expect(layoutTrace([], T0).rows).toEqual([]);
     const { rows } = layoutTrace([span('root', undefined, 'invocation', 0, 0)], T0);
     expect(rows[0]).toMatchObject({ left: 0, width: 100, durationMs: 0 });
+  });
+});
+
+describe('rowLabel', () => {
+  it.each([
+    ['agent', 'invoke_agent drafter', 'drafter'],
+    ['model', 'chat gpt-4o', 'gpt-4o'],
+    ['tool', 'execute_tool calculator', 'calculator'],
+    ['wait', 'wait for approval: publish', 'wait for approval: publish'],
+    ['invocation', 'invocation (resumed)', 'invocation (resumed)'],
+    ['agent', 'chat bot', 'chat bot'],
+    ['tool', 'execute_tool ', 'execute_tool '],
+  ] as const)('a %s span named "%s" reads "%s" on its row', (kind, name, label) => {
+    expect(rowLabel(span('s', undefined, kind, 0, 1, { name }))).toBe(label);
   });
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { useSnapshot } from '../use-snapshot.ts';
 import type { RuntimeClient } from '../workbench.ts';
 import { SpanDetails } from './SpanDetails.tsx';
-import { formatDuration, KIND_LABELS, type TraceRow } from './trace-model.ts';
+import { formatDuration, KIND_LABELS, rowLabel, type TraceRow } from './trace-model.ts';
 import { TraceViewModel } from './trace-view-model.ts';
 import './trace.css';
 
@@ -124,7 +124,7 @@ function SpanRow({
       <button type="button" aria-pressed={selected} onClick={onSelect}>
         <span class="trace-label">
           <span class="trace-kind">{KIND_LABELS[span.kind]}</span>{' '}
-          <span class="trace-name">{span.name}</span>
+          <span class="trace-name">{rowLabel(span)}</span>
           {failed && <span class="trace-failed"> ⚠ failed</span>}
           {open && <span class="trace-waiting"> still waiting</span>}
         </span>{' '}

@@ -35,6 +35,24 @@ export const KIND_LABELS: Record<SpanKind, string> = {
   wait: 'wait',
 };
 
+/** The operation each kind's span names begin with (OpenTelemetry's GenAI span names). */
+const OPERATIONS: Partial<Record<SpanKind, string>> = {
+  agent: 'invoke_agent ',
+  model: 'chat ',
+  tool: 'execute_tool ',
+};
+
+/**
+ * A span's name on its row, where its kind is written beside it: "drafter", not
+ * "invoke_agent drafter" (its details keep the whole name).
+ */
+export function rowLabel(span: SpanRecord): string {
+  const operation = OPERATIONS[span.kind];
+  return operation && span.name.startsWith(operation) && span.name.length > operation.length
+    ? span.name.slice(operation.length)
+    : span.name;
+}
+
 /**
  * The waterfall of `spans` (one invocation's), `now` standing for the end of open spans.
  *
