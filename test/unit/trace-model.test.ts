@@ -252,7 +252,7 @@ describe('spanEventSections', () => {
     });
     const sections = spanEventSections(model, events);
     expect(titles(sections)).toEqual(['Response: e5', 'Request: e1 e2 e3']);
-    expect(sections[1]!.note).toBe('7 contents sent, 3 of them from this turn');
+    expect(sections[1]!.note).toBe('7 contents sent (3 from this turn, listed)');
   });
 
   it('gives a tool call the call and the response with its call id', () => {

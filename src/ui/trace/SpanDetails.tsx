@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { Event } from '../../core/event.ts';
 import { LongText } from '../LongText.tsx';
 import { spanEventSections } from './span-events.ts';
@@ -20,8 +20,16 @@ export function SpanDetails({
   const { span } = row;
   const sections = useMemo(() => spanEventSections(span, events), [span, events]);
   const attributes = useMemo(() => attributeRows(span.attributes), [span.attributes]);
+  // On a phone the details are below the waterfall: a span chosen there brings them into view
+  // (never when they show already, as beside the waterfall on a desktop).
+  const element = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const box = element.current?.getBoundingClientRect();
+    if (box && (box.top >= innerHeight || box.bottom <= 0))
+      element.current?.scrollIntoView({ block: 'start' });
+  }, [span.spanId]);
   return (
-    <section class="trace-details" aria-label="Span details">
+    <section class="trace-details" aria-label="Span details" ref={element}>
       <header>
         <p class="trace-details-name">
           <span class="trace-kind">{KIND_LABELS[span.kind]}</span> {span.name}

@@ -42,7 +42,7 @@ export function spanEventSections(span: SpanRecord, events: readonly Event[]): E
           ...section('Request', sent),
           note:
             typeof contents === 'number'
-              ? `${contents} ${contents === 1 ? 'content' : 'contents'} sent, ${sent.length} of them from this turn`
+              ? `${contents} ${contents === 1 ? 'content' : 'contents'} sent (${sent.length} from this turn, listed)`
               : `${sent.length} of this turn's events sent`,
         },
       ].filter((part) => part.events.length > 0 || part.note);
