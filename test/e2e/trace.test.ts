@@ -26,7 +26,9 @@ const row = (page: Page, name: string | RegExp, nth = 0) =>
 /** Opens the trace of the turn `text` from History. */
 async function traceTurn(page: Page, text: string): Promise<void> {
   const history = region(page, 'History');
-  await history.getByRole('button', { name: text }).click();
+  const turn = history.getByRole('button', { name: text });
+  // Chosen already (its actions open), it stays chosen: another click would close them.
+  if ((await turn.getAttribute('aria-pressed')) !== 'true') await turn.click();
   await history.getByRole('button', { name: 'Trace' }).click();
   await trace(page).waitFor();
 }
@@ -39,7 +41,13 @@ it('shows the writing workflow: its steps in order, the loop rounds, and the app
   await chooseAgent(page, /workflow/i);
   await page.getByLabel('Message').fill('tea');
   await page.getByRole('button', { name: 'Send' }).click();
-  await region(page, 'Pending approvals').getByRole('button', { name: 'Approve' }).click();
+  const approve = region(page, 'Pending approvals').getByRole('button', { name: 'Approve' });
+  await approve.waitFor();
+  // Before the answer, the wait is open: drawn up to now, and said to be still waiting.
+  await traceTurn(page, 'tea');
+  await expect.poll(() => row(page, /^wait /).textContent()).toMatch(/still waiting/);
+  await trace(page).getByRole('button', { name: 'Back to the chat' }).click();
+  await approve.click();
   await page.getByText(/complete/).waitFor();
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
 
@@ -186,7 +194,7 @@ it('marks a failed tool call where it failed, with its error', async () => {
   expect(browser.errors).toEqual([]);
 });
 
-it("downloads the session's traces as OTLP JSON", async () => {
+it("downloads the session's traces as OTLP JSON, and says when a turn has none", async () => {
   const { page } = browser;
   await openApp(page);
   await say(page, 'set color to red');
@@ -202,6 +210,19 @@ it("downloads the session's traces as OTLP JSON", async () => {
   };
   const names = json.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
   expect(names.map((span) => span.name)).toContain('invocation');
+
+  // The same session imported from its file: its events came, not its spans. It says so.
+  await trace(page).getByRole('button', { name: 'Back to the chat' }).click();
+  const [session] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  await page.getByLabel('Import session…').setInputFiles((await session.path())!);
+  await page.getByText(/^Imported “/).waitFor();
+  await traceTurn(page, 'set color to red');
+  await trace(page).getByText('This turn has no trace').waitFor();
+  await trace(page).getByRole('button', { name: 'Export traces (OTLP JSON)' }).click();
+  await trace(page).getByRole('alert').getByText('This session has no trace yet').waitFor();
   expect(browser.errors).toEqual([]);
 });
 
