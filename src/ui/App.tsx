@@ -40,6 +40,8 @@ const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.Pro
 const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
 const ToolServersView = lazy(() => import('./ToolServersView.tsx').then((m) => m.ToolServersView));
 const BackupView = lazy(() => import('./BackupView.tsx').then((m) => m.BackupView));
+// Opened from a turn in History or a message's actions.
+const TraceView = lazy(() => import('./trace/TraceView.tsx').then((m) => m.TraceView));
 // Shown above a session on an ADK server only.
 const RemoteBar = lazy(() => import('./RemoteBar.tsx').then((m) => m.RemoteBar));
 
@@ -51,7 +53,7 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** What the main area shows: the session, or one of the views opened from the header. */
-type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup';
+type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup' | 'trace';
 
 interface Props {
   workbench: Workbench;
@@ -67,6 +69,8 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<View>('chat');
   const [pane, setPane] = useState<Pane>('chat');
+  // The turn the Trace view shows, with its session (another session opened closes it).
+  const [traced, setTraced] = useState<{ sessionId: string; invocationId: string }>();
   const toggle = (next: View) => {
     setView((open) => (open === next ? 'chat' : next));
     setPane('chat');
@@ -112,6 +116,17 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   };
   const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const { current, running, busyElsewhere } = state;
+  const currentId = current?.summary.id;
+  const showTrace = useCallback(
+    (invocationId: string) => {
+      if (!currentId) return;
+      setTraced({ sessionId: currentId, invocationId });
+      setView('trace');
+      setPane('chat');
+    },
+    [currentId],
+  );
+  const tracing = view === 'trace' && traced?.sessionId === currentId ? traced : undefined;
   const session = current && sessionView(current);
   const locked = running || busyElsewhere;
   const agentId = current?.summary.agentId;
@@ -129,8 +144,9 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         actions.showInLog(eventId);
         setPane('log');
       },
+      onTrace: showTrace,
     }),
-    [actions],
+    [actions, showTrace],
   );
   const chatItems = session?.chat;
   const lastAnswerId = useMemo(() => {
@@ -181,7 +197,10 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   }, []);
 
   return (
-    <div class={view === 'chat' ? 'app' : 'app flows-open'} data-pane={pane}>
+    <div
+      class={view === 'chat' || (view === 'trace' && !tracing) ? 'app' : 'app flows-open'}
+      data-pane={pane}
+    >
       <header class="top">
         <p class="brand">
           <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
@@ -274,7 +293,15 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
             </p>
           )}
         </div>
-        {view === 'flows' ? (
+        {tracing ? (
+          <TraceView
+            key={`${tracing.sessionId} ${tracing.invocationId}`}
+            client={client}
+            sessionId={tracing.sessionId}
+            invocationId={tracing.invocationId}
+            onClose={() => setView('chat')}
+          />
+        ) : view === 'flows' ? (
           <FlowsView editor={flows} onUse={use} onClose={() => setView('chat')} />
         ) : view === 'agents' ? (
           <AgentsView
@@ -435,6 +462,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           onSwitchBranch={actions.switchToBranch}
           onEdit={actions.edit}
           onFork={actions.fork}
+          onTrace={showTrace}
           {...(remote
             ? {}
             : {

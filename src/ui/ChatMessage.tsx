@@ -14,6 +14,8 @@ export interface MessageActions {
   onSwitch: (invocationId: string) => void;
   onRegenerate: (invocationId: string) => void;
   onShowEvent: (eventId: string) => void;
+  /** Opens the trace of the turn (invocation) that wrote the message. */
+  onTrace?: (invocationId: string) => void;
 }
 
 export interface MessageContext {
@@ -127,6 +129,16 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
         >
           Event log
         </button>
+        {!item.fromUser && actions.onTrace && (
+          <button
+            type="button"
+            class="quiet"
+            title="Where the time of this turn went"
+            onClick={() => actions.onTrace?.(item.invocationId)}
+          >
+            Trace
+          </button>
+        )}
       </div>
     </li>
   );

@@ -12,6 +12,7 @@ interface Actions {
   /** "Edit state and re-run" (sessions in this browser only). */
   onLoadStateBefore?: (invocationId: string) => Promise<Record<string, unknown> | undefined>;
   onEditStateAndRerun?: (invocationId: string, changes: StateChanges) => void;
+  onTrace?: (invocationId: string) => void;
 }
 
 /** Another session this one is linked to (a rewind into a new session on an ADK server). */
@@ -129,6 +130,7 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
                 onEditStateAndRerun: props.onEditStateAndRerun,
               }
             : {})}
+          {...(props.onTrace ? { onTrace: () => props.onTrace?.(invocationId) } : {})}
           onClose={() => props.onSelect(undefined)}
         />
       )}

@@ -13,6 +13,8 @@ interface Props {
   /** The state just before a turn, for "Edit state and re-run" (`undefined`: it failed, and says so). */
   onLoadStateBefore?: (invocationId: string) => Promise<Record<string, unknown> | undefined>;
   onEditStateAndRerun?: (invocationId: string, changes: StateChanges) => void;
+  /** Opens the turn's trace (where its time went). */
+  onTrace?: () => void;
   onClose: () => void;
 }
 
@@ -20,7 +22,8 @@ interface Props {
 type StateRerun = { loading: true } | { loading: false; base: Record<string, unknown> };
 
 export function TurnActions(props: Props) {
-  const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onClose } = props;
+  const { operations, disabled, onRewind, onSwitchBranch, onEdit, onFork, onTrace, onClose } =
+    props;
   const { onLoadStateBefore, onEditStateAndRerun } = props;
   const [editing, setEditing] = useState(false);
   const [rerun, setRerun] = useState<StateRerun>();
@@ -115,6 +118,11 @@ export function TurnActions(props: Props) {
       {fork && (
         <button type="button" onClick={() => onFork(fork.atInvocationId)}>
           Fork to new session
+        </button>
+      )}
+      {onTrace && (
+        <button type="button" onClick={onTrace}>
+          Trace
         </button>
       )}
       <button type="button" class="quiet" onClick={onClose}>

@@ -326,3 +326,41 @@ it('takes the tool server screenshots: Settings on a desktop and on a phone in d
     await mcp.close();
   }
 });
+
+it('takes the trace screenshots: a desktop with a span chosen, and a phone in dark mode', async () => {
+  for (const [name, viewport, dark] of [
+    ['trace', { width: 1440, height: 900 }, false],
+    ['trace-phone-dark', { width: 390, height: 844 }, true],
+  ] as const) {
+    const browser = await launch({ viewport });
+    const { page } = browser;
+    try {
+      if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+      await openForShots(page);
+      await chooseAgent(page, /workflow/i);
+      await page.getByLabel('Message').fill('tea');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await region(page, 'Pending approvals').getByRole('button', { name: 'Approve' }).click();
+      await page.getByText(/complete/).waitFor();
+      await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+      if (dark)
+        await page
+          .getByRole('navigation', { name: 'Panels' })
+          .getByRole('button', { name: 'History' })
+          .click();
+      const history = region(page, 'History');
+      await history.getByRole('button', { name: 'tea' }).click();
+      await history.getByRole('button', { name: 'Trace' }).click();
+      const spans = region(page, 'Trace').getByRole('list', { name: 'Spans' });
+      // On a phone the details open below the waterfall (scrolled to): the shot shows the rows.
+      if (dark) await spans.getByRole('button').first().waitFor();
+      else {
+        await spans.getByRole('button').nth(3).click();
+        await region(page, 'Span details').getByRole('heading', { name: 'Response' }).waitFor();
+      }
+      await page.screenshot(shot(name));
+    } finally {
+      await browser.close();
+    }
+  }
+});

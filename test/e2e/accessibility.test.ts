@@ -87,6 +87,21 @@ describe.each([
       await expectClean(page, 'Tool servers view');
       await page.getByRole('button', { name: 'Back to the chat' }).click();
     });
+
+    it(`finds nothing serious in the Trace view, a span chosen (${theme})`, async () => {
+      const { page } = browser;
+      await setTheme(page, theme);
+      await page
+        .locator('.chat .message-row.row-agent')
+        .last()
+        .getByRole('button', { name: 'Trace' })
+        .click();
+      const trace = page.getByRole('region', { name: 'Trace' });
+      await trace.getByRole('list', { name: 'Spans' }).getByRole('button').nth(2).click();
+      await page.getByRole('region', { name: 'Span details' }).waitFor();
+      await expectClean(page, 'Trace view');
+      await trace.getByRole('button', { name: 'Back to the chat' }).click();
+    });
   }
 
   it('finds nothing serious in a flow session waiting for approval (dark)', async () => {
