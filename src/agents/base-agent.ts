@@ -80,10 +80,12 @@ export abstract class BaseAgent {
     const unspanned = parentContext.forAgent(this);
     if (unspanned.endInvocation) return;
     if (agentResumeState(unspanned)?.ended) return; // finished before the interruption
-    const span = unspanned.startSpan('agent', `invoke_agent ${this.name}`, {
-      'gen_ai.operation.name': 'invoke_agent',
-      'gen_ai.agent.name': this.name,
-    });
+    const span =
+      unspanned.tracer &&
+      unspanned.startSpan('agent', `invoke_agent ${this.name}`, {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.agent.name': this.name,
+      });
     const ctx = unspanned.withSpan(span);
     let failure: string | undefined;
     try {

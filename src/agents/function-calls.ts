@@ -77,6 +77,7 @@ async function tracedCall(
   tools: ReadonlyMap<string, BaseTool>,
   confirmation: ToolConfirmation | undefined,
 ): Promise<CallOutcome> {
+  if (!ctx.tracer) return runCall(ctx, call, tools, confirmation);
   const span = ctx.startSpan('tool', `execute_tool ${call.name}`, {
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': call.name,

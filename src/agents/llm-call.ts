@@ -54,32 +54,6 @@ function contentsFor(agent: LlmAgent, ctx: InvocationContext): Content[] {
  * Calls the model, yields its partial events (streaming), and returns the final model event
  * (not yet yielded), or nothing for an empty answer. A model that throws becomes a ModelError.
  */
-export async function* callModel(
-  agent: LlmAgent,
-  ctx: InvocationContext,
-  request: LlmRequest,
-  tools: ReadonlyMap<string, BaseTool>,
-): AsyncGenerator<Event, Event | undefined> {
-  const model = modelNameOf(agent);
-  const span = ctx.startSpan('model', `chat ${model}`, {
-    'gen_ai.operation.name': 'chat',
-    'gen_ai.request.model': model,
-    'trellis.contents': request.contents.length,
-    'trellis.tools': request.tools?.length ?? 0,
-  });
-  let event: Event | undefined;
-  let error: string | undefined;
-  try {
-    event = yield* callModelOnce(agent, ctx, request, tools);
-    return event;
-  } catch (thrown) {
-    if (!ctx.isCancellation(thrown)) error = messageOf(thrown);
-    throw thrown;
-  } finally {
-    ctx.endSpan(span, { error, attributes: event ? modelCallAttributes(event) : {} });
-  }
-}
-
 /** The model's name for its span; an agent with none fails in the call itself. */
 function modelNameOf(agent: LlmAgent): string {
   try {
@@ -112,58 +86,79 @@ function modelCallAttributes(event: Event): Record<string, string | number | rea
   };
 }
 
-async function* callModelOnce(
+export async function* callModel(
   agent: LlmAgent,
   ctx: InvocationContext,
   request: LlmRequest,
   tools: ReadonlyMap<string, BaseTool>,
 ): AsyncGenerator<Event, Event | undefined> {
-  if (!ctx.countLlmCall()) throw new LlmCallsLimitExceededError(ctx.runConfig.maxLlmCalls ?? 0);
-  const model = agent.model;
-  const streaming = ctx.runConfig.streamingMode === 'sse';
-  const signal = ctx.runConfig.signal;
-  const streamed = ctx.createEvent();
-  let partialText = '';
-  let final: LlmResponse | undefined;
-  const started = performance.now();
-  let firstTokenAt: number | undefined;
+  // The call's span, closed however the call ends (one generator: this runs for every call).
+  const name = ctx.tracer && modelNameOf(agent);
+  const span =
+    name === undefined
+      ? undefined
+      : ctx.startSpan('model', `chat ${name}`, {
+          'gen_ai.operation.name': 'chat',
+          'gen_ai.request.model': name,
+          'trellis.contents': request.contents.length,
+          'trellis.tools': request.tools?.length ?? 0,
+        });
+  let event: Event | undefined;
+  let error: string | undefined;
   try {
-    for await (const response of model.generateContentAsync(
-      request,
-      streaming,
-      signal ? { signal } : {},
-    )) {
-      if (response.partial) {
-        if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
-        partialText += textOf(response.content);
-        yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
-      } else {
-        final = response;
+    if (!ctx.countLlmCall()) throw new LlmCallsLimitExceededError(ctx.runConfig.maxLlmCalls ?? 0);
+    const model = agent.model;
+    const streaming = ctx.runConfig.streamingMode === 'sse';
+    const signal = ctx.runConfig.signal;
+    const streamed = ctx.createEvent();
+    let partialText = '';
+    let final: LlmResponse | undefined;
+    const started = performance.now();
+    let firstTokenAt: number | undefined;
+    try {
+      for await (const response of model.generateContentAsync(
+        request,
+        streaming,
+        signal ? { signal } : {},
+      )) {
+        if (response.partial) {
+          if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
+          partialText += textOf(response.content);
+          yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
+        } else {
+          final = response;
+        }
       }
+    } catch (error) {
+      const name = (error as Error | null)?.name;
+      // Providers' own errors already say what failed and what to do.
+      if (ctx.isCancellation(error) || name === 'ModelError' || name === 'ModelUnreachableError')
+        throw error;
+      throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
+        cause: error,
+      });
     }
-  } catch (error) {
-    const name = (error as Error | null)?.name;
-    // Providers' own errors already say what failed and what to do.
-    if (ctx.isCancellation(error) || name === 'ModelError' || name === 'ModelUnreachableError')
-      throw error;
-    throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
-      cause: error,
+    // A stream that ended without its aggregated response: the text so far is the answer.
+    final ??= partialText
+      ? { content: { role: 'model', parts: [{ text: partialText }] } }
+      : undefined;
+    if (!final) return undefined;
+    const finishedAt = performance.now();
+    const timing: ModelTiming = {
+      firstTokenMs: Math.round((firstTokenAt ?? finishedAt) - started),
+      totalMs: Math.round(finishedAt - started),
+    };
+    event = modelEvent(agent, streamed, final, tools, {
+      modelVersion: final.modelVersion ?? request.model ?? model.model,
+      timing,
     });
+    return event;
+  } catch (thrown) {
+    if (!ctx.isCancellation(thrown)) error = messageOf(thrown);
+    throw thrown;
+  } finally {
+    if (span) ctx.endSpan(span, { error, attributes: event ? modelCallAttributes(event) : {} });
   }
-  // A stream that ended without its aggregated response: the text so far is the answer.
-  final ??= partialText
-    ? { content: { role: 'model', parts: [{ text: partialText }] } }
-    : undefined;
-  if (!final) return undefined;
-  const finishedAt = performance.now();
-  const timing: ModelTiming = {
-    firstTokenMs: Math.round((firstTokenAt ?? finishedAt) - started),
-    totalMs: Math.round(finishedAt - started),
-  };
-  return modelEvent(agent, streamed, final, tools, {
-    modelVersion: final.modelVersion ?? request.model ?? model.model,
-    timing,
-  });
 }
 
 function modelEvent(

@@ -1,7 +1,7 @@
 // Issue 17's budgets for traces:
 // - recording spans adds ≤ 10% to the cost of a turn in memory at 1,000 turns: the benchmark's
 //   turn (a tool call and an answer from an instant model) on InMemoryRunner traced (its default)
-//   and untraced, alternating, so the machine's noise falls on both;
+//   and untraced, two sessions run turn by turn in lockstep, so the machine's noise falls on both;
 // - opening the trace of the last turn of a 100k-event session (its spans and its events, as the
 //   Trace view reads them) costs ≤ 2× opening it at 1k events: the read starts at the
 //   invocation's first event and never reads the log before it. IndexedDB (fake-indexeddb).
@@ -26,7 +26,7 @@ import {
 import { AppTraces } from '../../workers/app-traces.ts';
 import { APP_NAME, USER_ID } from '../../workers/app-sessions.ts';
 import { nodeMachine } from './machine.ts';
-import { pairedRatio, summarize, time } from './measure.ts';
+import { collectGarbage, pairedRatio, summarize, time } from './measure.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';
 import { figure, mergeResults, type BenchResult } from './results-file.ts';
 import { TOOL_ARGS, TOOL_NAME, add, userMessage } from './turns/turn-shape.ts';
@@ -59,13 +59,12 @@ function calc() {
   return { model, agent: new LlmAgent({ name: 'calc', model, tools: [tool] }) };
 }
 
-/** Milliseconds per turn over a session of TURNS turns, traced or not. */
-async function perTurn(tracing: boolean): Promise<number> {
+/** A session of its own on InMemoryRunner, traced or not; `turn` runs the next turn. */
+async function turnSession(tracing: boolean) {
   const { model, agent } = calc();
   const runner = new InMemoryRunner({ agent, appName: 'bench', tracing });
   const session = await runner.sessionService.createSession({ appName: 'bench', userId: 'u' });
-  const started = performance.now();
-  for (let turn = 0; turn < TURNS; turn++) {
+  return async (turn: number) => {
     for await (const event of runner.runAsync({
       userId: 'u',
       sessionId: session.id,
@@ -73,8 +72,30 @@ async function perTurn(tracing: boolean): Promise<number> {
     }))
       void event;
     model.requests.length = 0;
+  };
+}
+
+/**
+ * Milliseconds per turn over sessions of TURNS turns, traced and untraced, run in lockstep: turn
+ * i of one, then turn i of the other (which goes first alternates), each timed on its own, so
+ * that the machine's noise falls on both alike.
+ */
+async function perTurnPair(): Promise<{ traced: number; untraced: number }> {
+  const traced = await turnSession(true);
+  const untraced = await turnSession(false);
+  let tracedMs = 0;
+  let untracedMs = 0;
+  for (let turn = 0; turn < TURNS; turn++) {
+    const order = turn % 2 === 0 ? [true, false] : [false, true];
+    for (const tracing of order) {
+      const started = performance.now();
+      await (tracing ? traced : untraced)(turn);
+      const took = performance.now() - started;
+      if (tracing) tracedMs += took;
+      else untracedMs += took;
+    }
   }
-  return (performance.now() - started) / TURNS;
+  return { traced: tracedMs / TURNS, untraced: untracedMs / TURNS };
 }
 
 let databases = 0;
@@ -128,18 +149,13 @@ describe('traces', () => {
     async () => {
       const results: BenchResult[] = [];
 
-      await perTurn(true); // warm-up, both
-      await perTurn(false);
+      await perTurnPair(); // warm-up
       const traced: number[] = [];
       const untraced: number[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        if (round % 2 === 0) {
-          untraced.push(await perTurn(false));
-          traced.push(await perTurn(true));
-        } else {
-          traced.push(await perTurn(true));
-          untraced.push(await perTurn(false));
-        }
+        const pair = await perTurnPair();
+        traced.push(pair.traced);
+        untraced.push(pair.untraced);
       }
       const cost = pairedRatio(traced, untraced);
       const turnParams = { turns: TURNS, measured: 'ms per turn, in memory' };
@@ -151,17 +167,23 @@ describe('traces', () => {
         }),
       );
 
-      const opens = new Map<number, number[]>();
-      for (const length of OPEN_LENGTHS) {
-        const session = await tracedSession(length);
-        try {
+      // Both sessions built first, then opened in turn (the same noise on both); the garbage
+      // their building left is collected before.
+      const sessions: Awaited<ReturnType<typeof tracedSession>>[] = [];
+      for (const length of OPEN_LENGTHS) sessions.push(await tracedSession(length));
+      const opens = new Map<number, number[]>(OPEN_LENGTHS.map((length) => [length, []]));
+      try {
+        for (const session of sessions) {
           expect((await session.open()).spans.length).toBeGreaterThan(3);
-          const samples: number[] = [];
-          for (let i = 0; i < OPENS; i++) samples.push(await time(session.open));
-          opens.set(length, samples);
-        } finally {
-          await session.close();
+          for (let i = 0; i < 5; i++) await session.open();
         }
+        collectGarbage();
+        const pairs = OPEN_LENGTHS.map((length, index) => ({ length, session: sessions[index]! }));
+        for (let i = 0; i < OPENS; i++)
+          for (const { length, session } of i % 2 === 0 ? pairs : [...pairs].reverse())
+            opens.get(length)!.push(await time(session.open));
+      } finally {
+        for (const session of sessions) await session.close();
       }
       const small = opens.get(OPEN_LENGTHS[0]!)!;
       const large = opens.get(OPEN_LENGTHS[1]!)!;
