@@ -51,8 +51,9 @@ const UUID_INVOCATION =
  * (FNV-1a, four lanes).
  */
 export function traceIdOf(invocationId: string): string {
-  const uuid = UUID_INVOCATION.exec(invocationId);
-  return uuid ? uuid.slice(1).join('') : hexHash(invocationId, 4);
+  return UUID_INVOCATION.test(invocationId)
+    ? invocationId.slice(2).replaceAll('-', '')
+    : hexHash(invocationId, 4);
 }
 
 /**

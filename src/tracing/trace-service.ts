@@ -24,8 +24,12 @@ export class InMemoryTraceService extends BaseTraceService {
   private readonly sessions = new Map<string, Map<string, Map<string, SpanRecord>>>();
 
   override async putSpans(spans: readonly SpanRecord[]): Promise<void> {
+    let key = '';
+    let last: SpanRecord | undefined;
     for (const span of spans) {
-      const key = sessionKey(span);
+      // A batch is mostly one session's: its key is worked out once.
+      if (!last || !sameSession(last, span)) key = sessionKey(span);
+      last = span;
       let invocations = this.sessions.get(key);
       if (!invocations) this.sessions.set(key, (invocations = new Map()));
       let byId = invocations.get(span.invocationId);
@@ -55,6 +59,10 @@ export class InMemoryTraceService extends BaseTraceService {
 /** Spans by start time (the order a waterfall draws them). */
 export function byStart(spans: SpanRecord[]): SpanRecord[] {
   return spans.sort((a, b) => a.startTime - b.startTime);
+}
+
+function sameSession(a: SpanKey, b: SpanKey): boolean {
+  return a.sessionId === b.sessionId && a.userId === b.userId && a.appName === b.appName;
 }
 
 function sessionKey({ appName, userId, sessionId }: SpanKey): string {

@@ -43,7 +43,6 @@ export class InvocationTracer {
   readonly traceId: string;
   private pending: SpanRecord[] = [];
   private writing: Promise<void> = Promise.resolve();
-  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly service: BaseTraceService,
@@ -99,13 +98,12 @@ export class InvocationTracer {
     // Written in batches: when the run ends (the runner flushes), when many wait, or a moment
     // after the first waited (so a run cut off by a crash loses at most that moment's spans).
     if (this.pending.length >= BATCH) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+    else scheduleFlush(this);
   }
 
   /** Writes what is queued; resolves when every write so far has been tried. */
   flush(): Promise<void> {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    waiting.delete(this);
     const batch = this.pending;
     if (batch.length > 0) {
       this.pending = [];
@@ -116,4 +114,23 @@ export class InvocationTracer {
     }
     return this.writing;
   }
+}
+
+/** Tracers with spans waiting to be written, and the one timer that writes them all. */
+const waiting = new Set<InvocationTracer>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Writes `tracer`'s spans within FLUSH_AFTER_MS unless it flushes first. One timer for every
+ * tracer, not one per run: most runs end (and flush) well before it fires.
+ */
+function scheduleFlush(tracer: InvocationTracer): void {
+  waiting.add(tracer);
+  if (timer !== undefined) return;
+  timer = setTimeout(() => {
+    timer = undefined;
+    for (const pending of [...waiting]) void pending.flush();
+  }, FLUSH_AFTER_MS);
+  // In Node, a trace waiting to be written keeps no process alive.
+  (timer as { unref?: () => void }).unref?.();
 }
