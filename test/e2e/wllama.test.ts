@@ -7,11 +7,65 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launch, type Browser } from './browser.ts';
 import { serveHarness, type Harness } from './markdown-harness/serve.ts';
 import { TINY_CHAT_TEMPLATE, tinyGguf } from '../support/tiny-gguf.ts';
+import { parseToolCall, toolGrammar } from '../../src/models/local/gguf-grammar.ts';
+import type { FunctionDeclaration } from '../../src/models/llm.ts';
 
 const CALCULATOR_CALL = String.raw`
 root ::= "{\"name\":\"calculator\",\"arguments\":{\"expression\":\"" expression "\"}}"
 expression ::= [0-9] ([0-9+*/() -]{0,12} [0-9])?
 `;
+
+const TOOLS: FunctionDeclaration[] = [
+  {
+    name: 'calculator',
+    parameters: {
+      type: 'object',
+      properties: { expression: { type: 'string', maxLength: 12 } },
+      required: ['expression'],
+    },
+  },
+  {
+    name: 'convert',
+    parameters: {
+      type: 'object',
+      properties: {
+        value: { type: 'number' },
+        unit: { type: 'string', enum: ['km', 'mi'] },
+        digits: { type: 'integer' },
+        tags: { type: 'array', items: { type: 'string', maxLength: 8 }, maxItems: 3 },
+      },
+      required: ['value', 'unit'],
+    },
+  },
+];
+
+/** What is wrong with a call of TOOLS, by their schemas; [] when nothing is. */
+function callProblems(call: { name: string; arguments: Record<string, unknown> }): string[] {
+  const args = call.arguments;
+  if (call.name === 'calculator')
+    return typeof args.expression === 'string' &&
+      args.expression.length <= 12 &&
+      Object.keys(args).length === 1
+      ? []
+      : [`bad calculator arguments ${JSON.stringify(args)}`];
+  if (call.name !== 'convert') return [`no tool ${call.name}`];
+  const problems: string[] = [];
+  if (typeof args.value !== 'number') problems.push('value is not a number');
+  if (args.unit !== 'km' && args.unit !== 'mi') problems.push(`unit ${String(args.unit)}`);
+  if ('digits' in args && !Number.isInteger(args.digits)) problems.push('digits not an integer');
+  if (
+    'tags' in args &&
+    !(
+      Array.isArray(args.tags) &&
+      args.tags.length <= 3 &&
+      args.tags.every((t) => typeof t === 'string' && t.length <= 8)
+    )
+  )
+    problems.push('tags not at most 3 strings of at most 8');
+  const extra = Object.keys(args).filter((k) => !['value', 'unit', 'digits', 'tags'].includes(k));
+  if (extra.length) problems.push(`extra keys ${extra.join(', ')}`);
+  return problems;
+}
 
 const ISOLATED = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -65,6 +119,58 @@ describe.each([
     const call = JSON.parse(text) as { name: string; arguments: { expression: string } };
     expect(call.name).toBe('calculator');
     expect(call.arguments.expression).toMatch(/^[0-9][0-9+*/() -]*$/);
+  });
+
+  test('the tools grammar makes calls that follow each tool’s schema', async () => {
+    const grammar = toolGrammar({ tools: TOOLS, allowText: false });
+    for (const prompt of ['Convert 5 km', 'What is 2+2?', 'x', 'Another one, please']) {
+      const text = await browser.page.evaluate(
+        ([p, g]) => window.wllamaHarness.complete(p, 200, g),
+        [prompt, grammar] as const,
+      );
+      const call = parseToolCall(text);
+      expect(call, text).toBeDefined();
+      expect(callProblems(call!), text).toEqual([]);
+    }
+  });
+
+  test('LocalGgufModel streams an answer formatted by the GGUF’s chat template', async () => {
+    const responses = await browser.page.evaluate(() =>
+      window.wllamaHarness.generate({
+        systemInstruction: 'Be brief.',
+        contents: [{ role: 'user', parts: [{ text: 'Hello there' }] }],
+      }),
+    );
+    const final = responses.at(-1)!;
+    const text = final.content?.parts[0]?.text ?? '';
+    expect(final.partial).toBeUndefined();
+    expect(text.length).toBeGreaterThan(0);
+    const streamed = responses.filter((r) => r.partial).map((r) => r.content?.parts[0]?.text);
+    expect(streamed.length).toBeGreaterThan(1);
+    expect(streamed.join('')).toBe(text);
+    expect(final.usageMetadata?.candidatesTokenCount).toBeGreaterThan(0);
+  });
+
+  test('LocalGgufModel with tools answers with a well-formed call or with text', async () => {
+    for (const text of ['What is 6 times 7?', 'Convert 3 mi', 'hi']) {
+      const responses = await browser.page.evaluate(
+        ([t, tools]) =>
+          window.wllamaHarness.generate({
+            contents: [{ role: 'user', parts: [{ text: t }] }],
+            tools,
+          }),
+        [text, TOOLS] as const,
+      );
+      const part = responses.at(-1)!.content!.parts[0]!;
+      if (part.functionCall) {
+        expect(
+          callProblems({ name: part.functionCall.name, arguments: part.functionCall.args }),
+        ).toEqual([]);
+        expect(responses.filter((r) => r.partial)).toEqual([]);
+      } else {
+        expect(part.text?.trimStart().startsWith('{')).toBe(false);
+      }
+    }
     expect(browser.errors).toEqual([]);
   });
 });

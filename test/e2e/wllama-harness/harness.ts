@@ -1,10 +1,14 @@
 // A page with nothing but wllama and its wasm (bundled by vite as the app bundles them), for
-// test/e2e/wllama.test.ts to load a GGUF from a Blob and complete with it, outside the app.
+// test/e2e/wllama.test.ts: it loads a GGUF from a Blob and completes with it, raw or through
+// LocalGgufModel, outside the app.
 
 import { Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { LocalGgufModel } from '../../../src/models/local/local-gguf-model.ts';
+import type { LlmRequest, LlmResponse } from '../../../src/models/llm.ts';
 
 let wllama: Wllama | undefined;
+let model: LocalGgufModel | undefined;
 
 const harness = {
   /** Loads the model from base64 bytes (what page.evaluate can carry). */
@@ -16,7 +20,8 @@ const harness = {
     wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true });
     // Compat mode fetches other builds from a CDN (for Safari); this page has no internet.
     wllama.setCompat(null);
-    await wllama.loadModel([new Blob([bytes])], { n_ctx: 512, n_threads: threads, seed: 1 });
+    await wllama.loadModel([new Blob([bytes])], { n_ctx: 1024, n_threads: threads, seed: 1 });
+    model = new LocalGgufModel({ model: 'tiny.gguf', engine: wllama, maxTokens: 200 });
     return { multithread: wllama.isMultithread(), template: wllama.getChatTemplate() };
   },
   async complete(prompt: string, maxTokens: number, grammar?: string): Promise<string> {
@@ -29,6 +34,14 @@ const harness = {
       ...(grammar ? { grammar } : {}),
     });
     return result.choices[0]?.text ?? '';
+  },
+  /** Every response LocalGgufModel streams for `request`. */
+  async generate(request: LlmRequest): Promise<LlmResponse[]> {
+    if (!model) throw new Error('no model loaded');
+    const responses: LlmResponse[] = [];
+    for await (const response of model.generateContentAsync(request, true))
+      responses.push(response);
+    return responses;
   },
   async exit(): Promise<void> {
     await wllama?.exit();
