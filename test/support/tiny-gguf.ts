@@ -37,6 +37,13 @@ export interface TinyGgufOptions {
   embeddingLength?: number;
   blockCount?: number;
   contextLength?: number;
+  /**
+   * Pairs (after, next) the model strongly prefers: after the token `after` it writes `next`.
+   * A character names its own token ("\n" its byte token), anything else a token by its text
+   * ("</s>"). The app's test uses ["\n", "{"]: a reply (which follows the chat template's
+   * "assistant\n") starts a tool call whenever a grammar allows one.
+   */
+  bigrams?: [after: string, next: string][];
 }
 
 type Value =
@@ -162,14 +169,59 @@ export function tinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   const random = mulberry32(options.seed ?? 18);
   // Small weights keep activations in range through the layers, as a trained model's would be.
   const scale = 1 / Math.sqrt(embd);
+  const values = tensors.map((tensor) =>
+    Float32Array.from({ length: elements(tensor) }, () =>
+      tensor.fill === 'ones' ? 1 : (random() * 2 - 1) * scale,
+    ),
+  );
+  if (options.bigrams?.length) {
+    const byName = (name: string) => values[tensors.findIndex((t) => t.name === name)]!;
+    steer(options.bigrams, vocab.tokens, embd, byName, blocks);
+  }
   tensors.forEach((tensor, i) => {
     out.padTo(ALIGNMENT);
     if (out.length - dataStart !== offsets[i]) throw new Error(`${tensor.name} is misplaced`);
-    const count = elements(tensor);
-    for (let j = 0; j < count; j++)
-      out.f32(tensor.fill === 'ones' ? 1 : (random() * 2 - 1) * scale);
+    for (const value of values[i]!) out.f32(value);
   });
   return out.bytes();
+}
+
+/**
+ * Makes the model a bigram model for `pairs`: the layers' outputs shrink, so the last hidden
+ * state is close to the last token's embedding, and the output row of `next` is pointed along
+ * the embedding of `after`, so that its logit after `after` stands far above the rest.
+ */
+function steer(
+  pairs: [string, string][],
+  tokens: string[],
+  embd: number,
+  tensor: (name: string) => Float32Array,
+  blocks: number,
+): void {
+  const id = (text: string) => {
+    const name =
+      text === ' '
+        ? '\u2581'
+        : text.length === 1 && (text < '!' || text > '~')
+          ? `<0x${text.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}>`
+          : text;
+    const index = tokens.indexOf(name);
+    if (index < 0) throw new Error(`no token for ${JSON.stringify(text)}`);
+    return index;
+  };
+  for (let block = 0; block < blocks; block++)
+    for (const name of ['attn_output', 'ffn_down'])
+      tensor(`blk.${block}.${name}.weight`).forEach((v, i, a) => (a[i] = v * 0.1));
+  const embeddings = tensor('token_embd.weight');
+  const output = tensor('output.weight');
+  for (const [after, next] of pairs) {
+    const from = embeddings.subarray(id(after) * embd, (id(after) + 1) * embd);
+    const rms = Math.sqrt(from.reduce((sum, v) => sum + v * v, 0) / embd);
+    const row = output.subarray(id(next) * embd, (id(next) + 1) * embd);
+    // The normalised state has length √embd: this adds 3·√embd to the logit, some twenty
+    // times the spread of the random ones.
+    for (let j = 0; j < embd; j++) row[j] = row[j]! + (3 / Math.sqrt(embd)) * (from[j]! / rms);
+  }
 }
 
 function elements(tensor: Tensor): number {

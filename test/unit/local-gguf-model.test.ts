@@ -137,7 +137,8 @@ describe('LocalGgufModel', () => {
       { role: 'user', parts: [result] },
     ];
     await collect(model(engine, 2).generateContentAsync({ contents, tools: [calculator] }));
-    expect(engine.requests[0]?.grammar).toBeUndefined();
+    expect(engine.requests[0]?.grammar).toMatch(/^root ::= text$/m);
+    expect(engine.requests[0]?.grammar).not.toContain('call-0');
   });
 
   it('holds structured output to the response schema', async () => {

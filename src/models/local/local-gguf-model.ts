@@ -87,8 +87,9 @@ export class LocalGgufModel extends BaseLlm {
     const release = await this.waitForTurn(signal);
     try {
       const engine = await abortable(this.loadEngine(), signal);
-      const tools = request.tools ?? [];
-      const grammar = requestGrammar(request, this.toolCallsLeft(request) > 0);
+      // Tools it may still call this turn: none once it has made its calls.
+      const tools = this.toolCallsLeft(request) > 0 ? (request.tools ?? []) : [];
+      const grammar = requestGrammar(request, tools.length > 0);
       const chunks = await abortable(
         engine.createChatCompletion({
           messages: toChatMessages(request),
@@ -178,13 +179,10 @@ function usageOf({ usage, timings }: LocalChatChunk): UsageMetadata | undefined 
 
 /** The grammar for this request, or none when the reply is free text. */
 function requestGrammar(request: LlmRequest, mayCall: boolean): string | undefined {
-  const tools = mayCall ? (request.tools ?? []) : [];
-  if (tools.length > 0)
-    return toolGrammar({
-      tools,
-      allowText: true,
-      ...(request.responseSchema ? { responseSchema: request.responseSchema } : {}),
-    });
+  const schema = request.responseSchema ? { responseSchema: request.responseSchema } : {};
+  if (mayCall) return toolGrammar({ tools: request.tools ?? [], allowText: true, ...schema });
+  // Out of calls: text that cannot pass for a call (or the schema's JSON).
+  if (request.tools?.length) return toolGrammar({ tools: [], allowText: true, ...schema });
   return request.responseSchema ? schemaGrammar(request.responseSchema) : undefined;
 }
 

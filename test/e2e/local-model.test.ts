@@ -1,0 +1,126 @@
+// A local GGUF model in the app, offline: Settings → Providers → Add local model copies the tiny
+// test model (test/support/tiny-gguf.ts) into the browser, an agent with the calculator runs on
+// it, its call and answer come back streamed. The tiny model is steered (bigrams) to start every reply with "{"
+// and to write "6*7" in a string, so under the tools grammar it calls calculator(6*7).
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { messages, openApp, region, waitReady } from './app-page.ts';
+import { freshBrowserPerTest } from './browser.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
+
+const browser = freshBrowserPerTest();
+const QUESTION = 'What is 6 * 7?';
+let directory: string;
+let modelPath: string;
+
+beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), 'trellis-local-model-'));
+  modelPath = join(directory, 'tiny.gguf');
+  const bigrams: [string, string][] = [
+    ['\n', '{'],
+    ['"', '6'],
+    ['6', '*'],
+    ['*', '7'],
+    ['7', '"'],
+    ['.', '</s>'],
+  ];
+  writeFileSync(modelPath, tinyGguf({ bigrams }));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** Opens the app, lets the service worker take it, and cuts the network. */
+async function openOffline(page: Page): Promise<void> {
+  await openApp(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await browser.context.setOffline(true);
+  // A reload puts the page (and its workers) under the service worker, as a second visit is.
+  await page.reload();
+  await waitReady(page);
+}
+
+/** Settings → Providers → Add local model, then an agent with the calculator on it. */
+async function addLocalAgent(page: Page): Promise<void> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    providers.getByRole('button', { name: 'Add local model' }).click(),
+  ]);
+  await chooser.setFiles(modelPath);
+  await providers
+    .getByRole('status')
+    .filter({ hasText: /^Added “tiny” \(\d+ KB\)\.$/ })
+    .waitFor();
+  await providers
+    .getByText(/^tiny\.gguf, \d+ KB: kept in this browser’s private storage/)
+    .waitFor();
+  // The preview server sends COOP and COEP: the page is isolated, so threads can share memory.
+  await providers.getByText(/^Runs multi-threaded \(\d+ threads\)/).waitFor();
+  expect(await providers.getByRole('navigation', { name: 'Provider list' }).innerText()).toMatch(
+    /tiny\s+Local model \(GGUF\), \d+ KB/,
+  );
+
+  await page.getByRole('button', { name: 'Agents', exact: true }).click();
+  const agents = region(page, 'Agents');
+  await agents.getByLabel('Name').fill('calc');
+  await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
+  await agents.getByLabel('Model').fill('tiny.gguf');
+  await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
+  await agents
+    .getByRole('group', { name: 'Tools' })
+    .getByLabel('calculator', { exact: true })
+    .check();
+  await agents.getByRole('button', { name: 'Save' }).click();
+  await agents.getByRole('status').filter({ hasText: 'Saved “calc”' }).waitFor();
+  await agents.getByRole('button', { name: 'Use in this session' }).click();
+  await expect
+    .poll(() => page.getByLabel('Agent', { exact: true }).inputValue())
+    .toMatch(/^agent:/);
+}
+
+/** Counts the streaming bubbles that appear, from now on. */
+async function watchStreaming(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen = window as unknown as { streamed: number };
+    seen.streamed = 0;
+    new MutationObserver(() => {
+      if (document.querySelector('.streaming')) seen.streamed++;
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+const streamed = (page: Page) =>
+  page.evaluate(() => (window as unknown as { streamed: number }).streamed);
+
+it('runs an agent on a local model offline: a calculator call, its result, a streamed answer', async () => {
+  const { page } = browser;
+  await openOffline(page);
+  await addLocalAgent(page);
+  await watchStreaming(page);
+
+  await page.getByLabel('Message').fill(QUESTION);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const chat = region(page, 'Conversation');
+  const call = chat.locator('.tool-call', { hasText: 'calculator(expression=6*7)' });
+  await call.first().locator('.status.done').waitFor({ timeout: 60_000 });
+  await page
+    .getByRole('button', { name: 'Send' })
+    .and(page.locator(':enabled'))
+    .waitFor({ timeout: 60_000 });
+
+  // The result went back to the model, which called again (up to its four calls a turn) and then answered.
+  await call.first().locator('summary').click();
+  expect(await call.first().locator('.tool-result').innerText()).toMatch(/"value": 42/);
+  expect(await chat.locator('.tool-call').count()).toBe(4);
+  const said = await messages(page);
+  expect(said[0]).toBe(QUESTION);
+  expect(said).toHaveLength(2);
+  expect(said[1]!.length).toBeGreaterThan(0);
+  expect(await streamed(page)).toBeGreaterThan(0);
+  expect(browser.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+}, 120_000);

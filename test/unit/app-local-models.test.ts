@@ -1,0 +1,121 @@
+// Settings → Providers → Add local model, in the runtime the worker runs (Node over
+// fake-indexeddb), on a backend in memory instead of OPFS and wllama: the file is checked and
+// kept once, the provider shows its name and size, agents get its one model, renaming keeps
+// the file, and deleting the provider deletes the file.
+
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { LocalChatChunk, LocalChatEngine } from '../../src/index.ts';
+import { AppRuntime } from '../../workers/app-runtime.ts';
+import { LocalModels, type LocalModelBackend } from '../../workers/local-models.ts';
+import { inProcessLocks } from '../../workers/session-locks.ts';
+import { collect, freshDbName, rejectionOf } from '../support/helpers.ts';
+
+class MemoryBackend implements LocalModelBackend {
+  readonly files = new Map<string, Blob>();
+  loads = 0;
+  exits = 0;
+  async save(id: string, file: Blob) {
+    this.files.set(id, file);
+  }
+  async remove(id: string) {
+    this.files.delete(id);
+  }
+  async load(id: string) {
+    if (!this.files.has(id)) throw new Error(`no file ${id}`);
+    this.loads++;
+    const engine: LocalChatEngine & { exit(): Promise<void> } = {
+      createChatCompletion: async () =>
+        (async function* (): AsyncGenerator<LocalChatChunk> {
+          yield { choices: [{ delta: { content: 'hello' }, finish_reason: 'stop' }] };
+        })(),
+      exit: async () => void this.exits++,
+    };
+    return engine;
+  }
+}
+
+function open() {
+  const backend = new MemoryBackend();
+  const runtime = new AppRuntime({
+    dbName: freshDbName(),
+    locks: inProcessLocks(),
+    broadcast: () => {},
+    localModels: new LocalModels(backend),
+  });
+  return { runtime, backend };
+}
+
+const gguf = (name: string) => new File(['GGUF', new Uint8Array(60)], name);
+
+describe('local models in the app', () => {
+  it('keeps the file once and lists a provider with its name and size', async () => {
+    const { runtime, backend } = open();
+    const info = await runtime.providers.addLocal(gguf('qwen2.5-0.5b-instruct-q4_k_m.gguf'));
+    expect(info).toMatchObject({
+      kind: 'local-gguf',
+      name: 'qwen2.5-0.5b-instruct-q4_k_m',
+      defaultModel: 'qwen2.5-0.5b-instruct-q4_k_m.gguf',
+      localFile: { name: 'qwen2.5-0.5b-instruct-q4_k_m.gguf', size: 64 },
+    });
+    expect([...backend.files.keys()]).toEqual([info.id]);
+    expect(await runtime.providers.models(info.id)).toEqual({
+      ok: true,
+      models: ['qwen2.5-0.5b-instruct-q4_k_m.gguf'],
+    });
+    const again = await runtime.providers.addLocal(gguf('qwen2.5-0.5b-instruct-q4_k_m.gguf'));
+    expect(again.name).toBe('qwen2.5-0.5b-instruct-q4_k_m 2');
+  });
+
+  it('refuses a file that is not GGUF, and keeps nothing of it', async () => {
+    const { runtime, backend } = open();
+    const error = await rejectionOf(runtime.providers.addLocal(new File(['<html>'], 'x.gguf')));
+    expect(error.message).toMatch(/x\.gguf is not a GGUF model file/);
+    expect(backend.files.size).toBe(0);
+    expect(await runtime.providers.list()).toEqual([]);
+  });
+
+  it('gives agents one model per provider, loaded once; a rename keeps the file', async () => {
+    const { runtime, backend } = open();
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const record = await runtime.providers.record(info.id);
+    const model = runtime.providers.model(record, 'tiny.gguf');
+    expect(runtime.providers.model(record, 'tiny.gguf')).toBe(model);
+    for (const text of ['a', 'b'])
+      await collect(
+        model.generateContentAsync({ contents: [{ role: 'user', parts: [{ text }] }] }),
+      );
+    expect(backend.loads).toBe(1);
+
+    const renamed = await runtime.providers.save({
+      id: info.id,
+      kind: 'local-gguf',
+      name: 'My tiny model',
+      baseUrl: '',
+      defaultModel: '',
+    });
+    expect(renamed).toMatchObject({ name: 'My tiny model', localFile: { name: 'tiny.gguf' } });
+    expect(renamed.defaultModel).toBe('tiny.gguf');
+  });
+
+  it('deletes the file and unloads the model with the provider', async () => {
+    const { runtime, backend } = open();
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const model = runtime.providers.model(await runtime.providers.record(info.id), 'tiny.gguf');
+    await collect(
+      model.generateContentAsync({ contents: [{ role: 'user', parts: [{ text: 'a' }] }] }),
+    );
+    await runtime.providers.remove(info.id);
+    expect(backend.files.size).toBe(0);
+    expect(backend.exits).toBe(1);
+    expect(await runtime.providers.list()).toEqual([]);
+  });
+
+  it('cannot be made from a form without its file', async () => {
+    const { runtime } = open();
+    const error = await rejectionOf(
+      runtime.providers.save({ kind: 'local-gguf', name: 'x', baseUrl: '', defaultModel: 'x' }),
+    );
+    expect(error.message).toMatch(/A local model is added from its \.gguf file/);
+  });
+});
