@@ -135,7 +135,7 @@ describe.each([
   });
 
   test('LocalGgufModel streams an answer formatted by the GGUF’s chat template', async () => {
-    const responses = await browser.page.evaluate(() =>
+    const { responses } = await browser.page.evaluate(() =>
       window.wllamaHarness.generate({
         systemInstruction: 'Be brief.',
         contents: [{ role: 'user', parts: [{ text: 'Hello there' }] }],
@@ -153,7 +153,7 @@ describe.each([
 
   test('LocalGgufModel with tools answers with a well-formed call or with text', async () => {
     for (const text of ['What is 6 times 7?', 'Convert 3 mi', 'hi']) {
-      const responses = await browser.page.evaluate(
+      const { responses } = await browser.page.evaluate(
         ([t, tools]) =>
           window.wllamaHarness.generate({
             contents: [{ role: 'user', parts: [{ text: t }] }],
@@ -172,5 +172,17 @@ describe.each([
       }
     }
     expect(browser.errors).toEqual([]);
+  });
+
+  test('LocalGgufModel stops on abort, and the next request runs', async () => {
+    const ask = {
+      contents: [{ role: 'user' as const, parts: [{ text: 'Tell me a long story' }] }],
+    };
+    const stopped = await browser.page.evaluate((r) => window.wllamaHarness.generate(r, 2), ask);
+    expect(stopped.error).toBe('AbortError');
+    expect(stopped.responses).toHaveLength(2);
+    const next = await browser.page.evaluate((r) => window.wllamaHarness.generate(r), ask);
+    expect(next.error).toBeUndefined();
+    expect(next.responses.at(-1)?.partial).toBeUndefined();
   });
 });

@@ -35,13 +35,28 @@ const harness = {
     });
     return result.choices[0]?.text ?? '';
   },
-  /** Every response LocalGgufModel streams for `request`. */
-  async generate(request: LlmRequest): Promise<LlmResponse[]> {
+  /**
+   * Every response LocalGgufModel streams for `request`; with `stopAfter`, Stop (an abort) after
+   * that many partial responses, and then the error's name.
+   */
+  async generate(
+    request: LlmRequest,
+    stopAfter?: number,
+  ): Promise<{ responses: LlmResponse[]; error?: string }> {
     if (!model) throw new Error('no model loaded');
     const responses: LlmResponse[] = [];
-    for await (const response of model.generateContentAsync(request, true))
-      responses.push(response);
-    return responses;
+    const stop = new AbortController();
+    try {
+      for await (const response of model.generateContentAsync(request, true, {
+        signal: stop.signal,
+      })) {
+        responses.push(response);
+        if (stopAfter !== undefined && responses.length >= stopAfter) stop.abort();
+      }
+    } catch (error) {
+      return { responses, error: (error as Error).name };
+    }
+    return { responses };
   },
   async exit(): Promise<void> {
     await wllama?.exit();
