@@ -1,6 +1,7 @@
 // A local GGUF model in the app, offline: Settings → Providers → Add local model copies the tiny
 // test model (test/support/tiny-gguf.ts) into the browser, an agent with the calculator runs on
-// it, its call and answer come back streamed. The tiny model is steered (bigrams) to start every reply with "{"
+// it, its call and answer come back streamed; Stop stops it, and a reload mid-run resumes once
+// the model is loaded again. The tiny model is steered (bigrams) to start every reply with "{"
 // and to write "6*7" in a string, so under the tools grammar it calls calculator(6*7).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -124,3 +125,36 @@ it('runs an agent on a local model offline: a calculator call, its result, a str
   expect(await streamed(page)).toBeGreaterThan(0);
   expect(browser.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
 }, 120_000);
+
+it('stops a local model with Stop, and resumes a run cut by a reload once the model is loaded again', async () => {
+  const { page } = browser;
+  await openOffline(page);
+  await addLocalAgent(page);
+  const chat = region(page, 'Conversation');
+  const calls = chat.locator('.tool-call');
+
+  await page.getByLabel('Message').fill(QUESTION);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await calls.first().locator('.status.done').waitFor({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  const resume = page.getByRole('button', { name: /^Resume/ });
+  await resume.waitFor();
+  const stoppedAt = await calls.count();
+  expect(stoppedAt).toBeLessThan(4);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(await calls.count()).toBe(stoppedAt);
+
+  // Resumed, then cut by a reload mid-run: Resume again finishes it, the model loaded anew.
+  await resume.click();
+  await calls.nth(stoppedAt).locator('.status.done').waitFor({ timeout: 60_000 });
+  await page.reload();
+  await waitReady(page);
+  await page.getByRole('button', { name: /^Resume/ }).click();
+  await page
+    .getByRole('button', { name: 'Send' })
+    .and(page.locator(':enabled'))
+    .waitFor({ timeout: 60_000 });
+  await expect.poll(() => messages(page)).toHaveLength(2);
+  expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+  expect(await calls.count()).toBe(4);
+}, 180_000);

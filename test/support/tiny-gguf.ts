@@ -73,10 +73,13 @@ export function tinyVocabulary(): { tokens: string[]; scores: number[]; types: n
   ];
   for (let byte = 0; byte < 256; byte++) {
     tokens.push(`<0x${byte.toString(16).toUpperCase().padStart(2, '0')}>`);
-    // Random weights pick bytes at random, and a lone byte above 0x7f is invalid UTF-8, which
-    // wllama's JSON replies cannot carry (it fails the whole call). Marked unused, those bytes
-    // still tokenise input (byte fallback finds them by name) but read back as nothing.
-    types.push(byte < 0x80 ? TokenType.byte : TokenType.unused);
+    // Only bytes without a token of their own (control characters, DEL) are byte tokens. A
+    // byte above 0x7f alone is invalid UTF-8, which wllama's JSON replies cannot carry (random
+    // weights would pick one); a printable one would be a second token for its character, which
+    // a bigram (below) does not steer. Unused, they still tokenise input (byte fallback finds
+    // them by name) but read back as nothing, and a grammar never picks them.
+    const ownToken = byte >= 0x20 && byte < 0x7f;
+    types.push(byte < 0x80 && !ownToken ? TokenType.byte : TokenType.unused);
   }
   // SentencePiece writes a space as U+2581; the other printable ASCII characters as themselves.
   tokens.push('\u2581');
@@ -211,16 +214,16 @@ function steer(
   };
   for (let block = 0; block < blocks; block++)
     for (const name of ['attn_output', 'ffn_down'])
-      tensor(`blk.${block}.${name}.weight`).forEach((v, i, a) => (a[i] = v * 0.1));
+      tensor(`blk.${block}.${name}.weight`).forEach((v, i, a) => (a[i] = v * 0.01));
   const embeddings = tensor('token_embd.weight');
   const output = tensor('output.weight');
   for (const [after, next] of pairs) {
     const from = embeddings.subarray(id(after) * embd, (id(after) + 1) * embd);
     const rms = Math.sqrt(from.reduce((sum, v) => sum + v * v, 0) / embd);
     const row = output.subarray(id(next) * embd, (id(next) + 1) * embd);
-    // The normalised state has length √embd: this adds 3·√embd to the logit, some twenty
+    // The normalised state has length √embd: this adds 4·√embd to the logit, some thirty
     // times the spread of the random ones.
-    for (let j = 0; j < embd; j++) row[j] = row[j]! + (3 / Math.sqrt(embd)) * (from[j]! / rms);
+    for (let j = 0; j < embd; j++) row[j] = row[j]! + (4 / Math.sqrt(embd)) * (from[j]! / rms);
   }
 }
 
