@@ -157,4 +157,5 @@ it('stops a local model with Stop, and resumes a run cut by a reload once the mo
   await expect.poll(() => messages(page)).toHaveLength(2);
   expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
   expect(await calls.count()).toBe(4);
+  expect(browser.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
 }, 180_000);

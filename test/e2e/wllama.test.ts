@@ -184,5 +184,8 @@ describe.each([
     const next = await browser.page.evaluate((r) => window.wllamaHarness.generate(r), ask);
     expect(next.error).toBeUndefined();
     expect(next.responses.at(-1)?.partial).toBeUndefined();
+    // wllama's own stream, stopped early, would leave the abort's rejection unhandled.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(browser.errors).toEqual([]);
   });
 });

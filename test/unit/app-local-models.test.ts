@@ -5,7 +5,7 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import type { LocalChatChunk, LocalChatEngine } from '../../src/index.ts';
+import type { LocalChatEngine } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import { LocalModels, type LocalModelBackend } from '../../workers/local-models.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
@@ -25,10 +25,8 @@ class MemoryBackend implements LocalModelBackend {
     if (!this.files.has(id)) throw new Error(`no file ${id}`);
     this.loads++;
     const engine: LocalChatEngine & { exit(): Promise<void> } = {
-      createChatCompletion: async () =>
-        (async function* (): AsyncGenerator<LocalChatChunk> {
-          yield { choices: [{ delta: { content: 'hello' }, finish_reason: 'stop' }] };
-        })(),
+      createChatCompletion: async ({ onData }) =>
+        onData({ choices: [{ delta: { content: 'hello' }, finish_reason: 'stop' }] }),
       exit: async () => void this.exits++,
     };
     return engine;

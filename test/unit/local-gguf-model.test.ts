@@ -8,7 +8,6 @@ import {
   createUserContent,
   type Content,
   type LlmRequest,
-  type LocalChatChunk,
   type LocalChatEngine,
   type LocalChatParams,
 } from '../../src/index.ts';
@@ -19,22 +18,20 @@ class FakeEngine implements LocalChatEngine {
   readonly requests: LocalChatParams[] = [];
   constructor(private readonly replies: { pieces: string[]; gate?: Promise<void> }[]) {}
 
-  async createChatCompletion(params: LocalChatParams): Promise<AsyncIterable<LocalChatChunk>> {
+  async createChatCompletion(params: LocalChatParams): Promise<void> {
     this.requests.push(params);
     const reply = this.replies.shift() ?? { pieces: [] };
-    return (async function* () {
-      await reply.gate;
-      for (const piece of reply.pieces)
-        yield { choices: [{ delta: { content: piece }, finish_reason: null }] };
-      yield {
-        choices: [{ delta: {}, finish_reason: 'stop' }],
-        usage: {
-          prompt_tokens: 7,
-          completion_tokens: reply.pieces.length,
-          total_tokens: 7 + reply.pieces.length,
-        },
-      };
-    })();
+    await reply.gate;
+    for (const piece of reply.pieces)
+      params.onData({ choices: [{ delta: { content: piece }, finish_reason: null }] });
+    params.onData({
+      choices: [{ delta: {}, finish_reason: 'stop' }],
+      usage: {
+        prompt_tokens: 7,
+        completion_tokens: reply.pieces.length,
+        total_tokens: 7 + reply.pieces.length,
+      },
+    });
   }
 }
 

@@ -28,6 +28,8 @@ export interface LocalChatParams {
   grammar?: string;
   max_tokens?: number;
   temperature?: number;
+  /** Called with each chunk as it comes. */
+  onData: (chunk: LocalChatChunk) => void;
 }
 
 export interface LocalChatChunk {
@@ -38,11 +40,13 @@ export interface LocalChatChunk {
 }
 
 /**
- * What the model needs of wllama: a chat completion, streamed, formatted with the GGUF's chat
- * template. `Wllama` itself has this shape.
+ * What the model needs of wllama: a chat completion, streamed to `onData`, formatted with the
+ * GGUF's chat template; the promise settles when it ends (rejects on abort). `Wllama` itself
+ * has this shape. (Not wllama's async-iterator form: stopped early, it leaves the abort's
+ * rejection unhandled.)
  */
 export interface LocalChatEngine {
-  createChatCompletion(params: LocalChatParams): Promise<AsyncIterable<LocalChatChunk>>;
+  createChatCompletion(params: LocalChatParams): Promise<void>;
 }
 
 export interface LocalGgufModelOptions {
@@ -90,20 +94,22 @@ export class LocalGgufModel extends BaseLlm {
       // Tools it may still call this turn: none once it has made its calls.
       const tools = this.toolCallsLeft(request) > 0 ? (request.tools ?? []) : [];
       const grammar = requestGrammar(request, tools.length > 0);
-      const chunks = await abortable(
-        engine.createChatCompletion({
-          messages: toChatMessages(request),
-          stream: true,
-          max_tokens: this.options.maxTokens ?? 1024,
-          temperature: this.options.temperature ?? 0.2,
-          ...(grammar ? { grammar } : {}),
-          ...(signal ? { abortSignal: signal } : {}),
-        }),
+      const chunks = streamed(
+        (onData) =>
+          engine.createChatCompletion({
+            messages: toChatMessages(request),
+            stream: true,
+            max_tokens: this.options.maxTokens ?? 1024,
+            temperature: this.options.temperature ?? 0.2,
+            ...(grammar ? { grammar } : {}),
+            ...(signal ? { abortSignal: signal } : {}),
+            onData,
+          }),
         signal,
       );
       let text = '';
       let usage: UsageMetadata | undefined;
-      for await (const chunk of abortableIterable(chunks, signal)) {
+      for await (const chunk of chunks) {
         const delta = chunk.choices[0]?.delta.content ?? '';
         usage = usageOf(chunk) ?? usage;
         if (!delta) continue;
@@ -280,20 +286,46 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
   });
 }
 
-/** The chunks, ending with an AbortError as soon as `signal` aborts (not at the next chunk). */
-async function* abortableIterable<T>(
-  chunks: AsyncIterable<T>,
+/**
+ * The chunks a completion sends to its callback, as they come; an AbortError as soon as
+ * `signal` aborts (not at the next chunk). The completion's own end is always handled, so its
+ * rejection after an abort is never left unhandled.
+ */
+async function* streamed(
+  start: (onData: (chunk: LocalChatChunk) => void) => Promise<void>,
   signal: AbortSignal | undefined,
-): AsyncGenerator<T, void> {
-  const iterator = chunks[Symbol.asyncIterator]();
+): AsyncGenerator<LocalChatChunk, void> {
+  const queue: LocalChatChunk[] = [];
+  let wake: (() => void) | undefined;
+  let end: { failed: boolean; error?: unknown } | undefined;
+  let completion: Promise<void>;
   try {
-    for (;;) {
-      const next = await abortable(iterator.next(), signal);
-      if (next.done) return;
-      yield next.value;
+    completion = start((chunk) => {
+      queue.push(chunk);
+      wake?.();
+    });
+  } catch (error) {
+    completion = Promise.reject(error);
+  }
+  completion.then(
+    () => {
+      end = { failed: false };
+      wake?.();
+    },
+    (error: unknown) => {
+      end = { failed: true, error };
+      wake?.();
+    },
+  );
+  for (;;) {
+    const chunk = queue.shift();
+    if (chunk) {
+      yield chunk;
+      continue;
     }
-  } finally {
-    // Tells the engine to stop, when it can be told; its own abortSignal does the rest.
-    void iterator.return?.()?.catch(() => undefined);
+    if (end?.failed) throw signal?.aborted ? abortError(signal) : end.error;
+    if (end) return;
+    await abortable(new Promise<void>((resolve) => (wake = resolve)), signal);
+    wake = undefined;
   }
 }
