@@ -62,7 +62,10 @@ export function ProvidersView({ editor, onClose }: Props) {
                     class="danger"
                     aria-label={`Delete ${provider.name}`}
                     onClick={() => {
-                      if (confirm(`Delete the provider “${provider.name}” and its key?`))
+                      const what = provider.localFile
+                        ? `its file (${formatBytes(provider.localFile.size)})`
+                        : 'its key';
+                      if (confirm(`Delete the provider “${provider.name}” and ${what}?`))
                         void editor.remove(provider.id);
                     }}
                   >

@@ -4,7 +4,7 @@
 // the model is loaded again. The tiny model is steered (bigrams) to start every reply with "{"
 // and to write "6*7" in a string, so under the tools grammar it calls calculator(6*7).
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -159,3 +159,43 @@ it('stops a local model with Stop, and resumes a run cut by a reload once the mo
   expect(await calls.count()).toBe(4);
   expect(browser.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
 }, 180_000);
+
+/** The files in the app's OPFS models directory, with their sizes. */
+const storedModels = (page: Page) =>
+  page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory();
+    const directory = await root.getDirectoryHandle('models', { create: true });
+    const files: number[] = [];
+    for await (const handle of directory.values())
+      if (handle.kind === 'file')
+        files.push((await (handle as FileSystemFileHandle).getFile()).size);
+    return files;
+  });
+
+it('keeps one copy of the file in the browser, and deletes it with the provider', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    providers.getByRole('button', { name: 'Add local model' }).click(),
+  ]);
+  await chooser.setFiles(modelPath);
+  await providers
+    .getByRole('status')
+    .filter({ hasText: /^Added “tiny”/ })
+    .waitFor();
+  expect(await storedModels(page)).toEqual([statSync(modelPath).size]);
+
+  const dialogs: string[] = [];
+  page.on('dialog', (dialog) => void (dialogs.push(dialog.message()), dialog.accept()));
+  await providers.getByRole('button', { name: 'Delete tiny' }).click();
+  await expect.poll(() => providers.getByRole('button', { name: 'Delete tiny' }).count()).toBe(0);
+  expect(dialogs).toEqual([
+    expect.stringMatching(/^Delete the provider “tiny” and its file \(\d+ KB\)\?$/),
+  ]);
+  expect(await storedModels(page)).toEqual([]);
+  expect(browser.errors).toEqual([]);
+});
