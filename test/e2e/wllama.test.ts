@@ -37,6 +37,22 @@ const TOOLS: FunctionDeclaration[] = [
       required: ['value', 'unit'],
     },
   },
+  {
+    // Nothing required, nullable, a union and a nested object: the grammar's other branches.
+    name: 'clock',
+    parameters: {
+      type: 'object',
+      properties: {
+        zone: { type: 'string', maxLength: 6, nullable: true },
+        offset: { anyOf: [{ type: 'integer' }, { type: 'string', enum: ['local'] }] },
+        format: {
+          type: 'object',
+          properties: { seconds: { type: 'boolean' } },
+          required: ['seconds'],
+        },
+      },
+    },
+  },
 ];
 
 /** What is wrong with a call of TOOLS, by their schemas; [] when nothing is. */
@@ -48,6 +64,22 @@ function callProblems(call: { name: string; arguments: Record<string, unknown> }
       Object.keys(args).length === 1
       ? []
       : [`bad calculator arguments ${JSON.stringify(args)}`];
+  if (call.name === 'clock') {
+    const { zone, offset, format, ...extra } = args as Record<string, unknown>;
+    const problems: string[] = [];
+    if (zone !== undefined && zone !== null && !(typeof zone === 'string' && zone.length <= 6))
+      problems.push(`zone ${JSON.stringify(zone)}`);
+    if (offset !== undefined && !Number.isInteger(offset) && offset !== 'local')
+      problems.push(`offset ${JSON.stringify(offset)}`);
+    const seconds = (format as { seconds?: unknown } | undefined)?.seconds;
+    if (
+      format !== undefined &&
+      (typeof seconds !== 'boolean' || Object.keys(format as object).length !== 1)
+    )
+      problems.push(`format ${JSON.stringify(format)}`);
+    if (Object.keys(extra).length) problems.push(`extra keys ${Object.keys(extra).join(', ')}`);
+    return problems;
+  }
   if (call.name !== 'convert') return [`no tool ${call.name}`];
   const problems: string[] = [];
   if (typeof args.value !== 'number') problems.push('value is not a number');
@@ -123,7 +155,16 @@ describe.each([
 
   test('the tools grammar makes calls that follow each tool’s schema', async () => {
     const grammar = toolGrammar({ tools: TOOLS, allowText: false });
-    for (const prompt of ['Convert 5 km', 'What is 2+2?', 'x', 'Another one, please']) {
+    const names = new Set<string>();
+    for (const prompt of [
+      'Convert 5 km',
+      'What is 2+2?',
+      'x',
+      'Another one, please',
+      'Time?',
+      'now',
+      'zone',
+    ]) {
       const text = await browser.page.evaluate(
         ([p, g]) => window.wllamaHarness.complete(p, 200, g),
         [prompt, grammar] as const,
@@ -131,7 +172,11 @@ describe.each([
       const call = parseToolCall(text);
       expect(call, text).toBeDefined();
       expect(callProblems(call!), text).toEqual([]);
+      names.add(call!.name);
     }
+    // Each tool's branch was taken at least once (the seed's choices), so each schema's rules
+    // went through llama.cpp's grammar parser and sampler.
+    expect([...names].sort()).toEqual(['calculator', 'clock', 'convert']);
   });
 
   test('LocalGgufModel streams an answer formatted by the GGUF’s chat template', async () => {
