@@ -88,7 +88,11 @@ export function maskKey(apiKey: string | undefined): string | undefined {
 }
 
 /** What is wrong with a provider's fields; [] when it can be saved. */
-export function providerProblems(spec: Omit<ProviderSpec, 'id'>): string[] {
+export function providerProblems(
+  spec: Omit<ProviderSpec, 'id'>,
+  /** False for a reference in an agent file, which names a local model but cannot carry it. */
+  { needsLocalFile = true } = {},
+): string[] {
   const problems: string[] = [];
   if (!PROVIDER_KINDS.includes(spec.kind))
     problems.push(`The kind must be one of ${PROVIDER_KINDS.join(', ')}`);
@@ -96,7 +100,7 @@ export function providerProblems(spec: Omit<ProviderSpec, 'id'>): string[] {
   else if (spec.name.length > 80) problems.push('The name is longer than 80 characters');
   if (spec.kind === 'local-gguf') {
     // Its model is the file, which only Settings → Providers → Add local model can bring in.
-    if (!spec.localFile)
+    if (needsLocalFile && !spec.localFile)
       problems.push('A local model is added from its .gguf file, in Settings → Providers');
     return problems;
   }

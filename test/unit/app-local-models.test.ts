@@ -116,4 +116,38 @@ describe('local models in the app', () => {
     );
     expect(error.message).toMatch(/A local model is added from its \.gguf file/);
   });
+
+  it('exports an agent on a local model, imports it where the file is, refuses it elsewhere', async () => {
+    const { runtime } = open();
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const { saved } = await runtime.agentSpecs.save({
+      name: 'calc',
+      description: '',
+      providerId: info.id,
+      model: 'tiny.gguf',
+      instruction: 'Use the calculator.',
+      tools: ['calculator'],
+      subAgentIds: [],
+      resumable: true,
+    });
+    const { json } = await runtime.agentSpecs.exportFile(saved!.id);
+
+    // The same browser: the same provider, nothing added.
+    const here = await runtime.agentSpecs.importFile(json);
+    expect(here.addedProviders).toEqual([]);
+    expect((await runtime.providers.list()).map((p) => p.id)).toEqual([info.id]);
+
+    // Another browser with the same file (another id): matched by the file's name.
+    const other = open();
+    const there = await other.runtime.providers.addLocal(gguf('tiny.gguf'));
+    expect((await other.runtime.agentSpecs.importFile(json)).addedProviders).toEqual([]);
+    expect((await other.runtime.agentSpecs.list()).map((s) => s.providerId)).toEqual([there.id]);
+
+    // One without it: refused whole, saying what to add.
+    const bare = open();
+    const error = await rejectionOf(bare.runtime.agentSpecs.importFile(json));
+    expect(error.message).toMatch(/local model this browser does not have \(tiny\.gguf\)/);
+    expect(await bare.runtime.providers.list()).toEqual([]);
+    expect(await bare.runtime.agentSpecs.list()).toEqual([]);
+  });
 });
