@@ -37,8 +37,21 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * Cross-origin isolation: with these two headers the page may share memory between threads
+ * (SharedArrayBuffer), which a local model needs to run on more than one core. `require-corp`
+ * blocks only cross-origin resources loaded without CORS (no-cors images, scripts, frames);
+ * the app loads none: its own files are same-origin, and what it fetches from model providers,
+ * MCP and ADK servers goes through CORS, as it must already.
+ */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 /** What `vite preview` (and any server set up like it) sends with every response. */
 export const SECURITY_HEADERS = {
+  ...ISOLATION_HEADERS,
   // A header may say what a meta tag cannot: that no other site may frame the app.
   'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
   'X-Content-Type-Options': 'nosniff',
@@ -64,7 +77,7 @@ export default defineConfig({
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   preview: { host: '127.0.0.1', headers: SECURITY_HEADERS },
-  server: { host: '127.0.0.1' },
+  server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   plugins: [
     cspMeta,
     VitePWA({
@@ -94,8 +107,11 @@ export default defineConfig({
         ],
       },
       workbox: {
-        // Every asset, the runtime worker's chunk included: the app opens offline from the first visit.
-        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Every asset, the runtime worker's chunk included: the app opens offline from the first
+        // visit. The wasm is llama.cpp's, for local models (about 9 MB): precached too, so a
+        // local model runs offline, hence the higher size limit (the default is 2 MB).
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,wasm}'],
+        maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
         navigateFallback: '/index.html',
         cleanupOutdatedCaches: true,
       },

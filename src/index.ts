@@ -66,6 +66,15 @@ export {
 } from './models/openai-compatible-model.ts';
 export { MODEL_ERROR_CODES, ModelUnreachableError } from './models/model-errors.ts';
 export type { HttpModelOptions } from './models/model-http.ts';
+export {
+  LocalGgufModel,
+  type LocalChatChunk,
+  type LocalChatEngine,
+  type LocalChatMessage,
+  type LocalChatParams,
+  type LocalGgufModelOptions,
+} from './models/local/local-gguf-model.ts';
+export { parseToolCall, schemaGrammar, toolGrammar } from './models/local/gguf-grammar.ts';
 
 // runner
 export * from './runner/runner.ts';

@@ -157,10 +157,22 @@ export class AppAgentSpecs {
     const providers = await this.store.listProviders();
     const providerIds = new Map<string, string>();
     const addedProviders: string[] = [];
+    const matchOf = (ref: (typeof file.providers)[number]) =>
+      providers.find((p) => p.id === ref.id && p.kind === ref.kind) ??
+      // A local model is its file: the same file name, not the same (empty) address.
+      (ref.kind === 'local-gguf'
+        ? providers.find((p) => p.kind === ref.kind && p.defaultModel === ref.defaultModel)
+        : providers.find((p) => p.kind === ref.kind && sameUrl(p.baseUrl, ref.baseUrl)));
+    // A local model cannot come in a file: checked before anything is added.
+    const missing = file.providers.filter((ref) => ref.kind === 'local-gguf' && !matchOf(ref));
+    if (missing.length > 0) {
+      const names = missing.map((ref) => ref.defaultModel || ref.name).join(', ');
+      throw new InvalidRequestError(
+        `These agents run on a local model this browser does not have (${names}): add its file in Settings → Providers → Add local model, then import again`,
+      );
+    }
     for (const ref of file.providers) {
-      const match =
-        providers.find((p) => p.id === ref.id && p.kind === ref.kind) ??
-        providers.find((p) => p.kind === ref.kind && sameUrl(p.baseUrl, ref.baseUrl));
+      const match = matchOf(ref);
       if (match) {
         providerIds.set(ref.id, match.id);
         continue;

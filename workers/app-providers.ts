@@ -11,22 +11,60 @@ import { createProviderModel, providerClient } from '../src/models/provider-mode
 import { maskKey, providerProblems, type ProviderSpec } from '../src/models/provider-spec.ts';
 import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
 import type { FlowModelSet } from './app-flows.ts';
+import { LocalModels } from './local-models.ts';
 import type { ConnectionTest, ProviderInfo, ProviderInput, RuntimeBroadcast } from './protocol.ts';
 
 export interface AppProvidersOptions {
   broadcast: (message: RuntimeBroadcast) => void;
   /** Retries and timeouts of the models agents run on (tests make retries quick). */
   modelHttp?: HttpModelOptions | undefined;
+  /** Where local models' files are kept and loaded (the browser's OPFS and wllama by default). */
+  localModels?: LocalModels | undefined;
 }
 
 /** Listing models answers a person waiting on a button: one retry, and a shorter watchdog. */
 const LISTING: HttpModelOptions = { maxRetries: 1, retryBaseMs: 300, idleTimeoutMs: 15_000 };
 
 export class AppProviders {
+  private readonly local: LocalModels;
+
   constructor(
     private readonly store: IndexedDbAppStore,
     private readonly options: AppProvidersOptions,
-  ) {}
+  ) {
+    this.local = options.localModels ?? new LocalModels();
+  }
+
+  /**
+   * Settings → Providers → Add local model: copies the GGUF file into the browser's storage and
+   * saves a provider of kind `local-gguf` for it, named after the file (a taken name gets a number).
+   */
+  async addLocal(file: File): Promise<ProviderInfo> {
+    const id = crypto.randomUUID().slice(0, 8);
+    const localFile = await this.local.add(id, file);
+    const taken = new Set((await this.store.listProviders()).map((p) => p.name));
+    const base = file.name.replace(/\.gguf$/i, '').slice(0, 70) || 'Local model';
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base} ${n}`;
+    const record: ProviderRecord = {
+      id,
+      kind: 'local-gguf',
+      name,
+      baseUrl: '',
+      defaultModel: file.name.slice(0, 200),
+      localFile,
+      updatedAt: Date.now(),
+    };
+    try {
+      await this.store.putProvider(record);
+    } catch (error) {
+      // No provider points at the copy: it would only take room.
+      await this.local.remove(id).catch(() => undefined);
+      throw error;
+    }
+    this.options.broadcast({ type: 'providers-changed' });
+    return infoOf(record);
+  }
 
   /** Every provider by name, keys masked. */
   async list(): Promise<ProviderInfo[]> {
@@ -62,7 +100,9 @@ export class AppProviders {
         `This provider is used by ${users.length === 1 ? 'the agent' : 'the agents'} ${names}: give ${users.length === 1 ? 'it' : 'them'} another provider first`,
       );
     }
+    const record = await this.store.getProvider(id);
     await this.store.deleteProvider(id);
+    if (record?.kind === 'local-gguf') await this.local.remove(id);
     this.options.broadcast({ type: 'providers-changed' });
   }
 
@@ -74,12 +114,16 @@ export class AppProviders {
     const spec = await this.specOf(input);
     const problems = providerProblems(spec);
     if (problems.length > 0) return { ok: false, message: problems.join('. ') };
+    if (spec.kind === 'local-gguf') return { ok: true, models: [spec.defaultModel] };
     return listModels(spec);
   }
 
   /** The models of a saved provider, for the agent builder's model field. */
   async models(providerId: string): Promise<ConnectionTest> {
-    return listModels(await this.record(providerId));
+    const record = await this.record(providerId);
+    // A local provider is one model: its file.
+    if (record.kind === 'local-gguf') return { ok: true, models: [record.defaultModel] };
+    return listModels(record);
   }
 
   /** The stored provider, key included: for building models in this worker only. */
@@ -95,6 +139,7 @@ export class AppProviders {
 
   /** The model of an agent: `modelName` (or the provider's default) on the stored provider. */
   model(record: ProviderRecord, modelName: string): BaseLlm {
+    if (record.kind === 'local-gguf') return this.local.model(record);
     return createProviderModel(record, modelName, this.options.modelHttp ?? {});
   }
 
@@ -130,6 +175,18 @@ export class AppProviders {
       throw new InvalidRequestError('This provider was deleted (in another tab?): add it again');
     const newKey = input.apiKey?.trim();
     const apiKey = input.removeKey ? undefined : newKey || stored?.apiKey;
+    if (stored?.kind === 'local-gguf' || input.kind === 'local-gguf') {
+      // Only the name of a local model changes here; its file and kind stay as added.
+      if (!stored?.localFile)
+        return {
+          ...input,
+          name: String(input.name ?? ''),
+          baseUrl: '',
+          defaultModel: '',
+          id: input.id ?? '',
+        };
+      return { ...stored, name: String(input.name ?? '') };
+    }
     return {
       id: input.id ?? crypto.randomUUID().slice(0, 8),
       kind: input.kind,
@@ -143,9 +200,18 @@ export class AppProviders {
 
 /** What the page may know of a provider. Field by field: a key must never ride along. */
 export function infoOf(record: ProviderRecord): ProviderInfo {
-  const { id, kind, name, baseUrl, defaultModel, updatedAt } = record;
+  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile } = record;
   const keyHint = maskKey(record.apiKey);
-  return { id, kind, name, baseUrl, defaultModel, updatedAt, ...(keyHint ? { keyHint } : {}) };
+  return {
+    id,
+    kind,
+    name,
+    baseUrl,
+    defaultModel,
+    updatedAt,
+    ...(keyHint ? { keyHint } : {}),
+    ...(localFile ? { localFile: { name: localFile.name, size: localFile.size } } : {}),
+  };
 }
 
 async function listModels(spec: ProviderSpec): Promise<ConnectionTest> {

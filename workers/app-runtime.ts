@@ -34,6 +34,7 @@ import { AppFlows, REWIND_OWNER, rewindToCheckpoint } from './app-flows.ts';
 import { AppToolServers } from './app-tool-servers.ts';
 import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
+import type { LocalModels } from './local-models.ts';
 import {
   exportEvalSetFile,
   exportSessionFile,
@@ -81,6 +82,8 @@ export interface AppRuntimeOptions {
   timing?: DemoTiming;
   /** Retries and timeouts of real models (tests make retries quick). */
   modelHttp?: HttpModelOptions;
+  /** Local models' files and engines (OPFS and wllama unless a test gives its own). */
+  localModels?: LocalModels;
 }
 
 /** Called with each event of a run as it comes (partial ones included). */

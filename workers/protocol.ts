@@ -88,6 +88,8 @@ export interface ProviderInfo {
   defaultModel: string;
   /** The masked key, when the provider has one. */
   keyHint?: string;
+  /** A local model's file: its name and size (the bytes stay in the worker's storage). */
+  localFile?: { name: string; size: number };
   updatedAt: number;
 }
 

@@ -110,6 +110,7 @@ const api = {
   listProviders: () => runtime.providers.list(),
   saveProvider: (input: ProviderInput) => runtime.providers.save(input),
   deleteProvider: (id: string) => runtime.providers.remove(id),
+  addLocalModel: (file: File) => runtime.providers.addLocal(file),
   testProvider: (input: ProviderInput) => runtime.providers.test(input),
   providerModels: (id: string) => runtime.providers.models(id),
   // Settings → Tool servers (MCP): header values go in, and only their masked form comes out.

@@ -160,7 +160,7 @@ export function parseAgentFile(
       baseUrl: String(ref.baseUrl ?? ''),
       defaultModel: typeof ref.defaultModel === 'string' ? ref.defaultModel : '',
     };
-    const problems = providerProblems(candidate);
+    const problems = providerProblems(candidate, { needsLocalFile: false });
     if (!PROVIDER_KINDS.includes(candidate.kind) || problems.length > 0)
       refuse(`providers[${i}]: ${problems.join('; ')}`);
     return { id: ref.id, ...candidate }; // a key in the file, if any, is dropped

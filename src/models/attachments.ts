@@ -37,6 +37,9 @@ export function attachmentPolicy(provider: ProviderKind | 'demo'): AttachmentPol
       return { kinds: ['image', 'pdf', 'text'], ...SIZES, takenBy: 'Gemini' };
     case 'openai-compatible':
       return { kinds: ['image', 'text'], ...SIZES, takenBy: 'this OpenAI-compatible server' };
+    case 'local-gguf':
+      // Text-only models through a chat template: no file reaches them.
+      return { kinds: [], ...SIZES, takenBy: 'a local model' };
     case 'demo':
       return { kinds: ['image', 'pdf', 'text'], ...SIZES, takenBy: 'this agent' };
     default:

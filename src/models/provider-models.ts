@@ -46,6 +46,11 @@ export function providerClient(
         providerName: spec.name,
         ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
       });
+    case 'local-gguf':
+      // Its model needs the file and wllama, which the app's worker has (workers/local-models.ts).
+      throw new InvalidRequestError(
+        `${spec.name} is a local model: it runs in the app, from its file in Settings → Providers`,
+      );
     default:
       throw new Error(`Unknown provider kind ${(spec as { kind: string }).kind}`);
   }

@@ -5,7 +5,7 @@
 
 import { GEMINI_BASE_URL } from './gemini-model.ts';
 
-export const PROVIDER_KINDS = ['gemini', 'openai-compatible'] as const;
+export const PROVIDER_KINDS = ['gemini', 'openai-compatible', 'local-gguf'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 export interface ProviderSpec {
@@ -19,6 +19,8 @@ export interface ProviderSpec {
   apiKey?: string;
   /** The model an agent on this provider uses unless it names another. */
   defaultModel: string;
+  /** A local model's file (kind `local-gguf`), kept in the browser's private file system. */
+  localFile?: { name: string; size: number };
 }
 
 /** A provider the Settings form can start from. */
@@ -86,12 +88,22 @@ export function maskKey(apiKey: string | undefined): string | undefined {
 }
 
 /** What is wrong with a provider's fields; [] when it can be saved. */
-export function providerProblems(spec: Omit<ProviderSpec, 'id'>): string[] {
+export function providerProblems(
+  spec: Omit<ProviderSpec, 'id'>,
+  /** False for a reference in an agent file, which names a local model but cannot carry it. */
+  { needsLocalFile = true } = {},
+): string[] {
   const problems: string[] = [];
   if (!PROVIDER_KINDS.includes(spec.kind))
     problems.push(`The kind must be one of ${PROVIDER_KINDS.join(', ')}`);
   if (!spec.name?.trim()) problems.push('Give the provider a name');
   else if (spec.name.length > 80) problems.push('The name is longer than 80 characters');
+  if (spec.kind === 'local-gguf') {
+    // Its model is the file, which only Settings → Providers → Add local model can bring in.
+    if (needsLocalFile && !spec.localFile)
+      problems.push('A local model is added from its .gguf file, in Settings → Providers');
+    return problems;
+  }
   problems.push(...baseUrlProblems(spec.baseUrl));
   if (typeof spec.defaultModel !== 'string' || spec.defaultModel.length > 200)
     problems.push('The default model must be a model name');

@@ -1,6 +1,7 @@
 import type { ProvidersEditor, ProvidersState } from './providers-editor.ts';
 import { KIND_LABELS, connectionText, keyPlaceholder } from './providers-model.ts';
 import type { ProviderKind } from '../models/provider-spec.ts';
+import { LocalModelForm } from './LocalModelForm.tsx';
 
 interface Props {
   editor: ProvidersEditor;
@@ -17,6 +18,7 @@ export function ProviderForm({ editor, state }: Props) {
       </div>
     );
   }
+  if (draft.kind === 'local-gguf') return <LocalModelForm editor={editor} state={state} />;
   return (
     <form
       class="flow-editor provider-form"
@@ -36,11 +38,14 @@ export function ProviderForm({ editor, state }: Props) {
           value={draft.kind}
           onChange={(e) => editor.change({ kind: e.currentTarget.value as ProviderKind })}
         >
-          {Object.entries(KIND_LABELS).map(([kind, label]) => (
-            <option key={kind} value={kind}>
-              {label}
-            </option>
-          ))}
+          {Object.entries(KIND_LABELS)
+            // A local model comes from its file (Add local model), not from a server's fields.
+            .filter(([kind]) => kind !== 'local-gguf')
+            .map(([kind, label]) => (
+              <option key={kind} value={kind}>
+                {label}
+              </option>
+            ))}
         </select>
       </label>
       <label class="field">

@@ -1,4 +1,5 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
+import { formatBytes } from '../core/format.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import { PROVIDER_PRESETS } from '../models/provider-spec.ts';
 import { ProviderForm } from './ProviderForm.tsx';
@@ -14,6 +15,7 @@ interface Props {
 export function ProvidersView({ editor, onClose }: Props) {
   const state = useSnapshot(editor);
   const { providers, draft } = state;
+  const filePicker = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     void editor.start();
@@ -25,9 +27,9 @@ export function ProvidersView({ editor, onClose }: Props) {
       <header class="flows-head">
         <h2>Providers</h2>
         <p class="hint">
-          Real models: the Gemini API, or any server that speaks OpenAI’s chat completions. Keys are
-          kept in this browser only. A local server must allow this page’s origin (CORS: see
-          docs/models.md).
+          Real models: the Gemini API, any server that speaks OpenAI’s chat completions, or a GGUF
+          model file run in this browser (docs/local-models.md). Keys are kept in this browser only.
+          A local server must allow this page’s origin (CORS: see docs/models.md).
         </p>
         <button type="button" onClick={onClose}>
           Back to the chat
@@ -49,14 +51,21 @@ export function ProvidersView({ editor, onClose }: Props) {
                 <div class="flow-actions">
                   <span class="hint">
                     {KIND_LABELS[provider.kind]},{' '}
-                    {provider.keyHint ? `key ${provider.keyHint}` : 'no key'}
+                    {provider.localFile
+                      ? formatBytes(provider.localFile.size)
+                      : provider.keyHint
+                        ? `key ${provider.keyHint}`
+                        : 'no key'}
                   </span>
                   <button
                     type="button"
                     class="danger"
                     aria-label={`Delete ${provider.name}`}
                     onClick={() => {
-                      if (confirm(`Delete the provider “${provider.name}” and its key?`))
+                      const what = provider.localFile
+                        ? `its file (${formatBytes(provider.localFile.size)})`
+                        : 'its key';
+                      if (confirm(`Delete the provider “${provider.name}” and ${what}?`))
                         void editor.remove(provider.id);
                     }}
                   >
@@ -73,6 +82,25 @@ export function ProvidersView({ editor, onClose }: Props) {
                 Add {label}
               </button>
             ))}
+            <button
+              type="button"
+              disabled={state.saving}
+              onClick={() => filePicker.current?.click()}
+            >
+              Add local model
+            </button>
+            <input
+              ref={filePicker}
+              type="file"
+              accept=".gguf"
+              hidden
+              aria-label="Local model file (.gguf)"
+              onChange={(e) => {
+                const file = e.currentTarget.files?.[0];
+                e.currentTarget.value = ''; // the same file may be picked again later
+                if (file) void editor.addLocalModel(file);
+              }}
+            />
           </div>
         </nav>
         <ProviderForm editor={editor} state={state} />

@@ -7,6 +7,7 @@
 // - the typed key is cleared once saved;
 // - the list follows other tabs through the `providers-changed` broadcast.
 
+import { formatBytes } from '../core/format.ts';
 import { ViewState } from './view-state.ts';
 import type { ConnectionTest, ProviderInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
 import {
@@ -86,6 +87,24 @@ export class ProvidersEditor extends ViewState<ProvidersState> {
     );
   }
 
+  /**
+   * Add local model: the worker copies the file into the browser's storage (which takes a while
+   * for gigabytes) and saves a provider for it, which the form then opens.
+   */
+  async addLocalModel(file: File): Promise<void> {
+    this.set({
+      saving: true,
+      status: `Copying ${file.name} (${formatBytes(file.size)}) into this browser…`,
+      error: undefined,
+    });
+    const added = await this.guard(() => this.client.runtime.addLocalModel(file));
+    this.set({ saving: false, status: undefined });
+    if (!added) return;
+    await this.refresh();
+    this.load(draftFromProvider(added));
+    this.set({ status: `Added “${added.name}” (${formatBytes(file.size)}).` });
+  }
+
   change(patch: Partial<ProviderDraft>): void {
     const draft = this.state.draft;
     if (!draft) return;
@@ -150,7 +169,11 @@ export class ProvidersEditor extends ViewState<ProvidersState> {
     try {
       return await action();
     } catch (error) {
-      this.set({ error: (error as Error | null)?.message ?? String(error), testing: false });
+      this.set({
+        error: (error as Error | null)?.message ?? String(error),
+        testing: false,
+        saving: false,
+      });
       return undefined;
     }
   }

@@ -18,11 +18,14 @@ export interface ProviderDraft {
   removeKey: boolean;
   /** What the preset says about keys and CORS. */
   hint?: string;
+  /** A local model's file. */
+  localFile?: { name: string; size: number };
 }
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
   gemini: 'Gemini API',
   'openai-compatible': 'OpenAI-compatible',
+  'local-gguf': 'Local model (GGUF)',
 };
 
 /** A new provider from a preset; a name already taken gets a number. */
@@ -49,7 +52,7 @@ export function draftFromPreset(label: string, taken: readonly string[] = []): P
 }
 
 export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
-  const { id, kind, name, baseUrl, defaultModel, keyHint } = provider;
+  const { id, kind, name, baseUrl, defaultModel, keyHint, localFile } = provider;
   return {
     id,
     kind,
@@ -59,6 +62,7 @@ export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
     apiKey: '',
     removeKey: false,
     ...(keyHint ? { keyHint } : {}),
+    ...(localFile ? { localFile } : {}),
   };
 }
 

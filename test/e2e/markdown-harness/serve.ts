@@ -1,5 +1,6 @@
-// Builds the Markdown harness page (index.html here) as the app is built (vite, the same
-// sources) into a directory of its own, and serves it with `vite preview` on 127.0.0.1.
+// Builds a harness page (the Markdown one, index.html here, unless another directory is given)
+// as the app is built (vite, the same sources) into a directory of its own, and serves it with
+// `vite preview` on 127.0.0.1.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +13,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function serveHarness(): Promise<Harness> {
-  const outDir = mkdtempSync(join(tmpdir(), 'trellis-markdown-harness-'));
-  const root = fileURLToPath(new URL('.', import.meta.url));
+export async function serveHarness(
+  root = fileURLToPath(new URL('.', import.meta.url)),
+  headers: Record<string, string> = {},
+): Promise<Harness> {
+  const outDir = mkdtempSync(join(tmpdir(), 'trellis-harness-'));
   await build({
     configFile: false,
     root,
@@ -27,7 +30,7 @@ export async function serveHarness(): Promise<Harness> {
     root,
     logLevel: 'warn',
     build: { outDir },
-    preview: { host: '127.0.0.1', port: 0 },
+    preview: { host: '127.0.0.1', port: 0, headers },
   });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview has no port');
