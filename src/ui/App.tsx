@@ -134,6 +134,8 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   const flow = agentInfo?.flow;
   const [editing, setEditing] = useState<EditTarget>();
   const usageText = sessionUsageText(state.usage);
+  // A session on an ADK server has its traces there (the bar's Trace), none here.
+  const remoteSession = !!current?.summary.remote;
   const messageActions = useMemo(
     () => ({
       onEdit: setEditing,
@@ -144,9 +146,9 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         actions.showInLog(eventId);
         setPane('log');
       },
-      onTrace: showTrace,
+      ...(remoteSession ? {} : { onTrace: showTrace }),
     }),
-    [actions, showTrace],
+    [actions, showTrace, remoteSession],
   );
   const chatItems = session?.chat;
   const lastAnswerId = useMemo(() => {
@@ -462,7 +464,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           onSwitchBranch={actions.switchToBranch}
           onEdit={actions.edit}
           onFork={actions.fork}
-          onTrace={showTrace}
+          {...(remote ? {} : { onTrace: showTrace })}
           {...(remote
             ? {}
             : {
