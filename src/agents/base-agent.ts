@@ -83,7 +83,6 @@ export abstract class BaseAgent {
     const span =
       unspanned.tracer &&
       unspanned.startSpan('agent', `invoke_agent ${this.name}`, {
-        'gen_ai.operation.name': 'invoke_agent',
         'gen_ai.agent.name': this.name,
       });
     const ctx = unspanned.withSpan(span);

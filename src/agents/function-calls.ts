@@ -79,7 +79,6 @@ async function tracedCall(
 ): Promise<CallOutcome> {
   if (!ctx.tracer) return runCall(ctx, call, tools, confirmation);
   const span = ctx.startSpan('tool', `execute_tool ${call.name}`, {
-    'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': call.name,
     ...(call.id ? { 'gen_ai.tool.call.id': call.id } : {}),
     'trellis.tool.arguments': clipped(JSON.stringify(call.args ?? {})),

@@ -65,25 +65,22 @@ function modelNameOf(agent: LlmAgent): string {
 
 /** What a model call's span says of its answer (GenAI semantic conventions' names). */
 function modelCallAttributes(event: Event): Record<string, string | number | readonly string[]> {
-  const usage = event.usageMetadata;
-  const timing = (event.customMetadata?.trellis as { timing?: ModelTiming } | undefined)?.timing;
-  const finish = event.errorCode
-    ? event.errorCode
-    : functionCallsOf(event.content).length > 0
-      ? 'tool_calls'
-      : 'stop';
-  return {
+  // Built key by key, without spreads: this runs for every model call of every traced run.
+  const attributes: Record<string, string | number | readonly string[]> = {
     'trellis.event_id': event.id,
-    ...(event.modelVersion ? { 'gen_ai.response.model': event.modelVersion } : {}),
-    ...(usage?.promptTokenCount !== undefined
-      ? { 'gen_ai.usage.input_tokens': usage.promptTokenCount }
-      : {}),
-    ...(usage?.candidatesTokenCount !== undefined
-      ? { 'gen_ai.usage.output_tokens': usage.candidatesTokenCount }
-      : {}),
-    ...(timing ? { 'trellis.time_to_first_token_ms': timing.firstTokenMs } : {}),
-    'gen_ai.response.finish_reasons': [finish],
   };
+  if (event.modelVersion) attributes['gen_ai.response.model'] = event.modelVersion;
+  const usage = event.usageMetadata;
+  if (usage?.promptTokenCount !== undefined)
+    attributes['gen_ai.usage.input_tokens'] = usage.promptTokenCount;
+  if (usage?.candidatesTokenCount !== undefined)
+    attributes['gen_ai.usage.output_tokens'] = usage.candidatesTokenCount;
+  const timing = (event.customMetadata?.trellis as { timing?: ModelTiming } | undefined)?.timing;
+  if (timing) attributes['trellis.time_to_first_token_ms'] = timing.firstTokenMs;
+  attributes['gen_ai.response.finish_reasons'] = [
+    event.errorCode ?? (functionCallsOf(event.content).length > 0 ? 'tool_calls' : 'stop'),
+  ];
+  return attributes;
 }
 
 export async function* callModel(
@@ -98,7 +95,6 @@ export async function* callModel(
     name === undefined
       ? undefined
       : ctx.startSpan('model', `chat ${name}`, {
-          'gen_ai.operation.name': 'chat',
           'gen_ai.request.model': name,
           'trellis.contents': request.contents.length,
           'trellis.tools': request.tools?.length ?? 0,

@@ -5,6 +5,13 @@
 
 import type { SpanRecord } from './span.ts';
 
+/** GenAI semantic conventions' operation of each kind of span that has one. */
+const OPERATIONS: Partial<Record<SpanRecord['kind'], string>> = {
+  agent: 'invoke_agent',
+  model: 'chat',
+  tool: 'execute_tool',
+};
+
 export interface OtlpOptions {
   /** `service.name` of the resource (default `trellis`). */
   serviceName?: string;
@@ -49,6 +56,8 @@ export async function toOtlpJson(
           ? { code: api.SpanStatusCode.ERROR, message: span.error ?? '' }
           : { code: api.SpanStatusCode.OK },
       attributes: {
+        // The operation follows from the kind (recorded spans leave it out).
+        ...(OPERATIONS[span.kind] ? { 'gen_ai.operation.name': OPERATIONS[span.kind] } : {}),
         ...span.attributes,
         'trellis.span.kind': span.kind,
         'trellis.invocation.id': span.invocationId,

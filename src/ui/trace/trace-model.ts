@@ -159,7 +159,6 @@ const ATTRIBUTE_LABELS: Record<string, string> = {
   'gen_ai.tool.call.id': 'Call id',
   'trellis.event_id': 'Event id',
   'gen_ai.conversation.id': 'Session id',
-  'gen_ai.operation.name': 'Operation',
 };
 
 const COUNT = new Intl.NumberFormat('en');
