@@ -8,7 +8,7 @@ import {
   NotResumableError,
   SessionNotFoundError,
 } from '../core/errors.ts';
-import { createEvent, isRewindMarker, type Event } from '../core/event.ts';
+import { isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
@@ -24,6 +24,7 @@ import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './
 import { inputBlobs } from './input-blobs.ts';
 import { RESUMABLE_FAILURES, listInterrupted } from './interrupted-runs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
+import { checkAgentTree, checkMessage, invocationEvents, userEvent } from './runner-checks.ts';
 import { traceRun } from '../tracing/run-trace.ts';
 import type { BaseTraceService } from '../tracing/trace-service.ts';
 import { InvocationTracer } from '../tracing/tracer.ts';
@@ -372,46 +373,5 @@ export class Runner {
     });
     ctx.recordAppended(event, stored);
     return stored;
-  }
-}
-
-/** The user's message event; an answer to a call goes on the branch of the call. */
-function userEvent(
-  invocationId: string,
-  content: Content,
-  stateDelta: Record<string, unknown> | undefined,
-  branch: string | undefined,
-): Event {
-  return createEvent({
-    invocationId,
-    author: 'user',
-    content,
-    actions: { stateDelta: stateDelta ?? {} },
-    ...(branch ? { branch } : {}),
-  });
-}
-
-/** The invocation's events so far, as the active conversation has them. */
-function invocationEvents(ctx: InvocationContext): Event[] {
-  return ctx.activeView.peek().filter((event) => event.invocationId === ctx.invocationId);
-}
-
-function checkMessage(message: Content | undefined): Content {
-  if (!message || !Array.isArray(message.parts) || message.parts.length === 0) {
-    throw new InvalidRequestError('A new message needs at least one part');
-  }
-  return message;
-}
-
-/** Agent names must be unique in the tree: transfer and the log refer to agents by name. */
-function checkAgentTree(root: BaseAgent): void {
-  const seen = new Set<string>();
-  for (const agent of root.walk()) {
-    if (seen.has(agent.name)) {
-      throw new InvalidRequestError(
-        `Two agents are named ${agent.name}; names must be unique in the tree`,
-      );
-    }
-    seen.add(agent.name);
   }
 }
