@@ -45,7 +45,7 @@ export function StorageInfo({ refreshKey, hasWork = false, lastBackupAt, onBacku
       title="This browser may clear Trellis's data when space runs low, and there is no recent backup"
       onClick={onBackup}
     >
-      Back up your work
+      Back up
     </button>
   );
   return (
@@ -57,8 +57,11 @@ export function StorageInfo({ refreshKey, hasWork = false, lastBackupAt, onBacku
           : 'The browser may clear this data when space runs low'
       }
     >
-      Storage: {formatBytes(usage.usage)} of {formatBytes(usage.quota)}
-      {usage.persisted ? ' · kept' : ''} {reminder}
+      {/* With the reminder, the quota gives it its room: the header keeps to one line. */}
+      Storage: {formatBytes(usage.usage)}
+      {reminder ? ' · ' : ` of ${formatBytes(usage.quota)}`}
+      {usage.persisted ? ' · kept' : ''}
+      {reminder}
     </p>
   );
 }

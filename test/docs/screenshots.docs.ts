@@ -196,7 +196,7 @@ it('takes the ADK server screenshots, on a desktop and on a phone in dark mode',
     await region(page, 'History')
       .getByRole('button', { name: /^Rewind/ })
       .click();
-    await page.getByText(/^Rewound from/).waitFor();
+    await page.getByText(/^Rewound from/).first().waitFor();
     await say(page, 'Make it Sunday');
     await page.getByRole('button', { name: 'Trace' }).click();
     await page.getByRole('list', { name: 'Trace' }).waitFor();
