@@ -11,7 +11,7 @@ import { createProviderModel, providerClient } from '../src/models/provider-mode
 import { maskKey, providerProblems, type ProviderSpec } from '../src/models/provider-spec.ts';
 import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
 import type { FlowModelSet } from './app-flows.ts';
-import { LocalModels } from './local-models.ts';
+import { LocalModels, type LocalModelFile } from './local-models.ts';
 import type { ConnectionTest, ProviderInfo, ProviderInput, RuntimeBroadcast } from './protocol.ts';
 
 export interface AppProvidersOptions {
@@ -41,9 +41,29 @@ export class AppProviders {
    */
   async addLocal(file: File): Promise<ProviderInfo> {
     const id = crypto.randomUUID().slice(0, 8);
-    const localFile = await this.local.add(id, file);
+    return this.saveLocal(id, await this.local.add(id, file));
+  }
+
+  /**
+   * Add a local model by URL: downloads the file (or the rest of an interrupted download of it)
+   * into the browser's storage, with progress broadcast, then saves a provider as for a file.
+   */
+  async downloadLocal(url: string): Promise<ProviderInfo> {
+    const id = crypto.randomUUID().slice(0, 8);
+    const localFile = await this.local.download(id, url, (progress) =>
+      this.options.broadcast({ type: 'local-download', ...progress }),
+    );
+    return this.saveLocal(id, localFile);
+  }
+
+  /** Stops the download of `url`, keeping what came for the next Download. */
+  cancelDownload(url: string): void {
+    this.local.downloads.cancel(url);
+  }
+
+  private async saveLocal(id: string, localFile: LocalModelFile): Promise<ProviderInfo> {
     const taken = new Set((await this.store.listProviders()).map((p) => p.name));
-    const base = file.name.replace(/\.gguf$/i, '').slice(0, 70) || 'Local model';
+    const base = localFile.name.replace(/\.gguf$/i, '').slice(0, 70) || 'Local model';
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base} ${n}`;
     const record: ProviderRecord = {
@@ -51,7 +71,7 @@ export class AppProviders {
       kind: 'local-gguf',
       name,
       baseUrl: '',
-      defaultModel: file.name.slice(0, 200),
+      defaultModel: localFile.name.slice(0, 200),
       localFile,
       updatedAt: Date.now(),
     };

@@ -11,6 +11,7 @@
 
 import { InvalidRequestError, StorageFullError } from '../src/core/errors.ts';
 import { LocalGgufModel, type LocalChatEngine } from '../src/models/local/local-gguf-model.ts';
+import { LocalDownloads, type DownloadProgress } from './local-download.ts';
 import type { ProviderRecord } from '../src/store/app-store.ts';
 
 const MODELS_DIRECTORY = 'models';
@@ -19,7 +20,7 @@ const MODELS_DIRECTORY = 'models';
 const GGUF_MAGIC = 'GGUF';
 
 export interface LocalModelFile {
-  /** The name of the file the user picked. */
+  /** The name of the file the user picked, or the last part of the URL it came from. */
   name: string;
   size: number;
 }
@@ -37,7 +38,19 @@ export class LocalModels {
     { model: LocalGgufModel; engine?: Promise<{ exit(): Promise<void> }> }
   >();
 
+  /** Add a local model by URL: downloads straight into OPFS (workers/local-download.ts). */
+  readonly downloads = new LocalDownloads(modelsDirectory);
+
   constructor(private readonly backend: LocalModelBackend = opfsBackend) {}
+
+  /** Downloads `url` (or the rest of it) as the file of the provider `id`. */
+  download(
+    id: string,
+    url: string,
+    onProgress: (progress: DownloadProgress) => void,
+  ): Promise<LocalModelFile> {
+    return this.downloads.download(id, url, onProgress);
+  }
 
   /** Copies `file` in for the provider `id`, after checking that it is a GGUF file. */
   async add(id: string, file: File): Promise<LocalModelFile> {

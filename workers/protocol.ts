@@ -23,7 +23,9 @@ export type RuntimeBroadcast =
   | { type: 'flows-changed' }
   /** Says only that something changed: never a provider's fields, let alone its key. */
   | { type: 'providers-changed' }
-  | { type: 'agents-changed' };
+  | { type: 'agents-changed' }
+  /** Add a local model by URL: how much of the file has come (total from Content-Length). */
+  | { type: 'local-download'; url: string; received: number; total?: number };
 
 /**
  * A built-in demo agent, a built-in example flow (read-only), one of the user's flows, or an

@@ -111,6 +111,8 @@ const api = {
   saveProvider: (input: ProviderInput) => runtime.providers.save(input),
   deleteProvider: (id: string) => runtime.providers.remove(id),
   addLocalModel: (file: File) => runtime.providers.addLocal(file),
+  downloadLocalModel: (url: string) => runtime.providers.downloadLocal(url),
+  cancelLocalDownload: (url: string) => runtime.providers.cancelDownload(url),
   testProvider: (input: ProviderInput) => runtime.providers.test(input),
   providerModels: (id: string) => runtime.providers.models(id),
   // Settings → Tool servers (MCP): header values go in, and only their masked form comes out.

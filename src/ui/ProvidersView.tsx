@@ -5,6 +5,7 @@ import { PROVIDER_PRESETS } from '../models/provider-spec.ts';
 import { ProviderForm } from './ProviderForm.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { KIND_LABELS } from './providers-model.ts';
+import { LocalDownload } from './LocalDownload.tsx';
 
 interface Props {
   editor: ProvidersEditor;
@@ -102,6 +103,8 @@ export function ProvidersView({ editor, onClose }: Props) {
               }}
             />
           </div>
+          <p class="hint">Or download a local model (.gguf) from a URL:</p>
+          <LocalDownload editor={editor} />
         </nav>
         <ProviderForm editor={editor} state={state} />
       </div>

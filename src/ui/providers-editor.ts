@@ -47,7 +47,8 @@ export class ProvidersEditor extends ViewState<ProvidersState> {
   private tests = 0;
   private unsubscribe: (() => void) | undefined;
 
-  constructor(private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {
+  // Public for the lazy Add-by-URL form (LocalDownload.tsx), which keeps its own state.
+  constructor(readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>) {
     super(INITIAL);
   }
 

@@ -9,7 +9,11 @@ export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-/** "gemini-2.5-flash · 812 in · 64 out · first token 420 ms · 1.3 s" for one answer. */
+/**
+ * "gemini-2.5-flash · 812 in · 64 out · first token 420 ms · 1.3 s" for one answer, then
+ * "· 73 tokens/s" when the writing (after the first token) took a second or more: how fast a
+ * local model runs on this machine is worth knowing, and a shorter stretch gives a noisy rate.
+ */
 export function answerUsage(
   model: string | undefined,
   usage: UsageMetadata | undefined,
@@ -24,6 +28,10 @@ export function answerUsage(
   if (timing) {
     parts.push(`first token ${formatMs(timing.firstTokenMs)}`);
     parts.push(formatMs(timing.totalMs));
+    const writingMs = timing.totalMs - timing.firstTokenMs;
+    const out = usage?.candidatesTokenCount;
+    if (out && writingMs >= 1000)
+      parts.push(`${Math.round((out - 1) / (writingMs / 1000))} tokens/s`);
   }
   return parts.join(' · ');
 }
