@@ -187,7 +187,7 @@ export class InvocationContext {
   /** This context, with new spans going under `span` (an agent's). */
   withSpan(span: OpenSpan | undefined): InvocationContext {
     if (!span) return this;
-    return new InvocationContext({ ...this, shared: this.shared, spanId: span.record.spanId });
+    return new InvocationContext({ ...this, shared: this.shared, spanId: span.spanId });
   }
 
   /** Opens a span under this context's (nothing when the run is not traced). */

@@ -20,8 +20,12 @@ export abstract class BaseTraceService {
 }
 
 export class InMemoryTraceService extends BaseTraceService {
-  /** Session key → invocation id → span id → span. */
-  private readonly sessions = new Map<string, Map<string, Map<string, SpanRecord>>>();
+  /**
+   * Session key → invocation id → its spans as written, in order. A span written again (a wait
+   * answered) is found at read time: the later copy wins. Arrays, not maps by id: a trace is kept
+   * for every turn of a run in memory, and a map entry per span costs more than it saves.
+   */
+  private readonly sessions = new Map<string, Map<string, SpanRecord[]>>();
 
   override async putSpans(spans: readonly SpanRecord[]): Promise<void> {
     let key = '';
@@ -32,10 +36,10 @@ export class InMemoryTraceService extends BaseTraceService {
       last = span;
       let invocations = this.sessions.get(key);
       if (!invocations) this.sessions.set(key, (invocations = new Map()));
-      let byId = invocations.get(span.invocationId);
-      if (!byId) invocations.set(span.invocationId, (byId = new Map()));
+      const written = invocations.get(span.invocationId);
       // Kept as given: the tracer never changes a span once it is written (reads copy).
-      byId.set(span.spanId, span);
+      if (written) written.push(span);
+      else invocations.set(span.invocationId, [span]);
     }
   }
 
@@ -45,10 +49,10 @@ export class InMemoryTraceService extends BaseTraceService {
     const lists =
       request.invocationId === undefined
         ? [...invocations.values()]
-        : [invocations.get(request.invocationId) ?? new Map<string, SpanRecord>()];
-    return byStart(
-      lists.flatMap((spans) => [...spans.values()].map((span) => structuredClone(span))),
-    );
+        : [invocations.get(request.invocationId) ?? []];
+    const latest = new Map<string, SpanRecord>();
+    for (const list of lists) for (const span of list) latest.set(span.spanId, span);
+    return byStart([...latest.values()].map((span) => structuredClone(span)));
   }
 
   override async deleteSpans(key: SpanKey): Promise<void> {

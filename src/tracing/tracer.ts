@@ -13,9 +13,8 @@ import {
 } from './span.ts';
 import type { BaseTraceService } from './trace-service.ts';
 
-export interface OpenSpan {
-  readonly record: SpanRecord;
-}
+/** A span being recorded: its record itself (no wrapper object per span). */
+export type OpenSpan = SpanRecord;
 
 export interface StartSpanOptions {
   parentSpanId?: string | undefined;
@@ -75,12 +74,11 @@ export class InvocationTracer {
     };
     if (options.parentSpanId) record.parentSpanId = options.parentSpanId;
     if (options.branch) record.branch = options.branch;
-    return { record };
+    return record;
   }
 
   /** Closes a span (once: a second end is ignored) and queues it for writing. */
-  end(span: OpenSpan, options: EndSpanOptions = {}): void {
-    const record = span.record;
+  end(record: OpenSpan, options: EndSpanOptions = {}): void {
     if (record.endTime !== undefined) return;
     record.endTime = options.endTime ?? preciseNow();
     if (options.attributes)

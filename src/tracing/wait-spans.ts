@@ -39,7 +39,7 @@ export function waitSpans(
       const name = approval
         ? `wait for approval: ${original?.name ?? 'a tool'}`
         : `wait for the user: ${call.name}`;
-      const { record } = tracer.start('wait', name, {
+      const record = tracer.start('wait', name, {
         spanId: spanIdOf(call.id),
         parentSpanId: rootSpanIdOf(invocationId),
         branch: event.branch,
