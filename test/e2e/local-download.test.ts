@@ -12,7 +12,15 @@ import { serveFile, type RangeServer } from '../support/range-server.ts';
 
 const browser = freshBrowserPerTest();
 // Every reply ends at the first '.', so the model answers quickly.
-const MODEL = tinyGguf({ bigrams: [['.', '</s>']] });
+// Steered to answer "OK." and stop (random weights alone may stop at once, with nothing to see).
+const MODEL = tinyGguf({
+  bigrams: [
+    ['\n', 'O'],
+    ['O', 'K'],
+    ['K', '.'],
+    ['.', '</s>'],
+  ],
+});
 let server: RangeServer;
 
 beforeEach(async () => {
