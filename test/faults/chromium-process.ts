@@ -50,6 +50,10 @@ export async function startChromium(profile: string): Promise<ChromiumProcess> {
   await page.setViewportSize({ width: 1280, height: 800 });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // Console errors too (a worker's land here): they say why an app did not open after a kill.
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
   return {
     browser,
     context,

@@ -177,7 +177,13 @@ async function killCase(
     try {
       await openApp(page);
     } catch (error) {
-      return { outcome: 'app did not open', problems: [`the app did not open: ${String(error)}`] };
+      // What the page showed, and what it logged, say why (the worker, the store or a lock).
+      const text = await page
+        .locator('body')
+        .innerText()
+        .catch(() => '(no page)');
+      const why = `${String(error)}\n${text.slice(0, 1500)}\nerrors: ${second.errors.join('; ')}`;
+      return { outcome: 'app did not open', problems: [`the app did not open: ${why}`] };
     }
     const store = await readStore(page);
     for (const session of store.sessions)
