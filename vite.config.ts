@@ -38,6 +38,15 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
+ * Trusted Types (src/ui/trusted-types.ts), for the page only: in the meta tag, which binds the
+ * document and not the workers. A worker's policy comes from its own script's headers, and the
+ * workers (the runtime, wllama's, the service worker) touch no DOM; what they load by URL is the
+ * app's own code.
+ */
+export const TRUSTED_TYPES_POLICY =
+  "require-trusted-types-for 'script'; trusted-types default trellis-markdown";
+
+/**
  * Cross-origin isolation: with these two headers the page may share memory between threads
  * (SharedArrayBuffer), which a local model needs to run on more than one core. `require-corp`
  * blocks only cross-origin resources loaded without CORS (no-cors images, scripts, frames);
@@ -66,7 +75,10 @@ const cspMeta: Plugin = {
   transformIndexHtml: () => [
     {
       tag: 'meta',
-      attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+      attrs: {
+        'http-equiv': 'Content-Security-Policy',
+        content: `${CONTENT_SECURITY_POLICY}; ${TRUSTED_TYPES_POLICY}`,
+      },
       injectTo: 'head-prepend',
     },
   ],

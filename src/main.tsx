@@ -5,6 +5,7 @@ import { FlowEditor } from './ui/flow-editor.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
 import { applyTheme, rememberedTheme } from './ui/theme.ts';
+import { installDefaultPolicy } from './ui/trusted-types.ts';
 import { Workbench } from './ui/workbench.ts';
 import './ui/styles.css';
 
@@ -14,6 +15,8 @@ applyTheme(rememberedTheme());
 /** Unsaved flow edits, so that a reload keeps them (see FlowEditor). */
 const FLOW_DRAFTS = 'trellis-flow-drafts';
 
+// Before the worker starts and the service worker registers: both take their script by URL.
+installDefaultPolicy();
 const client = connectRuntime();
 const workbench = new Workbench(client);
 const flows = new FlowEditor(client, undefined, {

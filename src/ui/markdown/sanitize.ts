@@ -9,6 +9,7 @@
 import createDOMPurify, { type Config } from 'dompurify';
 import { languageLabel } from './highlight.ts';
 import { isSafeLink } from './link-policy.ts';
+import { policyFactory } from '../trusted-types.ts';
 
 /** The only elements a rendered message may contain, and the attributes each may keep. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -56,9 +57,25 @@ const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
+/**
+ * The Trusted Types policy DOMPurify parses with (src/ui/trusted-types.ts): the HTML it vouches
+ * for goes only into DOMPurify's inert document, and is sanitised there before anything shows it.
+ * It makes no script URL: no element that takes one is allowed.
+ */
+function markdownPolicy(): Config['TRUSTED_TYPES_POLICY'] {
+  return policyFactory()?.createPolicy('trellis-markdown', {
+    createHTML: (html: string) => html,
+    createScriptURL: (): string => {
+      throw new TypeError('Markdown makes no script URLs');
+    },
+  }) as Config['TRUSTED_TYPES_POLICY'];
+}
+
 /** Our own DOMPurify instance: its hooks touch no other user of the library. */
 function purify() {
   if (purifier) return purifier;
+  const policy = markdownPolicy();
+  if (policy) CONFIG.TRUSTED_TYPES_POLICY = policy;
   purifier = createDOMPurify(window);
   purifier.addHook('uponSanitizeAttribute', (node, event) => {
     const allowed = ALLOWED[node.nodeName.toLowerCase()] ?? [];
