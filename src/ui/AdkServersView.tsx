@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { AdkServersModel } from './adk-servers.ts';
 import type { RuntimeClient } from './workbench.ts';
 import { useSnapshot } from './use-snapshot.ts';
+import { ErrorBanner } from './FormNotices.tsx';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;
@@ -63,11 +64,7 @@ export function AdkServersView({ client, onOpen, onNewSession, onClose }: Props)
           {state.adding ? 'Checking…' : 'Add server'}
         </button>
       </form>
-      {state.error && (
-        <p class="banner error" role="alert">
-          {state.error}
-        </p>
-      )}
+      <ErrorBanner text={state.error} />
       {state.status && (
         <p class="hint" role="status">
           {state.status}

@@ -6,6 +6,7 @@ import {
   toggledServer,
   withServerTools,
 } from './agent-builder-model.ts';
+import { ErrorBanner, FormStatus } from './FormNotices.tsx';
 
 interface Props {
   builder: AgentBuilder;
@@ -212,11 +213,7 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
             Use in this session
           </button>
         )}
-        {status && (
-          <span class="flow-status" role="status">
-            {status}
-          </span>
-        )}
+        <FormStatus text={status} />
       </div>
       {problems.length > 0 && (
         <div class="problems" role="alert">
@@ -228,11 +225,7 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
           </ul>
         </div>
       )}
-      {error && (
-        <p class="banner error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBanner text={error} />
     </form>
   );
 }

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { RuntimeClient } from './workbench.ts';
 import { download } from './download.ts';
+import { ErrorBanner, FormStatus } from './FormNotices.tsx';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;
@@ -99,17 +100,9 @@ export function BackupView({ client, onClose }: Props) {
               }}
             />
           </label>
-          {status && (
-            <span class="flow-status" role="status">
-              {status}
-            </span>
-          )}
+          <FormStatus text={status} />
         </div>
-        {error && (
-          <p class="banner error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorBanner text={error} />
         {report && report.conflicts.length > 0 && (
           <section aria-label="Conflicts">
             <h3>Not restored: already here, different</h3>

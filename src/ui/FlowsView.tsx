@@ -6,6 +6,7 @@ import { nodeOf, stateOf, withField, withState } from './node-form-model.ts';
 import { FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
 import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
+import { ErrorBanner, FormStatus } from './FormNotices.tsx';
 
 interface Props {
   editor: FlowEditor;
@@ -265,17 +266,9 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 Use in this session
               </button>
             )}
-            {status && (
-              <span class="flow-status" role="status">
-                {status}
-              </span>
-            )}
+            <FormStatus text={status} />
           </div>
-          {error && (
-            <p class="banner error" role="alert">
-              {error}
-            </p>
-          )}
+          <ErrorBanner text={error} />
           {problems.length > 0 && (
             <div class="problems" role="alert">
               <p>

@@ -2,6 +2,7 @@ import type { ProvidersEditor, ProvidersState } from './providers-editor.ts';
 import { KIND_LABELS, connectionText, keyPlaceholder } from './providers-model.ts';
 import type { ProviderKind } from '../models/provider-spec.ts';
 import { LocalModelForm } from './LocalModelForm.tsx';
+import { ErrorBanner, FormStatus } from './FormNotices.tsx';
 
 interface Props {
   editor: ProvidersEditor;
@@ -100,11 +101,7 @@ export function ProviderForm({ editor, state }: Props) {
         <button type="submit" class="primary" disabled={saving}>
           Save
         </button>
-        {status && (
-          <span class="flow-status" role="status">
-            {status}
-          </span>
-        )}
+        <FormStatus text={status} />
       </div>
       {test && (
         <p
@@ -115,11 +112,7 @@ export function ProviderForm({ editor, state }: Props) {
           {connectionText(test)}
         </p>
       )}
-      {error && (
-        <p class="banner error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorBanner text={error} />
     </form>
   );
 }

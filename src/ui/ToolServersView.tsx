@@ -3,6 +3,7 @@ import { ToolServersModel } from './tool-servers-model.ts';
 import type { RuntimeClient } from './workbench.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
+import { ErrorBanner, FormStatus } from './FormNotices.tsx';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;
@@ -131,17 +132,9 @@ export function ToolServersView({ client, onClose }: Props) {
                 Remove
               </button>
             )}
-            {state.status && (
-              <span class="flow-status" role="status" aria-label="Connection">
-                {state.status}
-              </span>
-            )}
+            <FormStatus text={state.status} label="Connection" />
           </div>
-          {state.error && (
-            <p class="banner error" role="alert">
-              {state.error}
-            </p>
-          )}
+          <ErrorBanner text={state.error} />
           {state.tools && (
             <fieldset class="choices server-tools">
               <legend>Tools offered to agents</legend>

@@ -5,6 +5,7 @@ import { SpanDetails } from './SpanDetails.tsx';
 import { formatDuration, KIND_LABELS, rowLabel, type TraceRow } from './trace-model.ts';
 import { TraceViewModel } from './trace-view-model.ts';
 import './trace.css';
+import { ErrorBanner } from '../FormNotices.tsx';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;
@@ -50,11 +51,7 @@ export function TraceView({ client, sessionId, invocationId, onClose }: Props) {
           Back to the chat
         </button>
       </header>
-      {state.exportError && (
-        <p class="banner error" role="alert">
-          {state.exportError}
-        </p>
-      )}
+      <ErrorBanner text={state.exportError} />
       {state.error ? (
         <p class="banner error" role="alert">
           {state.error}
