@@ -4,7 +4,7 @@
 
 import 'fake-indexeddb/auto';
 import type { Remote } from 'comlink';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentBuilder } from '../../src/ui/agent-builder.ts';
 import { emptyDraft, subAgentChoices, toggled } from '../../src/ui/agent-builder-model.ts';
 import { ProvidersEditor } from '../../src/ui/providers-editor.ts';
@@ -63,8 +63,6 @@ function client() {
     },
   };
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 
 describe('provider forms', () => {
   it('starts from a preset, numbering a name already taken', () => {
@@ -128,7 +126,9 @@ describe('provider forms', () => {
     expect(editor.snapshot.models).toContain('fixture-tool-call');
     editor.change({ defaultModel: 'fixture-text' });
     await editor.save();
-    await settle();
+    await vi.waitFor(() =>
+      expect(editor.snapshot.providers.map((p) => p.name)).toEqual(['Fixture']),
+    );
     const state = editor.snapshot;
     expect(state.status).toBe('Saved “Fixture”.');
     expect(state.draft).toMatchObject({ apiKey: '', keyHint: '••••TAIL', id: expect.any(String) });
@@ -193,9 +193,8 @@ describe('agent builder', () => {
     });
     const builder = new AgentBuilder(page);
     await builder.start();
-    await settle();
+    await vi.waitFor(() => expect(builder.snapshot.models).toContain('fixture-tool-call'));
     expect(builder.snapshot.draft).toMatchObject({ name: 'my_agent', providerId: provider.id });
-    expect(builder.snapshot.models).toContain('fixture-tool-call');
     expect(builder.snapshot.tools.map((t) => t.name)).toContain('calculator');
 
     builder.change({ name: 'bad name' });
@@ -206,7 +205,7 @@ describe('agent builder', () => {
     builder.change({ name: 'calc', model: 'fixture-calculator', tools: ['calculator'] });
     expect(builder.dirty).toBe(true);
     await builder.save();
-    await settle();
+    await vi.waitFor(() => expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc']));
     expect(builder.snapshot.status).toMatch(/^Saved “calc”/);
     expect(builder.dirty).toBe(false);
     expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc']);
@@ -214,7 +213,7 @@ describe('agent builder', () => {
 
     const file = await builder.exportFile(builder.snapshot.draft.id!);
     await builder.importFile(file!.json);
-    await settle();
+    await vi.waitFor(() => expect(builder.snapshot.specs.length).toBe(2));
     expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc', 'calc_2']);
     expect(builder.snapshot.status).toBe('Imported calc_2.');
     await builder.importFile('{"agents": []}');
