@@ -1,18 +1,19 @@
 // Issue 18, measured: a GGUF model in the browser through Trellis against wllama alone, in the
-// same Chromium, on the same file. Round by round, in turns: wllama's own streamed chat
-// completion in a page of its own, and the production app answering the same messages through
-// its worker, agent, runner, events and chat. Figures, never assertions: time to the first
-// token and tokens a second, medians with min and max, ratios taken round by round, the issue's
-// targets marked met or not. Writes the "local model (GGUF)" group of bench/results.json's
-// chromium part and the tables of BENCHMARKS.md. How it is fair: docs/local-models.md, "Measured".
+// same Chromium, on the same file. Round by round, in an order that reverses each round:
+// wllama's own streamed chat completion in a page of its own, LocalGgufModel over a wllama of
+// its own in that page (the model class alone), and the production app answering the same
+// messages through its worker, agent, runner, events and chat. Figures, never assertions: time
+// to the first token and tokens a second, medians with min and max, ratios taken round by
+// round, the issue's targets marked met or not. Writes the "local model (GGUF)" group of
+// bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
+// docs/local-models.md, "Measured".
 //
-// npx vitest run --project bench test/bench/local-model.bench.ts (a few minutes).
-// TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so both run two threads.
+// npx vitest run --project bench test/bench/local-model.bench.ts (about 6 minutes).
+// TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two threads.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { launch } from '../e2e/browser.ts';
 import { addLocalAgent, askApp, openApp, type AppSample } from './chromium/local/app-side.ts';
@@ -48,7 +49,8 @@ const message = (n: number) =>
 
 it(
   'Chromium: a local GGUF model through Trellis against wllama alone',
-  { timeout: 600_000 },
+  // Minutes on a loaded machine: the app's build, the model loaded twice, 3 × 9 answers.
+  { timeout: 900_000 },
   async () => {
     const started = performance.now();
     const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
@@ -140,7 +142,7 @@ it(
               `LocalGgufModel ${round.model.chunkMs[0]!.toFixed(0)} ms, Trellis ${round.app.shownMs[0]!.toFixed(0)} ms (${elapsed()})`,
           );
         }
-        await closeQuietly(baseline);
+        await baseline.close();
         if (browser.errors.length) console.warn(`browser errors: ${browser.errors.join('\n')}`);
       } finally {
         await browser.close();
@@ -193,8 +195,4 @@ function check(baseline: BaselineSample, app: AppSample, model: BaselineSample):
     throw new Error(
       `Bench setup: the app's prompt has ${app.promptTokens} tokens, wllama's ${basePrompt}`,
     );
-}
-
-async function closeQuietly(page: Page): Promise<void> {
-  await page.close().catch(() => undefined);
 }

@@ -2,6 +2,8 @@
 // page of its own, loaded as the app's worker loads it (workers/local-engine.ts: the same wasm,
 // context, threads and logger) and asked as LocalGgufModel asks it (a streamed chat completion
 // with the same messages, temperature and length). Each streamed chunk is timed as it comes.
+// A second wllama in this page runs LocalGgufModel itself, with no worker, runner or chat
+// around it: what the model class alone costs.
 
 import { LoggerWithoutDebug, Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
