@@ -1,0 +1,198 @@
+// Issue 18, measured: a GGUF model in the browser through Trellis against wllama alone, in the
+// same Chromium, on the same file. Round by round, in an order that reverses each round:
+// wllama's own streamed chat completion in a page of its own, LocalGgufModel over a wllama of
+// its own in that page (the model class alone), and the production app answering the same
+// messages through its worker, agent, runner, events and chat. Figures, never assertions: time
+// to the first token and tokens a second, medians with min and max, ratios taken round by
+// round, the issue's targets marked met or not. Writes the "local model (GGUF)" group of
+// bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
+// docs/local-models.md, "Measured".
+//
+// npx vitest run --project bench test/bench/local-model.bench.ts (about 6 minutes).
+// TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two threads.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'vitest';
+import { launch } from '../e2e/browser.ts';
+import { addLocalAgent, askApp, openApp, type AppSample } from './chromium/local/app-side.ts';
+import { benchGguf, REPLY, type BenchModelSize } from './chromium/local/bench-model.ts';
+import type { BaselineSample } from './chromium/local/page/baseline.ts';
+import { LOCAL_GROUP, localRows, type LocalRound } from './chromium/local/rows.ts';
+import { serveLocalBenchPages } from './chromium/local/serve.ts';
+import { nodeMachine } from './machine.ts';
+import { textTable, updateBenchmarksMd } from './report.ts';
+import { mergeResults, readResults } from './results-file.ts';
+
+const THREADS = Number(process.env.TRELLIS_LOCAL_THREADS ?? 1);
+const ROUNDS = Number(process.env.TRELLIS_LOCAL_ROUNDS ?? 7);
+const WARMUPS = 2;
+/**
+ * A diagnosis, not a figure of the app (its results are printed, not written): the app's chat
+ * hidden while it streams, so the page's layout, paint and raster of the answer cost nothing.
+ */
+const HIDE_CHAT = process.env.TRELLIS_LOCAL_HIDE_CHAT === '1';
+/** A token takes milliseconds on one thread (f32 weights, 8 blocks). */
+const SIZE: BenchModelSize = { embeddingLength: 256, blockCount: 8 };
+/** As workers/local-engine.ts loads the model, and LocalGgufModel asks it. */
+const CONTEXT_TOKENS = 4096;
+const MAX_TOKENS = 1024;
+const TEMPERATURE = 0.2;
+const AGENT = { name: 'bench', instruction: 'Answer in one line.' };
+/** The system message LlmAgent writes for AGENT (src/agents/llm-call.ts). */
+const SYSTEM = `You are an agent. Your internal name is "${AGENT.name}".\n\n${AGENT.instruction}`;
+
+/** The message of round `n`: new text after the same start, as a new question in a new session. */
+const message = (n: number) =>
+  `Question ${n}: how do the rivers of the northern valleys change their course between the spring floods and the dry autumn?`;
+
+it(
+  'Chromium: a local GGUF model through Trellis against wllama alone',
+  // Minutes on a loaded machine: the app's build, the model loaded twice, 3 × 9 answers.
+  { timeout: 900_000 },
+  async () => {
+    const started = performance.now();
+    const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+    const loadAverage = [loadavg()[0]!];
+    const directory = mkdtempSync(join(tmpdir(), 'trellis-local-bench-model-'));
+    const modelPath = join(directory, 'bench.gguf');
+    const bytes = benchGguf(SIZE);
+    writeFileSync(modelPath, bytes);
+    const model = `llama f32, ${SIZE.blockCount} blocks × ${SIZE.embeddingLength}, ${(bytes.length / 2 ** 20).toFixed(1)} MiB`;
+    const served = await serveLocalBenchPages(THREADS > 1);
+    const rounds: LocalRound[] = [];
+    let version = 'unknown';
+    let appThreads = '';
+    try {
+      const browser = await launch();
+      try {
+        version = browser.context.browser()?.version() ?? version;
+        const app = browser.page;
+        const baseline = await browser.context.newPage();
+        await baseline.goto(served.baselineUrl);
+        await baseline.waitForFunction(() => 'localBaseline' in window);
+        await baseline.setInputFiles('#model', modelPath);
+        const loaded = await baseline.evaluate(
+          ([threads, context]) => window.localBaseline.load(threads, context),
+          [THREADS, CONTEXT_TOKENS] as const,
+        );
+        if (loaded.threads !== THREADS)
+          throw new Error(
+            `Bench setup: the baseline runs ${loaded.threads} threads, not ${THREADS}`,
+          );
+
+        await openApp(app, served.appUrl);
+        const added = await addLocalAgent(app, modelPath, AGENT);
+        appThreads = added.threads;
+        const wanted = THREADS > 1 ? `(${THREADS} threads)` : 'single-threaded';
+        if (!appThreads.includes(wanted))
+          throw new Error(`Bench setup: the app says “${appThreads}”, not ${wanted}`);
+
+        const askBaseline = async (n: number): Promise<BaselineSample> => {
+          await baseline.bringToFront();
+          return baseline.evaluate(
+            ([messages, max, temperature]) =>
+              window.localBaseline.chat([...messages], max, temperature),
+            [
+              [
+                { role: 'system' as const, content: SYSTEM },
+                { role: 'user' as const, content: message(n) },
+              ],
+              MAX_TOKENS,
+              TEMPERATURE,
+            ] as const,
+          );
+        };
+        const askModel = async (n: number): Promise<BaselineSample> => {
+          await baseline.bringToFront();
+          return baseline.evaluate(([system, user]) => window.localBaseline.model(system, user), [
+            SYSTEM,
+            message(n),
+          ] as const);
+        };
+        const askTrellis = async (n: number): Promise<AppSample> => {
+          await app.bringToFront();
+          return askApp(app, added.agentId, message(n), REPLY.length, { hideChat: HIDE_CHAT });
+        };
+        // The first calls load the model in the app and warm both up (compiled code, caches);
+        // each side then has the same messages in its KV cache before each round.
+        for (let n = 1; n <= WARMUPS; n++) {
+          check(await askBaseline(-n), await askTrellis(-n), await askModel(-n));
+          console.log(`warm-up ${n} (${elapsed()})`);
+        }
+        for (let n = 1; n <= ROUNDS; n++) {
+          // In turns: the order reverses each round, so load from elsewhere falls on all three.
+          const round =
+            n % 2 === 1
+              ? {
+                  baseline: await askBaseline(n),
+                  model: await askModel(n),
+                  app: await askTrellis(n),
+                }
+              : {
+                  app: await askTrellis(n),
+                  model: await askModel(n),
+                  baseline: await askBaseline(n),
+                };
+          check(round.baseline, round.app, round.model);
+          rounds.push(round);
+          console.log(
+            `round ${n} of ${ROUNDS}: wllama ${round.baseline.chunkMs[0]!.toFixed(0)} ms to the first token, ` +
+              `LocalGgufModel ${round.model.chunkMs[0]!.toFixed(0)} ms, Trellis ${round.app.shownMs[0]!.toFixed(0)} ms (${elapsed()})`,
+          );
+        }
+        await baseline.close();
+        if (browser.errors.length) console.warn(`browser errors: ${browser.errors.join('\n')}`);
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      await served.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+
+    loadAverage.push(loadavg()[0]!);
+    const date = new Date().toISOString();
+    const browserName = `Chromium ${version}`;
+    const first = rounds[0]!;
+    const results = localRows(rounds, {
+      threads: THREADS,
+      appThreads,
+      model,
+      promptTokens: first.app.promptTokens ?? 0,
+      replyTokens: first.app.replyTokens ?? 0,
+      loadAverage,
+    });
+    results[0]!.note = `${results[0]!.note}; taken ${date} on ${browserName}`;
+    if (HIDE_CHAT) {
+      console.log(`The chat hidden (a diagnosis, not written):\n${textTable(results)}`);
+      return;
+    }
+    // As markdown.bench.ts: the chromium part's date and machine stay those of chromium.bench.ts.
+    const existing = (await readResults()).groups.chromium;
+    const about = existing
+      ? { machine: existing.machine, date: existing.date, browser: existing.browser ?? browserName }
+      : { machine: { ...nodeMachine(), runtime: browserName }, date, browser: browserName };
+    const file = await mergeResults('chromium', about, LOCAL_GROUP, results);
+    await updateBenchmarksMd(file);
+    console.log(`${browserName} (${elapsed()})\n${textTable(results)}`);
+  },
+);
+
+/**
+ * Both sides answered the same prompt with the same reply, or the comparison is not fair: the
+ * same prompt tokens (the app's usage counts those llama.cpp computed and those from its cache),
+ * the whole reply, and nothing else.
+ */
+function check(baseline: BaselineSample, app: AppSample, model: BaselineSample): void {
+  const basePrompt = (baseline.timings?.prompt_n ?? 0) + (baseline.timings?.cache_n ?? 0);
+  if (baseline.text !== REPLY || app.text !== REPLY || model.text !== REPLY)
+    throw new Error(
+      `Bench setup: replies differ from the model's chain: ${baseline.text} / ${app.text}`,
+    );
+  if (app.promptTokens !== basePrompt)
+    throw new Error(
+      `Bench setup: the app's prompt has ${app.promptTokens} tokens, wllama's ${basePrompt}`,
+    );
+}
