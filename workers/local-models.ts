@@ -217,15 +217,17 @@ export class LocalModels {
   }
 
   private async loadNow(entry: Entry): Promise<LoadedLocalModel> {
+    // Loading from now on, while the others make room (each may first finish its reply).
+    const since = Date.now();
+    const total = entry.record.localFile?.size ?? 0;
+    entry.status = { state: 'loading', read: 0, total, since };
     const others = [...this.entries.values()].filter((other) => other !== entry && other.engine);
     await Promise.all(
       others.map((other) =>
         this.unloadEntry(other, `Unloaded to make room for ${entry.record.name}.`),
       ),
     );
-    const since = Date.now();
-    const total = entry.record.localFile?.size ?? 0;
-    entry.status = { state: 'loading', read: 0, total, since };
+    const started = Date.now();
     try {
       const engine = await this.backend.load(entry.record.id, (read, size) => {
         if (entry.status.state === 'loading')
@@ -234,7 +236,7 @@ export class LocalModels {
       entry.status = {
         state: 'loaded',
         since: Date.now(),
-        loadSeconds: (Date.now() - since) / 1000,
+        loadSeconds: (Date.now() - started) / 1000,
         threads: engine.threads ?? 1,
         ...(engine.memory ? { memory: engine.memory } : {}),
       };
