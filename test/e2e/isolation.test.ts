@@ -1,12 +1,14 @@
 // Cross-origin isolation on a static host that sends no headers: the service worker serves the
 // app with COOP and COEP (src/sw.ts), and the page reloads itself once when the worker takes over
-// (src/ui/isolation.ts), after which it — and the runtime worker — are isolated.
+// (src/ui/isolation.ts), after which it — and the runtime worker — are isolated, and Settings
+// says a local model runs multi-threaded.
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { waitReady } from './app-page.ts';
+import { region, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
 
 const browser = freshBrowserPerTest();
 let host: StaticServer;
@@ -39,5 +41,25 @@ it('is isolated once its service worker serves it, after one reload, and only on
   await waitReady(page);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   expect(loads).toHaveLength(3);
+
+  // And Settings says the local model runs on threads: the runtime worker loads it on them.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    providers.getByRole('button', { name: 'Add local model' }).click(),
+  ]);
+  await chooser.setFiles({
+    name: 'tiny.gguf',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(tinyGguf()),
+  });
+  await providers.getByText(/^Runs multi-threaded \(\d+ threads\)/).waitFor();
+  await providers.getByRole('button', { name: 'Load', exact: true }).click();
+  await providers
+    .getByLabel('Local model state')
+    .filter({ hasText: /^Loaded in this tab \(\d+ threads\)/ })
+    .waitFor({ timeout: 60_000 });
   expect(browser.errors).toEqual([]);
-});
+}, 180_000);
