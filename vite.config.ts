@@ -51,7 +51,10 @@ export const TRUSTED_TYPES_POLICY =
  * (SharedArrayBuffer), which a local model needs to run on more than one core. `require-corp`
  * blocks only cross-origin resources loaded without CORS (no-cors images, scripts, frames);
  * the app loads none: its own files are same-origin, and what it fetches from model providers,
- * MCP and ADK servers goes through CORS, as it must already.
+ * MCP and ADK servers goes through CORS, as it must already, and the CSP allows no image or frame
+ * from another origin. (Not `credentialless`: it would allow what the app does not need, and
+ * Safari does not know it.) The service worker (src/sw.ts) adds the same two headers to what it
+ * serves, for static hosts that send none: keep the two in step.
  */
 export const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -118,14 +121,17 @@ export default defineConfig({
           },
         ],
       },
-      workbox: {
+      // Our own service worker (src/sw.ts), for what generateSW cannot do: add the
+      // cross-origin isolation headers to what it serves, for static hosts that set none.
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectManifest: {
         // Every asset, the runtime worker's chunk included: the app opens offline from the first
         // visit. The wasm is llama.cpp's, for local models (about 9 MB): precached too, so a
         // local model runs offline, hence the higher size limit (the default is 2 MB).
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,wasm}'],
         maximumFileSizeToCacheInBytes: 16 * 1024 * 1024,
-        navigateFallback: '/index.html',
-        cleanupOutdatedCaches: true,
       },
     }),
   ],

@@ -4,6 +4,7 @@ import { App } from './ui/App.tsx';
 import { FlowEditor } from './ui/flow-editor.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
+import { reloadOnceForIsolation } from './ui/isolation.ts';
 import { applyTheme, rememberedTheme } from './ui/theme.ts';
 import { installDefaultPolicy } from './ui/trusted-types.ts';
 import { Workbench } from './ui/workbench.ts';
@@ -11,6 +12,8 @@ import './ui/styles.css';
 
 // Before the first paint: the theme chosen last (the settings come from the worker later).
 applyTheme(rememberedTheme());
+// On a host that sends no COOP/COEP, the service worker's copy of the page is isolated.
+reloadOnceForIsolation();
 
 /** Unsaved flow edits, so that a reload keeps them (see FlowEditor). */
 const FLOW_DRAFTS = 'trellis-flow-drafts';

@@ -12,7 +12,13 @@ import { maskKey, providerProblems, type ProviderSpec } from '../src/models/prov
 import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
 import type { FlowModelSet } from './app-flows.ts';
 import { LocalModels, type LocalModelFile } from './local-models.ts';
-import type { ConnectionTest, ProviderInfo, ProviderInput, RuntimeBroadcast } from './protocol.ts';
+import type {
+  ConnectionTest,
+  LocalModelStatus,
+  ProviderInfo,
+  ProviderInput,
+  RuntimeBroadcast,
+} from './protocol.ts';
 
 export interface AppProvidersOptions {
   broadcast: (message: RuntimeBroadcast) => void;
@@ -36,12 +42,13 @@ export class AppProviders {
   }
 
   /**
-   * Settings → Providers → Add local model: copies the GGUF file into the browser's storage and
-   * saves a provider of kind `local-gguf` for it, named after the file (a taken name gets a number).
+   * Settings → Providers → Add local model: copies the GGUF file (or every part of a split model)
+   * into the browser's storage and saves a provider of kind `local-gguf` for it, named after the
+   * file (a taken name gets a number).
    */
-  async addLocal(file: File): Promise<ProviderInfo> {
+  async addLocal(files: File | File[]): Promise<ProviderInfo> {
     const id = crypto.randomUUID().slice(0, 8);
-    return this.saveLocal(id, await this.local.add(id, file));
+    return this.saveLocal(id, await this.local.add(id, files));
   }
 
   /**
@@ -58,12 +65,28 @@ export class AppProviders {
 
   /** Stops the download of `url`, keeping what came for the next Download. */
   cancelDownload(url: string): void {
-    this.local.downloads.cancel(url);
+    this.local.cancelDownload(url);
+  }
+
+  /** Where a local model is in this tab: not loaded, loading, or loaded (and its memory). */
+  localStatus(id: string): LocalModelStatus {
+    return this.local.status(id);
+  }
+
+  /** Settings → Load: loads a local model now rather than on an agent's first message. */
+  async loadLocal(id: string): Promise<LocalModelStatus> {
+    return this.local.load(await this.record(id));
+  }
+
+  /** Settings → Unload: frees a local model's memory (once its reply in progress is done). */
+  unloadLocal(id: string): Promise<LocalModelStatus> {
+    return this.local.unload(id);
   }
 
   private async saveLocal(id: string, localFile: LocalModelFile): Promise<ProviderInfo> {
     const taken = new Set((await this.store.listProviders()).map((p) => p.name));
-    const base = localFile.name.replace(/\.gguf$/i, '').slice(0, 70) || 'Local model';
+    const base =
+      localFile.name.replace(/(-\d{5}-of-\d{5})?\.gguf$/i, '').slice(0, 70) || 'Local model';
     let name = base;
     for (let n = 2; taken.has(name); n++) name = `${base} ${n}`;
     const record: ProviderRecord = {

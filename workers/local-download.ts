@@ -39,12 +39,13 @@ export class LocalDownloads {
 
   /**
    * Downloads `url` (continuing a partial download of it) and renames the finished file
-   * `<id>.gguf`, after checking that it is GGUF.
+   * `target` (`<id>.gguf`, or a part's name for a split model), after checking that it is GGUF.
    */
   async download(
     id: string,
     url: string,
     onProgress: (progress: DownloadProgress) => void,
+    target = `${id}.gguf`,
   ): Promise<LocalModelFile> {
     let parsed: URL;
     try {
@@ -77,7 +78,7 @@ export class LocalDownloads {
       } finally {
         access.close(); // closing twice is harmless
       }
-      await (handle as unknown as { move(name: string): Promise<void> }).move(`${id}.gguf`);
+      await (handle as unknown as { move(name: string): Promise<void> }).move(target);
       return { name: fileName(parsed), size };
     } catch (error) {
       if ((error as Error).name === 'QuotaExceededError')

@@ -1,17 +1,27 @@
 // Local models (Settings → Providers → Add local model), in the worker: each GGUF file the user
-// picked is copied once into the Origin Private File System, under models/<provider id>.gguf,
-// and loaded into wllama on an agent's first call. The loaded model is kept for the next calls
-// (loading takes seconds), one per provider, until the provider is deleted.
+// picked is copied once into the Origin Private File System, under models/<provider id>.gguf
+// (a split model: models/<provider id>-0000n-of-0000m.gguf, one file per part), and loaded into
+// wllama on an agent's first call (or Load in Settings). The loaded model is kept for the next
+// calls (loading takes seconds), one per provider, until it is unloaded.
 //
 // What must stay true:
 // - the file is written whole before the provider that points at it is saved (add, then save);
 //   a copy that fails leaves no file behind;
+// - one local model in memory at a time: loading one first unloads the others (each when its
+//   reply in progress, if any, is done), as two models rarely fit in a tab's memory; a load that
+//   fails for memory says so;
+// - unloading waits for the model's reply in progress, then frees its memory; its next request
+//   loads it again;
 // - wllama (and its 9 MB of WebAssembly) is imported only when a local model first runs, so
 //   the worker's own chunk stays as small as before.
 
-import { InvalidRequestError, StorageFullError } from '../src/core/errors.ts';
+import { InvalidRequestError, ModelError, StorageFullError } from '../src/core/errors.ts';
+import { formatBytes } from '../src/core/format.ts';
+import { modelParts, partName, sizeProblem, splitPart } from '../src/models/local/gguf-split.ts';
 import { LocalGgufModel, type LocalChatEngine } from '../src/models/local/local-gguf-model.ts';
+import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import { LocalDownloads, type DownloadProgress } from './local-download.ts';
+import type { LocalModelStatus } from './protocol.ts';
 import type { ProviderRecord } from '../src/store/app-store.ts';
 
 const MODELS_DIRECTORY = 'models';
@@ -22,45 +32,118 @@ const GGUF_MAGIC = 'GGUF';
 export interface LocalModelFile {
   /** The name of the file the user picked, or the last part of the URL it came from. */
   name: string;
+  /** All parts together, for a split model. */
   size: number;
+}
+
+/** A model loaded into memory: an engine to chat with, and what it holds. */
+export interface LoadedLocalModel extends LocalChatEngine {
+  exit(): Promise<void>;
+  /** Estimated from the GGUF (src/models/local/local-memory.ts). */
+  memory?: LocalModelMemory;
+  /** Threads it runs on. */
+  threads?: number;
 }
 
 /** Where the files are kept, and how one is loaded: OPFS and wllama in the app. */
 export interface LocalModelBackend {
-  save(id: string, file: Blob): Promise<void>;
+  /** Keeps `file` as the model of `id`, or as its part `part.no` of `part.count`. */
+  save(id: string, file: Blob, part?: { no: number; count: number }): Promise<void>;
+  /** Deletes the model's file, or all its parts. */
   remove(id: string): Promise<void>;
-  load(id: string): Promise<LocalChatEngine & { exit(): Promise<void> }>;
+  /** Loads the model; `onRead` is told the bytes read so far of `total`. */
+  load(id: string, onRead?: (read: number, total: number) => void): Promise<LoadedLocalModel>;
+}
+
+interface Entry {
+  record: ProviderRecord;
+  model: LocalGgufModel;
+  engine?: Promise<LoadedLocalModel>;
+  status: LocalModelStatus;
 }
 
 export class LocalModels {
-  private readonly models = new Map<
-    string,
-    { model: LocalGgufModel; engine?: Promise<{ exit(): Promise<void> }> }
-  >();
+  private readonly entries = new Map<string, Entry>();
+  /** The load in progress (or the last one): loads run one after the other. */
+  private loading: Promise<unknown> = Promise.resolve();
 
   /** Add a local model by URL: downloads straight into OPFS (workers/local-download.ts). */
   readonly downloads = new LocalDownloads(modelsDirectory);
 
   constructor(private readonly backend: LocalModelBackend = opfsBackend) {}
 
-  /** Downloads `url` (or the rest of it) as the file of the provider `id`. */
-  download(
+  /**
+   * Downloads `url` (or the rest of it) as the file of the provider `id`. The URL of the first
+   * part of a split model (`…-00001-of-0000N.gguf`) downloads every part, one after the other.
+   */
+  async download(
     id: string,
     url: string,
     onProgress: (progress: DownloadProgress) => void,
   ): Promise<LocalModelFile> {
-    return this.downloads.download(id, url, onProgress);
+    const urls = partUrls(url);
+    let done = 0;
+    let tooLarge: number | undefined;
+    for (const [i, partUrl] of urls.entries()) {
+      const { size } = await this.downloads
+        .download(
+          id,
+          partUrl,
+          (progress) => {
+            // Refused at once rather than after gigabytes: wllama could not load it.
+            if (progress.total && sizeProblem({ name: partUrl, size: progress.total })) {
+              tooLarge = progress.total;
+              this.downloads.cancel(partUrl);
+            }
+            const single = urls.length === 1 && progress.total;
+            onProgress({
+              url,
+              received: done + progress.received,
+              ...(single ? { total: progress.total } : {}),
+            });
+          },
+          urls.length === 1 ? `${id}.gguf` : partName(id, i + 1, urls.length),
+        )
+        .catch(async (error: unknown) => {
+          if (tooLarge === undefined && i === 0) throw error;
+          await this.backend.remove(id).catch(() => undefined);
+          const problem =
+            tooLarge !== undefined && sizeProblem({ name: lastSegment(partUrl), size: tooLarge });
+          if (problem) throw new InvalidRequestError(problem);
+          throw error;
+        });
+      done += size;
+    }
+    return { name: lastSegment(url), size: done };
   }
 
-  /** Copies `file` in for the provider `id`, after checking that it is a GGUF file. */
-  async add(id: string, file: File): Promise<LocalModelFile> {
-    const magic = new TextDecoder().decode(await file.slice(0, 4).arrayBuffer());
-    if (magic !== GGUF_MAGIC)
-      throw new InvalidRequestError(
-        `${file.name} is not a GGUF model file (it does not start with "GGUF")`,
-      );
+  /** Stops the download of `url` (every part of a split model), keeping what came. */
+  cancelDownload(url: string): void {
+    for (const partUrl of partUrls(url)) this.downloads.cancel(partUrl);
+  }
+
+  /**
+   * Copies `files` in for the provider `id`: one model file, or all the parts of a split model,
+   * after checking that each is GGUF and that wllama can load them.
+   */
+  async add(id: string, files: File | File[]): Promise<LocalModelFile> {
+    const picked = Array.isArray(files) ? files : [files];
+    const check = modelParts(picked);
+    if ('problem' in check) throw new InvalidRequestError(check.problem);
+    for (const file of check.parts) {
+      const magic = new TextDecoder().decode(await file.slice(0, 4).arrayBuffer());
+      if (magic !== GGUF_MAGIC)
+        throw new InvalidRequestError(
+          `${file.name} is not a GGUF model file (it does not start with "GGUF")`,
+        );
+    }
     try {
-      await this.backend.save(id, file);
+      for (const [i, file] of check.parts.entries())
+        await this.backend.save(
+          id,
+          file,
+          check.parts.length > 1 ? { no: i + 1, count: check.parts.length } : undefined,
+        );
     } catch (error) {
       // Best effort: a half-written copy would only take room.
       await this.backend.remove(id).catch(() => undefined);
@@ -68,34 +151,152 @@ export class LocalModels {
         throw new StorageFullError({ cause: error });
       throw error;
     }
-    return { name: file.name, size: file.size };
+    const first = check.parts[0]!;
+    const size = check.parts.reduce((sum, file) => sum + file.size, 0);
+    return { name: first.name, size };
   }
 
   /** Unloads the provider's model and deletes its file. */
   async remove(id: string): Promise<void> {
-    const kept = this.models.get(id);
-    this.models.delete(id);
-    // The engine is gone with the provider; a failing exit frees nothing more than dropping it.
-    await (await kept?.engine?.catch(() => undefined))?.exit().catch(() => undefined);
+    const entry = this.entries.get(id);
+    this.entries.delete(id);
+    if (entry) await this.unloadEntry(entry, 'Deleted.');
     await this.backend.remove(id);
   }
 
   /** The provider's model: one per provider, so its calls queue on one engine. */
   model(record: ProviderRecord): LocalGgufModel {
-    const kept = this.models.get(record.id);
-    if (kept) return kept.model;
-    const entry: { model: LocalGgufModel; engine?: Promise<{ exit(): Promise<void> }> } = {
+    return this.entry(record).model;
+  }
+
+  /** Where the provider's model is: not loaded, loading (how far), or loaded (with its memory). */
+  status(id: string): LocalModelStatus {
+    return this.entries.get(id)?.status ?? { state: 'unloaded' };
+  }
+
+  /** Settings → Load: loads the model now, rather than on an agent's first message. */
+  async load(record: ProviderRecord): Promise<LocalModelStatus> {
+    const entry = this.entry(record);
+    await entry.model.preload();
+    return entry.status;
+  }
+
+  /** Settings → Unload: frees the model's memory (after its reply in progress). */
+  async unload(id: string): Promise<LocalModelStatus> {
+    const entry = this.entries.get(id);
+    if (entry) await this.unloadEntry(entry, 'Unloaded.');
+    return this.status(id);
+  }
+
+  private entry(record: ProviderRecord): Entry {
+    const kept = this.entries.get(record.id);
+    if (kept) {
+      kept.record = record;
+      return kept;
+    }
+    const entry: Entry = {
+      record,
+      status: { state: 'unloaded' },
       model: new LocalGgufModel({
         model: record.defaultModel,
         engine: () => {
-          const engine = this.backend.load(record.id);
-          entry.engine = engine;
-          return engine;
+          entry.engine = this.loadEntry(entry);
+          return entry.engine;
         },
       }),
     };
-    this.models.set(record.id, entry);
-    return entry.model;
+    this.entries.set(record.id, entry);
+    return entry;
+  }
+
+  /** Loads one model at a time, so that two never wait for each other to unload. */
+  private loadEntry(entry: Entry): Promise<LoadedLocalModel> {
+    const load = this.loading.then(() => this.loadNow(entry));
+    this.loading = load.catch(() => undefined);
+    return load;
+  }
+
+  private async loadNow(entry: Entry): Promise<LoadedLocalModel> {
+    // Loading from now on, while the others make room (each may first finish its reply).
+    const since = Date.now();
+    const total = entry.record.localFile?.size ?? 0;
+    entry.status = { state: 'loading', read: 0, total, since };
+    const others = [...this.entries.values()].filter((other) => other !== entry && other.engine);
+    await Promise.all(
+      others.map((other) =>
+        this.unloadEntry(other, `Unloaded to make room for ${entry.record.name}.`),
+      ),
+    );
+    const started = Date.now();
+    try {
+      const engine = await this.backend.load(entry.record.id, (read, size) => {
+        if (entry.status.state === 'loading')
+          entry.status = { ...entry.status, read: Math.min(read, size), total: size };
+      });
+      entry.status = {
+        state: 'loaded',
+        since: Date.now(),
+        loadSeconds: (Date.now() - started) / 1000,
+        threads: engine.threads ?? 1,
+        ...(engine.memory ? { memory: engine.memory } : {}),
+      };
+      return engine;
+    } catch (error) {
+      entry.engine = undefined;
+      const failure = loadFailure(error, entry.record, others.length > 0);
+      entry.status = { state: 'unloaded', note: failure.message };
+      throw failure;
+    }
+  }
+
+  private async unloadEntry(entry: Entry, note: string): Promise<void> {
+    const engine = await entry.model.unload();
+    entry.engine = undefined;
+    if (!engine) return;
+    entry.status = { state: 'unloaded', note };
+    // Dropping it frees the memory with its worker; a failing exit frees nothing more.
+    await (engine as LoadedLocalModel).exit().catch(() => undefined);
+  }
+}
+
+/**
+ * A failed load in the user's words: out of memory says so (the usual cause for a large model
+ * in a browser tab), naming the size; anything else keeps its message.
+ */
+function loadFailure(error: unknown, record: ProviderRecord, unloadedOthers: boolean): Error {
+  const message = (error as Error | null)?.message ?? String(error);
+  if ((error as Error | null)?.name === 'InvalidRequestError') return error as Error;
+  if (/memory|alloc|out of bounds|RangeError/i.test(message))
+    return new ModelError(
+      `Not enough memory to load ${record.name} (${formatBytes(record.localFile?.size ?? 0)}, ` +
+        `and its context on top)${unloadedOthers ? ', even with the other local models unloaded' : ''}. ` +
+        `Close other tabs, or use a smaller model (a smaller quantisation or fewer parameters). (${message})`,
+      'LOCAL_MODEL_MEMORY',
+      { cause: error },
+    );
+  return new ModelError(`Could not load ${record.name}: ${message}`, 'LOCAL_MODEL_LOAD', {
+    cause: error,
+  });
+}
+
+/** The URLs of every part, when `url` is the first part of a split model; else just `url`. */
+function partUrls(url: string): string[] {
+  const path = url.split(/[?#]/)[0]!;
+  const part = splitPart(path);
+  if (!part || part.no !== 1 || part.count === 1) return [url];
+  const rest = url.slice(path.length);
+  return Array.from(
+    { length: part.count },
+    (_, i) => partName(part.base, i + 1, part.count) + rest,
+  );
+}
+
+function lastSegment(url: string): string {
+  const path = url.split(/[?#]/)[0]!;
+  try {
+    return decodeURIComponent(path.split('/').pop() ?? '').slice(0, 200) || 'model.gguf';
+  } catch {
+    return 'model.gguf';
   }
 }
 
@@ -104,30 +305,46 @@ async function modelsDirectory(): Promise<FileSystemDirectoryHandle> {
   return root.getDirectoryHandle(MODELS_DIRECTORY, { create: true });
 }
 
+/** The OPFS names of the model `id`'s files, in load order. */
+async function fileNames(directory: FileSystemDirectoryHandle, id: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const name of (directory as unknown as { keys(): AsyncIterable<string> }).keys()) {
+    if (name === `${id}.gguf` || (name.startsWith(`${id}-`) && splitPart(name))) names.push(name);
+  }
+  return names.sort();
+}
+
 const opfsBackend: LocalModelBackend = {
-  async save(id, file) {
-    const handle = await (await modelsDirectory()).getFileHandle(`${id}.gguf`, { create: true });
+  async save(id, file, part) {
+    const name = part ? partName(id, part.no, part.count) : `${id}.gguf`;
+    const handle = await (await modelsDirectory()).getFileHandle(name, { create: true });
     const writable = await handle.createWritable();
     await file.stream().pipeTo(writable);
   },
   async remove(id) {
-    try {
-      await (await modelsDirectory()).removeEntry(`${id}.gguf`);
-    } catch (error) {
-      // Already gone is what remove wants.
-      if ((error as Error).name !== 'NotFoundError') throw error;
+    const directory = await modelsDirectory();
+    for (const name of await fileNames(directory, id)) {
+      try {
+        await directory.removeEntry(name);
+      } catch (error) {
+        // Already gone is what remove wants.
+        if ((error as Error).name !== 'NotFoundError') throw error;
+      }
     }
   },
-  async load(id) {
-    let file: File;
-    try {
-      file = await (await (await modelsDirectory()).getFileHandle(`${id}.gguf`)).getFile();
-    } catch {
+  async load(id, onRead) {
+    const directory = await modelsDirectory();
+    const names = await fileNames(directory, id);
+    const files = await Promise.all(
+      names.map(async (name) => (await directory.getFileHandle(name)).getFile()),
+    );
+    const check = modelParts(files);
+    if (files.length === 0 || 'problem' in check)
       throw new InvalidRequestError(
         'This local model’s file is gone from the browser’s storage: delete the provider and add the file again',
       );
-    }
+    const total = files.reduce((sum, file) => sum + file.size, 0);
     const { loadLocalEngine } = await import('./local-engine.ts');
-    return loadLocalEngine(file);
+    return loadLocalEngine(check.parts, (read) => onRead?.(read, total));
   },
 };

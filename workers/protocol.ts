@@ -4,6 +4,7 @@
 import type { AgentSpec } from '../src/agents/agent-spec.ts';
 import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { AttachmentPolicy } from '../src/models/attachments.ts';
+import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 import type {
@@ -109,6 +110,22 @@ export interface ProviderInput {
   apiKey?: string;
   removeKey?: boolean;
 }
+
+/**
+ * A local model in this tab's runtime worker (each tab loads its own): not loaded (`note` says
+ * why, when it was unloaded or failed to load), loading (bytes of its file read so far, since
+ * when), or loaded (threads, the memory it holds, since when and how long loading took).
+ */
+export type LocalModelStatus =
+  | { state: 'unloaded'; note?: string }
+  | { state: 'loading'; read: number; total: number; since: number }
+  | {
+      state: 'loaded';
+      threads: number;
+      memory?: LocalModelMemory;
+      since: number;
+      loadSeconds: number;
+    };
 
 /** What "Test connection" (or fetching the model list) found. */
 export type ConnectionTest = { ok: true; models: string[] } | { ok: false; message: string };

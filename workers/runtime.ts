@@ -110,9 +110,12 @@ const api = {
   listProviders: () => runtime.providers.list(),
   saveProvider: (input: ProviderInput) => runtime.providers.save(input),
   deleteProvider: (id: string) => runtime.providers.remove(id),
-  addLocalModel: (file: File) => runtime.providers.addLocal(file),
+  addLocalModel: (files: File | File[]) => runtime.providers.addLocal(files),
   downloadLocalModel: (url: string) => runtime.providers.downloadLocal(url),
   cancelLocalDownload: (url: string) => runtime.providers.cancelDownload(url),
+  localModelStatus: (id: string) => runtime.providers.localStatus(id),
+  loadLocalModel: (id: string) => runtime.providers.loadLocal(id),
+  unloadLocalModel: (id: string) => runtime.providers.unloadLocal(id),
   testProvider: (input: ProviderInput) => runtime.providers.test(input),
   providerModels: (id: string) => runtime.providers.models(id),
   // Settings → Tool servers (MCP): header values go in, and only their masked form comes out.

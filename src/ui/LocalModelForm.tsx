@@ -1,5 +1,6 @@
 import { formatBytes } from '../core/format.ts';
 import { localThreads } from '../models/local/local-threads.ts';
+import { LocalModelPanel } from './LocalModelPanel.tsx';
 import type { ProvidersEditor, ProvidersState } from './providers-editor.ts';
 
 interface Props {
@@ -28,10 +29,11 @@ export function LocalModelForm({ editor, state }: Props) {
         <p class="hint">
           {draft.localFile.name}, {formatBytes(draft.localFile.size)}: kept in this browser’s
           private storage, one copy. It is loaded on an agent’s first message, which takes a while
-          for a large model.
+          for a large model; one local model is loaded at a time.
         </p>
       )}
       <p class="hint">{reason}</p>
+      {draft.id && <LocalModelPanel key={draft.id} editor={editor} providerId={draft.id} />}
       <div class="flow-buttons">
         <button type="submit" class="primary" disabled={saving}>
           Save

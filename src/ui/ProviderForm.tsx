@@ -16,6 +16,17 @@ export function ProviderForm({ editor, state }: Props) {
     return (
       <div class="flow-editor">
         <p class="hint">Choose a provider, or add one from the buttons on the left.</p>
+        {/* Adding a local model speaks here until its provider opens, or if it fails. */}
+        {status && (
+          <p class="flow-status" role="status">
+            {status}
+          </p>
+        )}
+        {error && (
+          <p class="banner error" role="alert">
+            {error}
+          </p>
+        )}
       </div>
     );
   }

@@ -94,12 +94,13 @@ export function ProvidersView({ editor, onClose }: Props) {
               ref={filePicker}
               type="file"
               accept=".gguf"
+              multiple
               hidden
-              aria-label="Local model file (.gguf)"
+              aria-label="Local model file (.gguf), or all the parts of a split model"
               onChange={(e) => {
-                const file = e.currentTarget.files?.[0];
+                const files = [...(e.currentTarget.files ?? [])];
                 e.currentTarget.value = ''; // the same file may be picked again later
-                if (file) void editor.addLocalModel(file);
+                if (files.length > 0) void editor.addLocalModel(files);
               }}
             />
           </div>

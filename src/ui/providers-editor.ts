@@ -90,20 +90,24 @@ export class ProvidersEditor extends ViewState<ProvidersState> {
 
   /**
    * Add local model: the worker copies the file into the browser's storage (which takes a while
-   * for gigabytes) and saves a provider for it, which the form then opens.
+   * for gigabytes) and saves a provider for it, which the form then opens. Several files are the
+   * parts of one split model.
    */
-  async addLocalModel(file: File): Promise<void> {
+  async addLocalModel(files: File | File[]): Promise<void> {
+    const picked = Array.isArray(files) ? files : [files];
+    const size = picked.reduce((sum, file) => sum + file.size, 0);
+    const what = picked.length === 1 ? picked[0]!.name : `${picked.length} parts`;
     this.set({
       saving: true,
-      status: `Copying ${file.name} (${formatBytes(file.size)}) into this browser…`,
+      status: `Copying ${what} (${formatBytes(size)}) into this browser…`,
       error: undefined,
     });
-    const added = await this.guard(() => this.client.runtime.addLocalModel(file));
+    const added = await this.guard(() => this.client.runtime.addLocalModel(files));
     this.set({ saving: false, status: undefined });
     if (!added) return;
     await this.refresh();
     this.load(draftFromProvider(added));
-    this.set({ status: `Added “${added.name}” (${formatBytes(file.size)}).` });
+    this.set({ status: `Added “${added.name}” (${formatBytes(size)}).` });
   }
 
   change(patch: Partial<ProviderDraft>): void {

@@ -1,5 +1,8 @@
 // Screenshots of the main views for the README and docs/: `npm run screenshots`.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { it } from 'vitest';
 import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
@@ -9,6 +12,7 @@ import { startAdkServer } from '../adk/adk-server.ts';
 import { appUrl } from '../e2e/app-page.ts';
 import { flowiseTriageFile } from '../support/flowise-fixture.ts';
 import { startMcpServer } from '../support/mcp-server.ts';
+import { tinyGguf } from '../support/tiny-gguf.ts';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
 
@@ -196,7 +200,10 @@ it('takes the ADK server screenshots, on a desktop and on a phone in dark mode',
     await region(page, 'History')
       .getByRole('button', { name: /^Rewind/ })
       .click();
-    await page.getByText(/^Rewound from/).first().waitFor();
+    await page
+      .getByText(/^Rewound from/)
+      .first()
+      .waitFor();
     await say(page, 'Make it Sunday');
     await page.getByRole('button', { name: 'Trace' }).click();
     await page.getByRole('list', { name: 'Trace' }).waitFor();
@@ -362,5 +369,41 @@ it('takes the trace screenshots: a desktop with a span chosen, and a phone in da
     } finally {
       await browser.close();
     }
+  }
+});
+
+it('takes the local model screenshots: a loaded model in Settings, on a desktop and on a phone in dark mode', async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'trellis-shots-'));
+  const file = join(directory, 'qwen2.5-0.5b-instruct-q4_k_m.gguf');
+  writeFileSync(file, tinyGguf());
+  try {
+    for (const [name, viewport, dark] of [
+      ['local-model', { width: 1440, height: 900 }, false],
+      ['local-model-phone-dark', { width: 390, height: 844 }, true],
+    ] as const) {
+      const browser = await launch({ viewport });
+      const { page } = browser;
+      try {
+        if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+        await openForShots(page);
+        await page.getByText('Settings', { exact: true }).click();
+        await page.getByRole('button', { name: 'Providers', exact: true }).click();
+        const providers = region(page, 'Providers');
+        const [chooser] = await Promise.all([
+          page.waitForEvent('filechooser'),
+          providers.getByRole('button', { name: 'Add local model' }).click(),
+        ]);
+        await chooser.setFiles(file);
+        await providers.getByRole('button', { name: 'Load', exact: true }).click();
+        const state = providers.getByLabel('Local model state');
+        await state.filter({ hasText: /^Loaded/ }).waitFor({ timeout: 60_000 });
+        await state.scrollIntoViewIfNeeded();
+        await page.screenshot(shot(name));
+      } finally {
+        await browser.close();
+      }
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
   }
 });

@@ -129,6 +129,32 @@ export class LocalGgufModel extends BaseLlm {
     }
   }
 
+  /** Loads the engine now (Settings → Load) instead of on the first request, in turn with them. */
+  async preload(): Promise<void> {
+    const release = await this.waitForTurn(undefined);
+    try {
+      await this.loadEngine();
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Lets go of the engine once the requests ahead of this call are done, and returns it (for the
+   * caller to free: only it knows how); the next request loads one again.
+   */
+  async unload(): Promise<LocalChatEngine | undefined> {
+    const release = await this.waitForTurn(undefined);
+    try {
+      const engine = this.engine;
+      this.engine = undefined;
+      // A failed load left nothing to free.
+      return await engine?.catch(() => undefined);
+    } finally {
+      release();
+    }
+  }
+
   private loadEngine(): Promise<LocalChatEngine> {
     const { engine } = this.options;
     if (!this.engine) {
