@@ -34,6 +34,14 @@ export function isRemoteId(id: string): boolean {
   return id.startsWith('adk:');
 }
 
+/** Refuses what works only on sessions in this browser, for a session on an ADK server. */
+export function localOnly(sessionId: string, what: string): void {
+  if (isRemoteId(sessionId))
+    throw new InvalidRequestError(
+      `${what} works on sessions in this browser: use "Copy to this browser" on this ADK session first`,
+    );
+}
+
 /** The parts of a remote id: server, app (and session). */
 export function remoteIdParts(id: string): string[] {
   return id.slice('adk:'.length).split(':').map(decodeURIComponent);

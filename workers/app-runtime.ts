@@ -1,10 +1,11 @@
 // The app's runtime, as the worker runs it: IndexedDB services, one resumable runner per agent,
-// session titles and settings, and the rules of the house:
+// session titles and settings, and the rooms that do the rest, which `runtime.ts` exposes:
 // - every run, rewind, edit, resume and answer holds the session's lock (one tab at a time);
 // - after every change it broadcasts what changed, so that other tabs update live;
 // - a run can be stopped; it is then interrupted, and can be resumed.
-// Flows (the Flows view, flow agents, checkpoints) are in app-flows.ts; model providers and the
-// agent builder's agents in app-providers.ts and app-agent-specs.ts.
+// Runs are in app-runs.ts, rewinds and forks in app-rewinds.ts, flows (the Flows view, flow
+// agents, checkpoints) in app-flows.ts; model providers and the agent builder's agents in
+// app-providers.ts and app-agent-specs.ts.
 
 import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
 import { INSTANT_DEMO, type DemoTiming } from '../src/demos/writing-workflow.ts';
@@ -13,24 +14,19 @@ import {
   IndexedDbSessionService,
   InvalidRequestError,
   InvocationNotFoundError,
-  REQUEST_CONFIRMATION_FUNCTION,
   Runner,
   SessionNotFoundError,
   isUserArtifact,
-  textOf,
   type BaseAgent,
   type Content,
-  type Event,
   type HttpModelOptions,
-  type InterruptedInvocation,
   type Part,
-  type RunConfig,
 } from '../src/index.ts';
 import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
-import type { LogPage, RunRecord } from '../src/store/session-service.ts';
+import type { LogPage } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './app-agent-specs.ts';
 import { AppAgents } from './app-agents.ts';
-import { AppFlows, REWIND_OWNER, rewindToCheckpoint } from './app-flows.ts';
+import { AppFlows } from './app-flows.ts';
 import { AppToolServers } from './app-tool-servers.ts';
 import { AppOpenings } from './app-openings.ts';
 import { AppProviders } from './app-providers.ts';
@@ -44,9 +40,6 @@ import {
 import {
   DEFAULT_SETTINGS,
   type AgentInfo,
-  type InterruptedRun,
-  type RunCause,
-  type OutgoingAttachment,
   type OpeningLimits,
   type RuntimeBroadcast,
   type SessionOpening,
@@ -54,22 +47,15 @@ import {
   type SessionSummary,
   type Settings,
 } from './protocol.ts';
-import {
-  APP_NAME,
-  DEFAULT_TITLE,
-  USER_ID,
-  newMeta,
-  summaryOf,
-  userMessage,
-  userText,
-} from './app-sessions.ts';
-import type { AttachmentPolicy } from '../src/models/attachments.ts';
+import { APP_NAME, DEFAULT_TITLE, USER_ID, newMeta, summaryOf } from './app-sessions.ts';
 import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
 import { sessionUsage, usageKey } from './app-usage.ts';
 import type { SessionLocks } from './session-locks.ts';
 import { AppRemote } from './app-remote.ts';
 import { AppStateEdits } from './app-state-edits.ts';
-import { isRemoteId } from './adk-servers.ts';
+import { isRemoteId, localOnly } from './adk-servers.ts';
+import { AppRewinds } from './app-rewinds.ts';
+import { AppRuns } from './app-runs.ts';
 import { AppTraces } from './app-traces.ts';
 import { AppBackup } from './app-backup.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
@@ -86,17 +72,17 @@ export interface AppRuntimeOptions {
   localModels?: LocalModels;
 }
 
-/** Called with each event of a run as it comes (partial ones included). */
-export type EventListener = (event: Event) => void;
-
 export class AppRuntime {
   private readonly sessions: IndexedDbSessionService;
   private readonly artifacts: IndexedDbArtifactService;
   private readonly store: IndexedDbAppStore;
   private readonly agentList: AppAgents;
   private readonly openings: AppOpenings;
-  /** Stops the run of a session (the Stop button). */
-  private readonly controllers = new Map<string, AbortController>();
+
+  /** Runs: send, Stop, resume, answers, Edit and Regenerate, and the runs to resume. */
+  readonly runs: AppRuns;
+  /** Rewinds, branch switches, checkpoints and forks. */
+  readonly rewinds: AppRewinds;
 
   /** The Flows view's flows; `runtime.ts` exposes its methods. */
   readonly flows: AppFlows;
@@ -160,13 +146,21 @@ export class AppRuntime {
       options.timing ?? ((await this.settings()).demoPace === 'instant' ? INSTANT_DEMO : undefined);
     this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs);
     this.remote = new AppRemote(this.store, options.broadcast, (json) => this.importSession(json));
-    this.stateEdits = new AppStateEdits({
+    const lent = {
+      sessions: this.sessions,
+      store: this.store,
       locks: options.locks,
       broadcast: options.broadcast,
-      sessions: this.sessions,
-      runnerFor: (sessionId) => this.runnerFor(sessionId),
-      run: (sessionId, onEvent, start) => this.run(sessionId, onEvent, start),
-      firstMessage: (sessionId, invocationId) => this.firstMessage(sessionId, invocationId),
+      runnerFor: (sessionId: string) => this.runnerFor(sessionId),
+      meta: (sessionId: string) => this.meta(sessionId),
+      firstMessage: (sessionId: string, invocationId: string) =>
+        this.firstMessage(sessionId, invocationId),
+    };
+    this.runs = new AppRuns({ ...lent, agents: this.agentList, remote: this.remote });
+    this.rewinds = new AppRewinds(lent);
+    this.stateEdits = new AppStateEdits({
+      ...lent,
+      run: (sessionId, onEvent, start) => this.runs.run(sessionId, onEvent, start),
     });
   }
 
@@ -260,213 +254,6 @@ export class AppRuntime {
     return this.openings.logPage(sessionId, fromSeq, limit);
   }
 
-  /** Sends a message as a new turn, with the files attached to it. */
-  async send(
-    sessionId: string,
-    text: string,
-    onEvent: EventListener,
-    attachments: readonly OutgoingAttachment[] = [],
-  ): Promise<void> {
-    if (isRemoteId(sessionId)) {
-      if (attachments.length > 0)
-        throw new InvalidRequestError('Files are not sent to ADK servers yet: send the text alone');
-      return this.remote.send(sessionId, text, onEvent);
-    }
-    const message =
-      attachments.length === 0
-        ? userText(text)
-        : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
-    await this.run(sessionId, onEvent, async (runner, runConfig) => {
-      await this.titleFromFirstMessage(sessionId, message);
-      return runner.runAsync({
-        userId: USER_ID,
-        sessionId,
-        newMessage: message,
-        runConfig,
-      });
-    });
-  }
-
-  /** Stops the session's run; it is then interrupted and can be resumed. */
-  stop(sessionId: string): void {
-    this.remote.stop(sessionId);
-    this.controllers.get(sessionId)?.abort();
-  }
-
-  rewind(sessionId: string, rewindBeforeInvocationId: string): Promise<Event> {
-    localOnly(sessionId, 'This rewind');
-    return this.rewindBefore(sessionId, async () => rewindBeforeInvocationId);
-  }
-
-  /**
-   * Brings back the branch of a turn off the active path (History's "Switch to this branch"):
-   * rewinds before the last marker that left it, found under the lock, so that what it found
-   * still holds when it rewinds.
-   */
-  switchToBranch(sessionId: string, invocationId: string): Promise<Event> {
-    localOnly(sessionId, 'Switching branches');
-    return this.rewindBefore(sessionId, () =>
-      this.sessions.getSwitchMarker({ ...this.key(sessionId), invocationId }),
-    );
-  }
-
-  /** Rewinds a flow session to before a node ran (after its checkpoint); it can then resume. */
-  async rewindToCheckpoint(sessionId: string, checkpointEventId: string): Promise<Event> {
-    localOnly(sessionId, 'Rewinding to a checkpoint');
-    const marker = await this.locked(sessionId, async () =>
-      rewindToCheckpoint(await this.runnerFor(sessionId), USER_ID, sessionId, checkpointEventId),
-    );
-    this.options.broadcast({ type: 'session-changed', sessionId });
-    return marker;
-  }
-
-  /**
-   * Runs a turn's message again with new text (Edit): the files it carried go with it. The old
-   * version stays as a branch.
-   */
-  async edit(
-    sessionId: string,
-    invocationId: string,
-    text: string,
-    onEvent: EventListener,
-  ): Promise<void> {
-    localOnly(sessionId, 'Edit');
-    const files = (await this.firstMessage(sessionId, invocationId))?.parts.filter(
-      (part) => part.inlineData,
-    );
-    const newMessage = userText(text);
-    if (files?.length) newMessage.parts.push(...files);
-    await this.editRun(sessionId, invocationId, newMessage, onEvent);
-  }
-
-  /** Asks the same message of a turn again (Regenerate): the old answer stays as a branch. */
-  async regenerate(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
-    localOnly(sessionId, 'Regenerate');
-    const message = await this.firstMessage(sessionId, invocationId);
-    if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
-      throw new InvalidRequestError('Only a turn that began with your message can be regenerated');
-    await this.editRun(sessionId, invocationId, message, onEvent);
-  }
-
-  private async editRun(
-    sessionId: string,
-    invocationId: string,
-    newMessage: Content,
-    onEvent: EventListener,
-  ): Promise<void> {
-    await this.run(sessionId, onEvent, async (runner, runConfig) =>
-      runner.editMessageAsync({
-        userId: USER_ID,
-        sessionId,
-        invocationId,
-        newMessage,
-        runConfig,
-      }),
-    );
-  }
-
-  async fork(sessionId: string, atInvocationId: string): Promise<SessionSummary> {
-    localOnly(sessionId, 'Fork');
-    const runner = await this.runnerFor(sessionId);
-    const meta = await this.meta(sessionId);
-    const fork = await runner.forkSessionAsync({ userId: USER_ID, sessionId, atInvocationId });
-    const forkMeta = newMeta(fork.id, `${meta.title} (fork)`, meta.agentId);
-    await this.store.putSessionMeta(forkMeta);
-    this.options.broadcast({ type: 'sessions-changed' });
-    return summaryOf(fork, forkMeta);
-  }
-
-  async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
-    if (isRemoteId(sessionId)) return this.remote.resume(sessionId, invocationId, onEvent);
-    await this.run(sessionId, onEvent, async (runner, runConfig) =>
-      runner.runAsync({
-        userId: USER_ID,
-        sessionId,
-        invocationId,
-        runConfig,
-      }),
-    );
-  }
-
-  /** Answers a confirmation request (Approve / Reject), which resumes the paused run. */
-  async answer(
-    sessionId: string,
-    requestId: string,
-    confirmed: boolean,
-    payload: unknown,
-    onEvent: EventListener,
-  ): Promise<void> {
-    const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
-    await this.respond(sessionId, requestId, REQUEST_CONFIRMATION_FUNCTION, response, onEvent);
-  }
-
-  /**
-   * Answers a paused call (a long-running tool, a question to the user) with its response, as
-   * the user's function response: the run that waits for it goes on.
-   */
-  async respond(
-    sessionId: string,
-    callId: string,
-    name: string,
-    response: Record<string, unknown>,
-    onEvent: EventListener,
-  ): Promise<void> {
-    if (isRemoteId(sessionId))
-      return this.remote.respond(sessionId, callId, name, response, onEvent);
-    const newMessage: Content = {
-      role: 'user',
-      parts: [{ functionResponse: { id: callId, name, response } }],
-    };
-    await this.run(sessionId, onEvent, async (runner, runConfig) =>
-      runner.runAsync({
-        userId: USER_ID,
-        sessionId,
-        newMessage,
-        runConfig,
-      }),
-    );
-  }
-
-  /**
-   * Runs that a reload, a crash, Stop, a failure or a rewind to a checkpoint cut off, and runs
-   * waiting for an answer, each with its turn's text and why it stopped.
-   */
-  async interruptedRuns(): Promise<InterruptedRun[]> {
-    const runner = await this.agentList.runner(DEFAULT_AGENT_ID);
-    const [runs, metas, records] = await Promise.all([
-      runner.listInterruptedInvocations({ userId: USER_ID }),
-      this.store.listSessionMeta(APP_NAME, USER_ID),
-      this.sessions.listRuns({ appName: APP_NAME, userId: USER_ID }),
-    ]);
-    const titles = new Map(metas.map((meta) => [meta.sessionId, meta.title]));
-    const agents = new Map(metas.map((meta) => [meta.sessionId, meta.agentId]));
-    const byRun = new Map(records.map((record) => [record.invocationId, record]));
-    const offered = await Promise.all(
-      runs.map((run) => this.agentList.resumable(agents.get(run.sessionId) ?? DEFAULT_AGENT_ID)),
-    );
-    const remoteTitles = new Map((await this.remote.listSessions()).map((s) => [s.id, s.title]));
-    const remote = this.remote.interruptedRuns(remoteTitles);
-    const local = await Promise.all(
-      runs
-        .filter((_, i) => offered[i])
-        .map(async (run) => ({
-          ...run,
-          sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE,
-          turnText: await this.turnText(run.sessionId, run.invocationId),
-          cause: causeOf(run, byRun.get(run.invocationId)),
-        })),
-    );
-    return [...local, ...remote];
-  }
-
-  /** The text of the message that began a turn ('' when there is none to show). */
-  private async turnText(sessionId: string, invocationId: string): Promise<string> {
-    // A run whose first event is not there (left by a kill before it was written) has none.
-    const message = await this.firstMessage(sessionId, invocationId).catch(() => undefined);
-    const text = textOf(message).trim();
-    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
-  }
-
   /** The content of a turn's first event (its user's message), read without the log. */
   private async firstMessage(
     sessionId: string,
@@ -477,11 +264,6 @@ export class AppRuntime {
     if (!checkpoint) throw new InvocationNotFoundError(invocationId, sessionId);
     const page = await this.sessions.listEvents({ ...key, fromSeq: checkpoint.firstSeq, limit: 1 });
     return page?.entries[0]?.event.content;
-  }
-
-  /** Which of these sessions another tab (or this one) is running right now. */
-  async busySessions(): Promise<string[]> {
-    return [...(await this.options.locks.held())];
   }
 
   loadArtifact(sessionId: string, filename: string, version?: number): Promise<Part | undefined> {
@@ -522,64 +304,8 @@ export class AppRuntime {
     return next;
   }
 
-  /**
-   * Runs a stream of events under the session's lock, with a Stop button, handing each event to
-   * `onEvent` and telling other tabs as events are stored.
-   */
-  private async run(
-    sessionId: string,
-    onEvent: EventListener,
-    start: (runner: Runner, runConfig: RunConfig) => Promise<AsyncGenerator<Event, void>>,
-  ): Promise<void> {
-    await this.locked(sessionId, async () => {
-      const controller = new AbortController();
-      this.controllers.set(sessionId, controller);
-      this.options.broadcast({ type: 'busy-changed', sessionId, busy: true });
-      const runConfig: RunConfig = {
-        signal: controller.signal,
-        streamingMode: 'sse',
-        // A file attached to a message is also an artifact of the session (as in adk-web).
-        saveInputBlobsAsArtifacts: true,
-        // The page shows the user's message as saved only from now on (a kill before loses it).
-        onMessageStored: (event) => {
-          onEvent(event);
-          this.options.broadcast({ type: 'session-changed', sessionId });
-        },
-      };
-      try {
-        const runner = await this.runnerFor(sessionId);
-        for await (const event of await start(runner, runConfig)) {
-          onEvent(event);
-          if (!event.partial) this.options.broadcast({ type: 'session-changed', sessionId });
-        }
-      } finally {
-        this.controllers.delete(sessionId);
-        this.options.broadcast({ type: 'busy-changed', sessionId, busy: false });
-        this.options.broadcast({ type: 'session-changed', sessionId });
-      }
-    });
-  }
-
-  /** Rewinds before the invocation `target` finds, under the session's lock, and tells tabs. */
-  private async rewindBefore(sessionId: string, target: () => Promise<string>): Promise<Event> {
-    const marker = await this.locked(sessionId, async () => {
-      const runner = await this.runnerFor(sessionId);
-      const rewindBeforeInvocationId = await target();
-      return runner.rewindAsync({ userId: USER_ID, sessionId, rewindBeforeInvocationId });
-    });
-    this.options.broadcast({ type: 'session-changed', sessionId });
-    return marker;
-  }
-
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
     return this.options.locks.withLock(sessionId, work);
-  }
-
-  private async attachmentPolicy(sessionId: string): Promise<AttachmentPolicy> {
-    const { agentId } = await this.meta(sessionId);
-    const agent = (await this.agentList.list()).find((info) => info.id === agentId);
-    if (!agent) throw new InvalidRequestError(`There is no agent ${agentId}`);
-    return agent.attachments;
   }
 
   private async runnerFor(sessionId: string): Promise<Runner> {
@@ -598,17 +324,6 @@ export class AppRuntime {
     return newMeta(sessionId, DEFAULT_TITLE, DEFAULT_AGENT_ID);
   }
 
-  private async titleFromFirstMessage(sessionId: string, message: Content): Promise<void> {
-    const meta = await this.meta(sessionId);
-    if (meta.title !== DEFAULT_TITLE) return;
-    const text = message.parts[0]?.text?.trim() ?? '';
-    await this.store.putSessionMeta({
-      ...meta,
-      title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
-    });
-    this.options.broadcast({ type: 'sessions-changed' });
-  }
-
   private fileDeps(): SessionFileDeps {
     return {
       sessions: this.sessions,
@@ -621,23 +336,4 @@ export class AppRuntime {
   private key(sessionId: string) {
     return { appName: APP_NAME, userId: USER_ID, sessionId };
   }
-}
-
-/** Why a run listed as interrupted stopped, from its record (see Runner and rewindToCheckpoint). */
-function causeOf(
-  run: InterruptedRun | InterruptedInvocation,
-  record: RunRecord | undefined,
-): RunCause {
-  if (run.status === 'paused') return 'waiting';
-  if (record?.ownerId === REWIND_OWNER) return 'rewound';
-  if (run.error) return 'failed';
-  return record?.status === 'running' ? 'cut-off' : 'stopped';
-}
-
-/** Refuses what works only on sessions in this browser, for a session on an ADK server. */
-function localOnly(sessionId: string, what: string): void {
-  if (isRemoteId(sessionId))
-    throw new InvalidRequestError(
-      `${what} works on sessions in this browser: use "Copy to this browser" on this ADK session first`,
-    );
 }

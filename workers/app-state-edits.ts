@@ -31,7 +31,7 @@ export interface StateEditDeps {
   locks: SessionLocks;
   broadcast: (message: RuntimeBroadcast) => void;
   runnerFor: (sessionId: string) => Promise<Runner>;
-  /** AppRuntime's `run`: a stream of events under the session's lock, with Stop. */
+  /** AppRuns's `run`: a stream of events under the session's lock, with Stop. */
   run: (
     sessionId: string,
     onEvent: EventListener,

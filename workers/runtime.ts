@@ -3,7 +3,8 @@
 // back through a callback the page passes as a Comlink proxy.
 
 import { expose } from 'comlink';
-import { AppRuntime, type EventListener } from './app-runtime.ts';
+import { AppRuntime } from './app-runtime.ts';
+import type { EventListener } from './app-runs.ts';
 import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
@@ -41,18 +42,19 @@ const api = {
     text: string,
     onEvent: EventListener,
     attachments?: OutgoingAttachment[],
-  ) => runtime.send(sessionId, text, onEvent, attachments),
-  stop: (sessionId: string) => runtime.stop(sessionId),
-  rewind: (sessionId: string, invocationId: string) => runtime.rewind(sessionId, invocationId),
+  ) => runtime.runs.send(sessionId, text, onEvent, attachments),
+  stop: (sessionId: string) => runtime.runs.stop(sessionId),
+  rewind: (sessionId: string, invocationId: string) =>
+    runtime.rewinds.rewind(sessionId, invocationId),
   switchToBranch: (sessionId: string, invocationId: string) =>
-    runtime.switchToBranch(sessionId, invocationId),
+    runtime.rewinds.switchToBranch(sessionId, invocationId),
   rewindToCheckpoint: (sessionId: string, checkpointEventId: string) =>
-    runtime.rewindToCheckpoint(sessionId, checkpointEventId),
+    runtime.rewinds.rewindToCheckpoint(sessionId, checkpointEventId),
   edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>
-    runtime.edit(sessionId, invocationId, text, onEvent),
+    runtime.runs.edit(sessionId, invocationId, text, onEvent),
   regenerate: (sessionId: string, invocationId: string, onEvent: EventListener) =>
-    runtime.regenerate(sessionId, invocationId, onEvent),
-  fork: (sessionId: string, invocationId: string) => runtime.fork(sessionId, invocationId),
+    runtime.runs.regenerate(sessionId, invocationId, onEvent),
+  fork: (sessionId: string, invocationId: string) => runtime.rewinds.fork(sessionId, invocationId),
   // The State panel's edits and History's "Edit state and re-run" (workers/app-state-edits.ts)
   editState: (sessionId: string, changes: Record<string, unknown>) =>
     runtime.stateEdits.editState(sessionId, changes),
@@ -65,23 +67,23 @@ const api = {
     onEvent: EventListener,
   ) => runtime.stateEdits.editStateAndRerun(sessionId, invocationId, changes, onEvent),
   resume: (sessionId: string, invocationId: string, onEvent: EventListener) =>
-    runtime.resume(sessionId, invocationId, onEvent),
+    runtime.runs.resume(sessionId, invocationId, onEvent),
   answer: (
     sessionId: string,
     requestId: string,
     confirmed: boolean,
     payload: unknown,
     onEvent: EventListener,
-  ) => runtime.answer(sessionId, requestId, confirmed, payload, onEvent),
+  ) => runtime.runs.answer(sessionId, requestId, confirmed, payload, onEvent),
   respond: (
     sessionId: string,
     callId: string,
     name: string,
     response: Record<string, unknown>,
     onEvent: EventListener,
-  ) => runtime.respond(sessionId, callId, name, response, onEvent),
-  interruptedRuns: () => runtime.interruptedRuns(),
-  busySessions: () => runtime.busySessions(),
+  ) => runtime.runs.respond(sessionId, callId, name, response, onEvent),
+  interruptedRuns: () => runtime.runs.interruptedRuns(),
+  busySessions: () => runtime.runs.busySessions(),
   loadArtifact: (sessionId: string, filename: string, version?: number) =>
     runtime.loadArtifact(sessionId, filename, version),
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),

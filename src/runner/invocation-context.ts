@@ -169,13 +169,11 @@ export class InvocationContext {
   }
 
   /**
-   * Starts a resume: from now on `resumeLog` is the invocation's active events as they stand,
-   * and this context (the agent that began the invocation) resumes from its start.
+   * Starts a resume (see runner/resume.ts): from now on `resumeLog` is `log`, and this context
+   * (the agent that began the invocation) resumes from its start.
    */
-  beginResume(): InvocationContext {
-    this.shared.resumeLog = this.activeEvents().filter(
-      (event) => event.invocationId === this.invocationId,
-    );
+  beginResume(log: readonly Event[]): InvocationContext {
+    this.shared.resumeLog = log;
     return this.resuming(0);
   }
 

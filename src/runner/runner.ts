@@ -1,4 +1,5 @@
-// The Runner: runs an agent tree over a session service, storing every event it yields.
+// The Runner: runs an agent tree over a session service, storing every event it yields. How a
+// run resumes (what was cut off, where it starts again, which agent carries on) is resume.ts.
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
@@ -20,9 +21,17 @@ import {
 import { findAgentToRun } from './agent-to-run.ts';
 import { editSessionState, type EditStateRequest } from './edit-state.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
-import { answeredCallEvent, awaitedCallIds, hasFinished, startAgentOf } from './resume.ts';
+import {
+  RESUMABLE_FAILURES,
+  answeredCallEvent,
+  awaitedCallIds,
+  beginResume,
+  invocationToResume,
+  isRunAlive,
+  listInterrupted,
+  resumeStart,
+} from './resume.ts';
 import { inputBlobs } from './input-blobs.ts';
-import { RESUMABLE_FAILURES, listInterrupted } from './interrupted-runs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import { checkAgentTree, checkMessage, invocationEvents, userEvent } from './runner-checks.ts';
 import { traceRun } from '../tracing/run-trace.ts';
@@ -40,7 +49,6 @@ import type {
 } from './runner-types.ts';
 
 const DEFAULT_HEARTBEAT_MS = 5_000;
-const STALE_AFTER_BEATS = 3;
 
 export class Runner {
   readonly appName: string;
@@ -91,7 +99,7 @@ export class Runner {
     const view = takeActiveEventsView(session.events);
     const active = view.peek();
     const answered = answeredCallEvent(active, message);
-    const resumeId = request.invocationId ?? (resumable ? answered?.invocationId : undefined);
+    const resumeId = invocationToResume(request, answered, resumable);
     if (resumeId !== undefined) {
       yield* this.resume(session, view, resumeId, request);
       return;
@@ -112,51 +120,26 @@ export class Runner {
     invocationId: string,
     request: RunAsyncRequest,
   ): AsyncGenerator<Event, void> {
-    const active = view.get();
-    const first = active.findIndex((event) => event.invocationId === invocationId);
-    if (first < 0) {
-      if (session.events.some((event) => event.invocationId === invocationId)) {
-        throw new InvalidRequestError(
-          `Invocation ${invocationId} was rewound, so it cannot be resumed`,
-        );
-      }
-      throw new InvocationNotFoundError(invocationId, session.id);
-    }
-    if (this.running.has(invocationId)) {
-      throw new InvalidRequestError(`Invocation ${invocationId} is running already`);
-    }
-    const agent = startAgentOf(active, first, this.agent);
-    const invocation = active.filter((event) => event.invocationId === invocationId);
-    if (hasFinished(invocation, agent.name)) {
-      // Every event of it is stored: a crash cut it off before its record was removed, and the
-      // record would offer it for resuming forever.
-      await this.sessionService.deleteRun({
-        appName: this.appName,
-        userId: session.userId,
-        sessionId: session.id,
-        invocationId,
-      });
-      return;
-    }
-    const ctx = this.newContext(
+    const start = await resumeStart({
       session,
+      active: view.get(),
       invocationId,
-      active[first]!.content,
-      request.runConfig,
-      view,
-    );
-    const message = request.newMessage;
-    const branch = message && answeredCallEvent(active, message)?.branch;
-    yield* this.runAgent(ctx, agent, {
-      resume: true,
-      ...(message && {
-        message: userEvent(
+      root: this.agent,
+      request,
+      isRunning: (id) => this.running.has(id),
+      deleteRun: () =>
+        this.sessionService.deleteRun({
+          appName: this.appName,
+          userId: session.userId,
+          sessionId: session.id,
           invocationId,
-          { role: 'user', parts: message.parts },
-          request.stateDelta,
-          branch,
-        ),
-      }),
+        }),
+    });
+    if (!start) return;
+    const ctx = this.newContext(session, invocationId, start.userContent, request.runConfig, view);
+    yield* this.runAgent(ctx, start.agent, {
+      resume: true,
+      ...(start.message && { message: start.message }),
     });
   }
 
@@ -307,7 +290,7 @@ export class Runner {
       throw error;
     }
     const trace = traceRun(ctx, agent.name, resume, stored);
-    const runCtx = (resume ? ctx.beginResume() : ctx).withSpan(trace?.root);
+    const runCtx = (resume ? beginResume(ctx) : ctx).withSpan(trace?.root);
     let outcome: { outcome: RunOutcome; details?: Pick<RunRecord, 'pendingCallIds' | 'error'> } = {
       outcome: 'interrupted',
     };
@@ -353,10 +336,14 @@ export class Runner {
     );
   }
 
-  private async isAlive(run: RunRecord): Promise<boolean> {
-    if (run.ownerId === this.instanceId) return this.running.has(run.invocationId);
-    if (this.runLiveness) return this.runLiveness(run);
-    return this.clock() - run.heartbeatAt < this.heartbeatMs * STALE_AFTER_BEATS;
+  private isAlive(run: RunRecord): Promise<boolean> {
+    return isRunAlive(run, {
+      instanceId: this.instanceId,
+      running: this.running,
+      heartbeatMs: this.heartbeatMs,
+      clock: this.clock,
+      runLiveness: this.runLiveness,
+    });
   }
 
   protected async append(ctx: InvocationContext, event: Event, run?: RunRecord): Promise<Event> {

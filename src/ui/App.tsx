@@ -1,59 +1,28 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { AgentBuilder } from './agent-builder.ts';
-import { AgentSelect } from './AgentSelect.tsx';
-import { actionsOf, showApprovals } from './app-actions.ts';
+import { actionsOf } from './app-actions.ts';
+import { AppHeader } from './AppHeader.tsx';
 import { Announcer } from './Announcer.tsx';
-import { Approvals } from './Approvals.tsx';
-import { InputRequests } from './InputRequests.tsx';
 import { ArtifactsPanel } from './ArtifactsPanel.tsx';
-import { Chat } from './Chat.tsx';
+import { Banners } from './Banners.tsx';
 import { flowProgress } from './checkpoints-model.ts';
-import { CheckpointsPanel } from './CheckpointsPanel.tsx';
-import { Composer, type EditTarget } from './Composer.tsx';
+import type { EditTarget } from './Composer.tsx';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import { rewindOnly, type MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
-import { FlowsButton } from './FlowsButton.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
-import { lazy } from './lazy.tsx';
+import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
+import { lastAnswerId as lastAnswerOf, sessionLinks } from './open-session-model.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
-import { ResumeBanner } from './ResumeBanner.tsx';
-import { RewindNote } from './RewindNote.tsx';
 import { SessionList } from './SessionList.tsx';
-import { SettingsMenu } from './SettingsMenu.tsx';
-import { clip, TITLE_CHARS } from './preview.ts';
+import { SessionMain } from './SessionMain.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
-import { StorageInfo } from './StorageInfo.tsx';
 import { applyTheme } from './theme.ts';
-import { sessionUsageText } from './usage-format.ts';
-import { UpdatePrompt } from './UpdatePrompt.tsx';
 import { useSnapshot } from './use-snapshot.ts';
 import type { RuntimeClient, Workbench } from './workbench.ts';
-
-// Views opened from the header: loaded when first opened, not with the page.
-const FlowsView = lazy(() => import('./FlowsView.tsx').then((m) => m.FlowsView));
-const AgentsView = lazy(() => import('./AgentsView.tsx').then((m) => m.AgentsView));
-const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.ProvidersView));
-const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
-const ToolServersView = lazy(() => import('./ToolServersView.tsx').then((m) => m.ToolServersView));
-const BackupView = lazy(() => import('./BackupView.tsx').then((m) => m.BackupView));
-// Opened from a turn in History or a message's actions.
-const TraceView = lazy(() => import('./trace/TraceView.tsx').then((m) => m.TraceView));
-// Shown above a session on an ADK server only.
-const RemoteBar = lazy(() => import('./RemoteBar.tsx').then((m) => m.RemoteBar));
-
-const PLACEHOLDERS: Record<string, string> = {
-  'state-keeper': 'set color to red',
-  'writing-workflow': 'A topic to write about, e.g. tea',
-  'example:support': 'Is invoice INV-1042 paid?',
-  'example:research-brief': 'A topic for a brief, e.g. solar panels',
-};
-
-/** What the main area shows: the session, or one of the views opened from the header. */
-type View = 'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup' | 'trace';
 
 interface Props {
   workbench: Workbench;
@@ -67,12 +36,16 @@ interface Props {
 export function App({ workbench, flows, providers, builder, client }: Props) {
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
-  const [view, setView] = useState<View>('chat');
+  const [view, setView] = useState<MainView>('chat');
   const [pane, setPane] = useState<Pane>('chat');
   // The turn the Trace view shows, with its session (another session opened closes it).
-  const [traced, setTraced] = useState<{ sessionId: string; invocationId: string }>();
-  const toggle = (next: View) => {
+  const [traced, setTraced] = useState<TracedTurn>();
+  const toggle = (next: MainView) => {
     setView((open) => (open === next ? 'chat' : next));
+    setPane('chat');
+  };
+  const openView = (next: MainView) => {
+    setView(next);
     setPane('chat');
   };
   // Until the worker has said which theme is set, the one main.tsx took from this browser holds.
@@ -133,7 +106,6 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   const agentInfo = state.agents.find((agent) => agent.id === agentId);
   const flow = agentInfo?.flow;
   const [editing, setEditing] = useState<EditTarget>();
-  const usageText = sessionUsageText(state.usage);
   // A session on an ADK server has its traces there (the bar's Trace), none here.
   const remoteSession = !!current?.summary.remote;
   const messageActions = useMemo(
@@ -151,10 +123,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
     [actions, showTrace, remoteSession],
   );
   const chatItems = session?.chat;
-  const lastAnswerId = useMemo(() => {
-    const last = chatItems?.findLast((item) => item.kind === 'message');
-    return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
-  }, [chatItems]);
+  const lastAnswerId = useMemo(() => lastAnswerOf(chatItems), [chatItems]);
   const remote = !!current?.summary.remote;
   const messageContext = useMemo(
     () => ({
@@ -167,24 +136,14 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
     [messageActions, session?.versions, lastAnswerId, running, locked, remote],
   );
   // A rewind into a new session on an ADK server links the two sessions, both ways.
-  const historyLinks = useMemo((): SessionLink[] => {
-    if (!current) return EMPTY;
-    const from = current.summary.remote?.rewoundFrom;
-    const into = state.sessions.filter(
-      (other) => other.remote?.rewoundFrom?.sessionId === current.summary.id,
-    );
-    return [
-      ...(from ? [{ label: 'Rewound from', sessionId: from.sessionId, title: from.title }] : []),
-      ...into.map((other) => ({ label: 'Rewound into', sessionId: other.id, title: other.title })),
-    ];
-  }, [current?.summary, state.sessions]);
+  const historyLinks = useMemo(
+    (): SessionLink[] => (current ? sessionLinks(current.summary, state.sessions) : EMPTY),
+    [current?.summary, state.sessions],
+  );
   const historyRows = useMemo(
     () => (remote ? rewindOnly(session?.history ?? EMPTY) : (session?.history ?? EMPTY)),
     [remote, session?.history],
   );
-  const approvalsWaiting =
-    session?.approvals.filter((approval) => !state.answered.includes(approval.requestId)).length ??
-    0;
   const checkpoints = useMemo(
     () => (flow && current ? openingCheckpoints(current, { running: locked }) : EMPTY),
     [flow, current?.activeTail, current?.summary.id, locked],
@@ -203,50 +162,16 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
       class={view === 'chat' || (view === 'trace' && !tracing) ? 'app' : 'app flows-open'}
       data-pane={pane}
     >
-      <header class="top">
-        <p class="brand">
-          <img src="/favicon.svg" alt="" width="28" height="28" /> Trellis
-        </p>
-        <AgentSelect
-          agents={state.agents}
-          value={agentId}
-          disabled={!state.ready || locked || state.opening}
-          onChange={actions.setAgent}
-        />
-        <FlowsButton editor={flows} pressed={view === 'flows'} onClick={() => toggle('flows')} />
-        <button type="button" aria-pressed={view === 'agents'} onClick={() => toggle('agents')}>
-          Agents
-        </button>
-        <StorageInfo
-          refreshKey={current?.summary.lastUpdateTime}
-          hasWork={state.sessions.some((s) => !s.remote && s.lastUpdateTime > s.createdAt)}
-          lastBackupAt={() => client.runtime.lastBackupAt()}
-          onBackup={() => {
-            setView('backup');
-            setPane('chat');
-          }}
-        />
-        <SettingsMenu
-          settings={state.settings}
-          onChange={actions.updateSettings}
-          onProviders={() => {
-            setView('providers');
-            setPane('chat');
-          }}
-          onAdkServers={() => {
-            setView('adk');
-            setPane('chat');
-          }}
-          onToolServers={() => {
-            setView('tools');
-            setPane('chat');
-          }}
-          onBackup={() => {
-            setView('backup');
-            setPane('chat');
-          }}
-        />
-      </header>
+      <AppHeader
+        state={state}
+        actions={actions}
+        flows={flows}
+        client={client}
+        view={view}
+        locked={locked}
+        onToggle={toggle}
+        onOpen={openView}
+      />
 
       <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
 
@@ -269,176 +194,44 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           chat={session?.chat ?? EMPTY}
           approvals={session?.approvals ?? EMPTY}
         />
-        <div class="banners">
-          <UpdatePrompt />
-          <ResumeBanner runs={state.interrupted} disabled={running} onResume={actions.resume} />
-          {busyElsewhere && (
-            <p class="banner busy" role="status">
-              This session is running in another tab. It updates here live; you can act on it once
-              that run ends.
-            </p>
-          )}
-          {state.error && (
-            <p class="banner error" role="alert">
-              {state.error}{' '}
-              <button type="button" class="quiet" onClick={actions.dismiss}>
-                Dismiss
-              </button>
-            </p>
-          )}
-          {state.notice && (
-            <p class="banner notice" role="status">
-              {state.notice}{' '}
-              <button type="button" class="quiet" onClick={actions.dismiss}>
-                OK
-              </button>
-            </p>
-          )}
-        </div>
-        {tracing ? (
-          <TraceView
-            key={`${tracing.sessionId} ${tracing.invocationId}`}
-            client={client}
-            sessionId={tracing.sessionId}
-            invocationId={tracing.invocationId}
-            onClose={() => setView('chat')}
-          />
-        ) : view === 'flows' ? (
-          <FlowsView editor={flows} onUse={use} onClose={() => setView('chat')} />
-        ) : view === 'agents' ? (
-          <AgentsView
-            builder={builder}
-            onProviders={() => setView('providers')}
-            onUse={use}
-            onClose={() => setView('chat')}
-          />
-        ) : view === 'providers' ? (
-          <ProvidersView editor={providers} onClose={() => setView('chat')} />
-        ) : view === 'tools' ? (
-          <ToolServersView client={client} onClose={() => setView('chat')} />
-        ) : view === 'backup' ? (
-          <BackupView client={client} onClose={() => setView('chat')} />
-        ) : view === 'adk' ? (
-          <AdkServersView
-            client={client}
-            onOpen={(id) => {
-              openSession(id);
-              setView('chat');
-            }}
-            onNewSession={(agentId) => {
-              actions.newSessionWith(agentId);
-              setView('chat');
-            }}
-            onClose={() => setView('chat')}
+        <Banners
+          interrupted={state.interrupted}
+          running={running}
+          busyElsewhere={busyElsewhere}
+          error={state.error}
+          notice={state.notice}
+          onResume={actions.resume}
+          onDismiss={actions.dismiss}
+        />
+        {view === 'chat' || (view === 'trace' && !tracing) ? (
+          <SessionMain
+            state={state}
+            actions={actions}
+            session={session}
+            agent={agentInfo}
+            locked={locked}
+            checkpoints={checkpoints}
+            checkpointsOpen={checkpointsOpen}
+            onCheckpoints={setCheckpointsOpen}
+            editing={editing}
+            onStartEdit={setEditing}
+            messageContext={messageContext}
+            onOpenSession={openSession}
+            onShowNode={showNode}
           />
         ) : (
-          <>
-            <div class="session-bar">
-              <h1 class="session-heading">
-                {current ? clip(current.summary.title, TITLE_CHARS) : 'Trellis'}
-              </h1>
-              {usageText && (
-                <p class="session-usage" title="Counted over every answer, rewound ones too">
-                  {usageText}
-                </p>
-              )}
-              {flow && (
-                <div class="view-switch" role="group" aria-label="View">
-                  <button
-                    type="button"
-                    aria-pressed={!checkpointsOpen}
-                    onClick={() => setCheckpointsOpen(false)}
-                  >
-                    Chat
-                  </button>
-                  <button
-                    type="button"
-                    aria-pressed={checkpointsOpen}
-                    onClick={() => setCheckpointsOpen(true)}
-                  >
-                    Checkpoints
-                  </button>
-                </div>
-              )}
-            </div>
-            {current?.summary.remote && (
-              <RemoteBar
-                key={current.summary.id}
-                remote={current.summary.remote}
-                disabled={locked}
-                onCopy={actions.copyToBrowser}
-                onOpen={openSession}
-                loadTrace={actions.remoteTrace}
-              />
-            )}
-            {session && (
-              <Approvals
-                approvals={session.approvals.filter(
-                  (approval) => !state.answered.includes(approval.requestId),
-                )}
-                disabled={locked}
-                onAnswer={actions.answer}
-                // Policies apply to the tools of the agent builder's agents and of flows.
-                {...(agentId && /^(agent|flow|example):/.test(agentId)
-                  ? { onAllowAlways: actions.allowAlways }
-                  : {})}
-              />
-            )}
-            {session && (
-              <InputRequests
-                requests={session.inputs.filter(
-                  (request) => !state.answered.includes(request.callId),
-                )}
-                disabled={locked}
-                onReply={actions.respond}
-              />
-            )}
-            {flow && current && checkpointsOpen ? (
-              <CheckpointsPanel
-                rows={checkpoints}
-                threadId={current.summary.id}
-                disabled={locked}
-                onRewind={actions.rewindToCheckpoint}
-                onShowNode={showNode}
-              />
-            ) : (
-              <Chat
-                items={session?.chat ?? EMPTY}
-                sent={state.sent}
-                runEventIds={state.runEventIds}
-                streaming={state.streaming}
-                stopped={state.stoppedText}
-                running={running}
-                context={messageContext}
-                earlier={session?.earlierMessages ?? false}
-                onShowEarlier={actions.showEarlierMessages}
-              />
-            )}
-            {state.rewind && (
-              <RewindNote said={state.rewind.said} disabled={locked} onUndo={actions.undoRewind} />
-            )}
-            <Composer
-              running={running}
-              disabled={!state.ready || busyElsewhere || !current || state.opening}
-              placeholder={PLACEHOLDERS[agentId ?? ''] ?? 'Message'}
-              policy={agentInfo?.attachments}
-              lastMessage={session?.lastMessage}
-              editing={editing}
-              returned={state.returned}
-              approvalsWaiting={approvalsWaiting}
-              questionWaiting={
-                session?.inputs.some(
-                  (input) => input.kind === 'question' && !state.answered.includes(input.callId),
-                ) ?? false
-              }
-              onSend={actions.send}
-              onEdit={actions.edit}
-              onStartEdit={setEditing}
-              onRejectAndSend={actions.rejectAndSend}
-              onShowApprovals={showApprovals}
-              onStop={actions.stop}
-            />
-          </>
+          <MainViews
+            view={view}
+            traced={tracing}
+            flows={flows}
+            providers={providers}
+            builder={builder}
+            client={client}
+            onUse={use}
+            onOpenSession={openSession}
+            onNewSession={actions.newSessionWith}
+            onView={setView}
+          />
         )}
       </main>
 

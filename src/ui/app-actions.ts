@@ -6,6 +6,8 @@ import { download } from './download.ts';
 import type { StateChanges } from './state-edit-model.ts';
 import type { Workbench } from './workbench.ts';
 
+export type AppActions = ReturnType<typeof actionsOf>;
+
 /** Stable callbacks (the panels re-render only when their data changes). */
 export function actionsOf(workbench: Workbench) {
   return {

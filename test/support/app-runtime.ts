@@ -1,6 +1,8 @@
 // The app's runtime (what the worker exposes) over a fresh database, for tests in Node.
 
+import type { Remote } from 'comlink';
 import { AppRuntime } from '../../workers/app-runtime.ts';
+import type { RuntimeApi } from '../../workers/runtime.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
 import { freshDbName } from './helpers.ts';
 
@@ -12,4 +14,24 @@ export function appRuntime(): AppRuntime {
     broadcast: () => {},
     timing: { thinkMs: 0, chunkDelayMs: 0 },
   });
+}
+
+/**
+ * The runtime in this process standing in for the worker: each call of the page's API goes to
+ * where `workers/runtime.ts` sends it, `AppRuntime` itself or its `runs` or `rewinds` room.
+ */
+export function inProcessApi(runtime: AppRuntime): Remote<RuntimeApi> {
+  const targets: object[] = [runtime, runtime.runs, runtime.rewinds];
+  return new Proxy(
+    {},
+    {
+      get: (_, name) => {
+        const target = targets.find(
+          (candidate) => typeof (candidate as Record<PropertyKey, unknown>)[name] === 'function',
+        ) as Record<PropertyKey, (...args: unknown[]) => unknown> | undefined;
+        if (!target) throw new Error(`The runtime has no ${String(name)}`);
+        return (...args: unknown[]) => target[name]!(...args);
+      },
+    },
+  ) as Remote<RuntimeApi>;
 }

@@ -84,7 +84,7 @@ describe('ADK eval sets', () => {
     const app = appRuntime();
     const { id } = await app.createSession();
     for (const text of ['set color to red', 'set size to large', 'what is color'])
-      await app.send(id, text, () => {});
+      await app.runs.send(id, text, () => {});
     const { filename, json } = await app.exportEvalSet(id);
     expect(filename).toMatch(/\.evalset\.json$/);
     const file = JSON.parse(json);

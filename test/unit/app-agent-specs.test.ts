@@ -146,7 +146,9 @@ describe('AppRuntime agent builder', () => {
     const provider = await withProvider(runtime);
     const { saved } = await runtime.agentSpecs.save(spec(provider.id));
     const { id } = await runtime.createSession(saved!.agentId);
-    const { events, error } = await run((onEvent) => runtime.send(id, 'What is 6 * 7?', onEvent));
+    const { events, error } = await run((onEvent) =>
+      runtime.runs.send(id, 'What is 6 * 7?', onEvent),
+    );
     expect(error).toBeUndefined();
     const calls = events.flatMap(
       (e) => e.content?.parts.flatMap((p) => p.functionCall ?? []) ?? [],
@@ -183,24 +185,26 @@ describe('AppRuntime agent builder', () => {
     );
     const { id } = await runtime.createSession(saved!.agentId);
     const first = await run((onEvent) =>
-      runtime.send(id, 'What is 6 * 7?', (event) => {
+      runtime.runs.send(id, 'What is 6 * 7?', (event) => {
         onEvent(event);
-        if (event.partial) runtime.stop(id); // the stream stalls after its first words
+        if (event.partial) runtime.runs.stop(id); // the stream stalls after its first words
       }),
     );
     expect(first.error).toBeUndefined();
     expect(first.events.some((e) => e.partial)).toBe(true);
-    const [interrupted] = await runtime.interruptedRuns();
+    const [interrupted] = await runtime.runs.interruptedRuns();
     expect(interrupted).toMatchObject({
       sessionId: id,
       status: 'interrupted',
       turnText: 'What is 6 * 7?',
       cause: 'stopped',
     });
-    const resumed = await run((onEvent) => runtime.resume(id, interrupted!.invocationId, onEvent));
+    const resumed = await run((onEvent) =>
+      runtime.runs.resume(id, interrupted!.invocationId, onEvent),
+    );
     expect(resumed.error).toBeUndefined();
     expect(texts(resumed.events)).toEqual(['The calculator says 6 × 7 = 42.']);
-    expect(await runtime.interruptedRuns()).toEqual([]);
+    expect(await runtime.runs.interruptedRuns()).toEqual([]);
   });
 
   it('interrupts a run when the server cannot be reached, says so, and resumes once it is back', async () => {
@@ -212,14 +216,14 @@ describe('AppRuntime agent builder', () => {
     const port = Number(new URL(down.url).port);
     await down.close();
 
-    const failed = await run((onEvent) => runtime.send(id, 'What is 6 * 7?', onEvent));
+    const failed = await run((onEvent) => runtime.runs.send(id, 'What is 6 * 7?', onEvent));
     expect(failed.error?.name).toBe('ModelUnreachableError');
     const errorEvent = failed.events.find((e) => e.errorCode);
     expect(errorEvent).toMatchObject({ author: 'calc', errorCode: 'MODEL_UNREACHABLE' });
     expect(errorEvent!.errorMessage).toMatch(
       /^Could not reach Fixture .*The run stopped; resume it/,
     );
-    const [interrupted] = await runtime.interruptedRuns();
+    const [interrupted] = await runtime.runs.interruptedRuns();
     expect(interrupted).toMatchObject({
       sessionId: id,
       status: 'interrupted',
@@ -230,11 +234,11 @@ describe('AppRuntime agent builder', () => {
     const up = await startModelServer({ port });
     try {
       const resumed = await run((onEvent) =>
-        runtime.resume(id, interrupted!.invocationId, onEvent),
+        runtime.runs.resume(id, interrupted!.invocationId, onEvent),
       );
       expect(resumed.error).toBeUndefined();
       expect(texts(resumed.events)).toEqual(['The calculator says 6 × 7 = 42.']);
-      expect(await runtime.interruptedRuns()).toEqual([]);
+      expect(await runtime.runs.interruptedRuns()).toEqual([]);
     } finally {
       await up.close();
     }
@@ -253,13 +257,13 @@ describe('AppRuntime agent builder', () => {
       }),
     );
     const { id } = await runtime.createSession(saved!.agentId);
-    await run((onEvent) => runtime.send(id, 'hi', onEvent));
+    await run((onEvent) => runtime.runs.send(id, 'hi', onEvent));
     const tools = (r: (typeof server.requests)[number]) =>
       r.body.tools.map((t: { function: { name: string } }) => t.function.name);
     expect(tools(server.requests.at(-1)!)).toEqual(['transfer_to_agent']);
     expect(server.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
     await runtime.providers.save({ ...provider, apiKey: 'sk-another-key-000000000000' });
-    await run((onEvent) => runtime.send(id, 'hi again', onEvent));
+    await run((onEvent) => runtime.runs.send(id, 'hi again', onEvent));
     expect(server.requests.at(-1)!.headers.authorization).toBe(
       'Bearer sk-another-key-000000000000',
     );
@@ -273,12 +277,12 @@ describe('AppRuntime agent builder', () => {
     );
     const { id } = await runtime.createSession(saved!.agentId);
     await run((onEvent) =>
-      runtime.send(id, 'What is 6 * 7?', (event) => {
+      runtime.runs.send(id, 'What is 6 * 7?', (event) => {
         onEvent(event);
-        if (event.partial) runtime.stop(id);
+        if (event.partial) runtime.runs.stop(id);
       }),
     );
-    expect(await runtime.interruptedRuns()).toEqual([]);
+    expect(await runtime.runs.interruptedRuns()).toEqual([]);
   });
 
   it('exports an agent with its sub-agents and no key, and imports it elsewhere', async () => {
@@ -321,7 +325,7 @@ describe('AppRuntime agent builder', () => {
     const { saved } = await runtime.agentSpecs.save(spec(provider.id));
     const { id } = await runtime.createSession(saved!.agentId);
     await runtime.agentSpecs.remove(saved!.id);
-    const { error } = await run((onEvent) => runtime.send(id, 'hi', onEvent));
+    const { error } = await run((onEvent) => runtime.runs.send(id, 'hi', onEvent));
     expect(error?.message).toMatch(/^Agent deleted: this session's agent/);
   });
 });

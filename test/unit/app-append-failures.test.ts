@@ -3,13 +3,12 @@
 // StorageError, the page shows it, and the run can be tried again.
 
 import 'fake-indexeddb/auto';
-import type { Remote } from 'comlink';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
-import type { RuntimeApi } from '../../workers/runtime.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessApi } from '../support/app-runtime.ts';
 import { CommitRollbacks } from '../support/failing-appends.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
@@ -34,17 +33,7 @@ function open() {
   });
   const client: RuntimeClient = {
     // The runtime in-process stands in for the worker: every call goes straight to it.
-    runtime: new Proxy(
-      {},
-      {
-        get:
-          (_, name) =>
-          (...args: unknown[]) =>
-            (runtime as unknown as Record<string, (...a: unknown[]) => unknown>)[name as string]!(
-              ...args,
-            ),
-      },
-    ) as Remote<RuntimeApi>,
+    runtime: inProcessApi(runtime),
     callback: (listener) => listener,
     onBroadcast: (listener) => {
       listeners.add(listener);
@@ -60,7 +49,7 @@ function open() {
  */
 async function rewoundSupport(runtime: AppRuntime): Promise<{ id: string; invocationId: string }> {
   const { id } = await runtime.createSession('example:support');
-  await runtime.send(id, 'Is invoice INV-1042 paid?', () => undefined);
+  await runtime.runs.send(id, 'Is invoice INV-1042 paid?', () => undefined);
   for (let i = 0; i < 5; i++) {
     const { events } = await runtime.openSession(id);
     const answered = new Set(
@@ -70,11 +59,11 @@ async function rewoundSupport(runtime: AppRuntime): Promise<{ id: string; invoca
       .flatMap((e) => e.content?.parts.map((p) => p.functionCall) ?? [])
       .find((call) => call?.name === 'adk_request_confirmation' && !answered.has(call.id));
     if (!pending) break;
-    await runtime.answer(id, pending.id!, true, undefined, () => undefined);
+    await runtime.runs.answer(id, pending.id!, true, undefined, () => undefined);
   }
   const { events } = await runtime.openSession(id);
   const check = events.find((e) => e.actions.agentState?.['current_node'] === 'check')!;
-  await runtime.rewindToCheckpoint(id, check.id);
+  await runtime.rewinds.rewindToCheckpoint(id, check.id);
   return { id, invocationId: check.invocationId };
 }
 
@@ -91,7 +80,7 @@ describe('the app, when IndexedDB rolls back an append of a run', () => {
     const { runtime, broadcasts } = open();
     const { id } = await runtime.createSession();
     rollbacks.failAppend(2); // the user's message is stored, the agent's reply is not
-    const error = await rejectionOf(runtime.send(id, 'set color to red', () => undefined));
+    const error = await rejectionOf(runtime.runs.send(id, 'set color to red', () => undefined));
     expect(rollbacks.tripped).toBe(true);
     expect(error.name).toBe('StorageError');
     expect(error.message).toMatch(STORAGE_MESSAGE);
@@ -100,7 +89,7 @@ describe('the app, when IndexedDB rolls back an append of a run', () => {
     expect(events.map((event) => event.author)).toEqual(['user']);
     expect(state).toEqual({});
 
-    await runtime.send(id, 'set color to blue', () => undefined);
+    await runtime.runs.send(id, 'set color to blue', () => undefined);
     expect((await runtime.openSession(id)).state).toEqual({ color: 'blue' });
   });
 
@@ -108,14 +97,14 @@ describe('the app, when IndexedDB rolls back an append of a run', () => {
     const { runtime } = open();
     const { id, invocationId } = await rewoundSupport(runtime);
     const before = (await runtime.openSession(id)).events.length;
-    expect(await runtime.interruptedRuns()).toMatchObject([{ sessionId: id, invocationId }]);
+    expect(await runtime.runs.interruptedRuns()).toMatchObject([{ sessionId: id, invocationId }]);
 
     rollbacks.failAppend(1);
-    const error = await rejectionOf(runtime.resume(id, invocationId, () => undefined));
+    const error = await rejectionOf(runtime.runs.resume(id, invocationId, () => undefined));
     expect(error.name).toBe('StorageError');
     expect((await runtime.openSession(id)).events).toHaveLength(before);
 
-    await runtime.resume(id, invocationId, () => undefined);
+    await runtime.runs.resume(id, invocationId, () => undefined);
     expect((await completedNodes(runtime, id)).slice(-2)).toEqual(['check', 'end']);
   });
 

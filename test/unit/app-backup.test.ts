@@ -26,8 +26,8 @@ const TOKEN = 'Bearer mcp-backup-token-77';
 async function workspace() {
   const runtime = open();
   const session = await runtime.createSession('state-keeper');
-  await runtime.send(session.id, 'set color to red', () => {});
-  await runtime.send(session.id, 'save todo.txt as buy milk', () => {});
+  await runtime.runs.send(session.id, 'set color to red', () => {});
+  await runtime.runs.send(session.id, 'save todo.txt as buy milk', () => {});
   const flow = await runtime.flows.duplicate('example:support');
   const provider = await runtime.providers.save({
     kind: 'openai-compatible',
@@ -110,7 +110,7 @@ describe('backup and restore', () => {
     const edited = { ...(await target.flows.get(flow.id)).flow, description: 'mine' };
     const saved = await target.flows.save(JSON.stringify(edited), flow.id);
     expect(saved.problems).toEqual([]);
-    await target.send(session.id, 'set size to large', () => {});
+    await target.runs.send(session.id, 'set size to large', () => {});
     const report = await target.backups.restore(json);
     expect(report.conflicts).toEqual([
       expect.stringMatching(new RegExp(`^The flow "${flow.name}" here differs`)),

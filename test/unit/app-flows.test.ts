@@ -43,7 +43,7 @@ function tinyFlow(name = 'tiny', instruction = 'Answer briefly.') {
 
 async function run(runtime: AppRuntime, sessionId: string, text: string): Promise<Event[]> {
   const events: Event[] = [];
-  await runtime.send(sessionId, text, (event) => {
+  await runtime.runs.send(sessionId, text, (event) => {
     if (!event.partial) events.push(event);
   });
   return events;
@@ -74,7 +74,7 @@ async function approveAll(runtime: AppRuntime, sessionId: string): Promise<void>
       .flatMap((e) => e.content?.parts.map((p) => p.functionCall) ?? [])
       .find((call) => call?.name === 'adk_request_confirmation' && !answered.has(call.id));
     if (!pending) return;
-    await runtime.answer(sessionId, pending.id!, true, undefined, () => undefined);
+    await runtime.runs.answer(sessionId, pending.id!, true, undefined, () => undefined);
   }
 }
 
@@ -193,15 +193,15 @@ describe('AppRuntime flows', () => {
     const billing = rows.find((row) => row.node === 'billing')!;
     expect(rows.at(-1)).toMatchObject({ node: 'end', status: 'done' });
     expect(await openedRows(runtime, id)).toEqual(rows);
-    expect(await runtime.interruptedRuns()).toEqual([]);
+    expect(await runtime.runs.interruptedRuns()).toEqual([]);
 
-    await runtime.rewindToCheckpoint(id, billing.checkpointId);
+    await runtime.rewinds.rewindToCheckpoint(id, billing.checkpointId);
     const after = await runtime.openSession(id);
     const left = checkpointRows(after.events, id, { running: false });
     expect(left.map((row) => row.node).at(-1)).toBe('billing');
     expect(left.at(-1)!.status).toBe('interrupted');
     expect(await openedRows(runtime, id)).toEqual(left);
-    const [offered] = await runtime.interruptedRuns();
+    const [offered] = await runtime.runs.interruptedRuns();
     // Named by its turn, and said to be rewound on purpose (not cut off by a crash).
     expect(offered).toMatchObject({
       sessionId: id,
@@ -210,7 +210,7 @@ describe('AppRuntime flows', () => {
       cause: 'rewound',
     });
 
-    await runtime.resume(id, billing.invocationId, () => undefined);
+    await runtime.runs.resume(id, billing.invocationId, () => undefined);
     await approveAll(runtime, id);
     const resumed = checkpointRows((await runtime.openSession(id)).events, id, {
       running: false,
@@ -228,7 +228,7 @@ describe('AppRuntime flows', () => {
     const { id } = await runtime.createSession('example:support');
     await run(runtime, id, 'My login is broken');
     const { events } = await runtime.openSession(id);
-    const error = await rejectionOf(runtime.rewindToCheckpoint(id, events[0]!.id));
+    const error = await rejectionOf(runtime.rewinds.rewindToCheckpoint(id, events[0]!.id));
     expect(error.name).toBe('InvalidRequestError');
     expect((await runtime.openSession(id)).events).toHaveLength(events.length);
   });

@@ -156,7 +156,7 @@ describe('flows on the providers’ models', () => {
     const { saved } = await runtime.flows.save(flowOn('Fixture/fixture-text'));
     const session = await runtime.createSession(saved!.id);
     const before = server.requests.length;
-    await runtime.send(session.id, 'Why is the sky blue?', () => {});
+    await runtime.runs.send(session.id, 'Why is the sky blue?', () => {});
     const opening = await runtime.openSessionSummary(session.id);
     const texts = opening.activeTail.map(({ event }) =>
       (event.content?.parts ?? []).map((part) => part.text ?? '').join(''),

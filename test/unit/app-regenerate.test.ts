@@ -23,11 +23,11 @@ describe('regenerate and edit', () => {
   it('regenerates a turn with the same message, files included, keeping the old answer as a branch', async () => {
     const runtime = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => {}, [note]);
+    await runtime.runs.send(id, 'set color to red', () => {}, [note]);
     const first = (await runtime.openSession(id)).events.find((e) => e.author === 'user')!;
     expect(first.content!.parts[1]!.inlineData).toMatchObject({ displayName: 'note.txt' });
 
-    await runtime.regenerate(id, first.invocationId, () => {});
+    await runtime.runs.regenerate(id, first.invocationId, () => {});
     const { events } = await runtime.openSession(id);
     const active = activeEvents(events);
     const again = active.find((e) => e.author === 'user')!;
@@ -44,9 +44,9 @@ describe('regenerate and edit', () => {
   it('edits a turn’s text and keeps the files it carried', async () => {
     const runtime = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => {}, [note]);
+    await runtime.runs.send(id, 'set color to red', () => {}, [note]);
     const first = (await runtime.openSession(id)).events.find((e) => e.author === 'user')!;
-    await runtime.edit(id, first.invocationId, 'set color to blue', () => {});
+    await runtime.runs.edit(id, first.invocationId, 'set color to blue', () => {});
     const active = activeEvents((await runtime.openSession(id)).events);
     const edited = active.find((e) => e.author === 'user')!;
     expect(edited.content!.parts.map((p) => p.text ?? p.inlineData?.displayName)).toEqual([
@@ -59,7 +59,7 @@ describe('regenerate and edit', () => {
   it('refuses to regenerate a turn it does not know', async () => {
     const runtime = open();
     const { id } = await runtime.createSession();
-    expect((await rejectionOf(runtime.regenerate(id, 'nope', () => {}))).name).toBe(
+    expect((await rejectionOf(runtime.runs.regenerate(id, 'nope', () => {}))).name).toBe(
       'InvocationNotFoundError',
     );
   });

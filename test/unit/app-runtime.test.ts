@@ -37,7 +37,7 @@ describe('AppRuntime', () => {
     const summary = await runtime.createSession();
     expect(summary).toMatchObject({ title: 'New session', agentId: 'state-keeper' });
     const run = listener();
-    await runtime.send(summary.id, 'set color to red', run.onEvent);
+    await runtime.runs.send(summary.id, 'set color to red', run.onEvent);
     expect(
       run
         .stored()
@@ -59,7 +59,7 @@ describe('AppRuntime', () => {
   it('names a run a crash cut off by its turn, and says it was cut off', async () => {
     const { runtime, dbName } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => undefined);
+    await runtime.runs.send(id, 'set color to red', () => undefined);
     // What a crash mid-run leaves: the run's record still says running, its runner gone.
     const { events } = await runtime.openSession(id);
     const sessions = new IndexedDbSessionService({ dbName });
@@ -76,7 +76,7 @@ describe('AppRuntime', () => {
       heartbeatAt: 1,
       ownerId: 'a-tab-that-crashed',
     });
-    expect(await runtime.interruptedRuns()).toMatchObject([
+    expect(await runtime.runs.interruptedRuns()).toMatchObject([
       { invocationId, turnText: 'set color to red', cause: 'cut-off', status: 'interrupted' },
     ]);
     await sessions.close();
@@ -86,12 +86,12 @@ describe('AppRuntime', () => {
     const { runtime } = open();
     const { id } = await runtime.createSession('writing-workflow');
     const first = listener();
-    await runtime.send(id, 'tea', first.onEvent);
+    await runtime.runs.send(id, 'tea', first.onEvent);
     const request = first
       .stored()
       .find((e) => e.content?.parts[0]?.functionCall?.name === 'adk_request_confirmation')!;
     expect(request.author).toBe('publisher');
-    expect(await runtime.interruptedRuns()).toMatchObject([
+    expect(await runtime.runs.interruptedRuns()).toMatchObject([
       { sessionId: id, status: 'paused', sessionTitle: 'tea', turnText: 'tea', cause: 'waiting' },
     ]);
     // However short a tail the page asks for, the opening reaches back to the paused run's first
@@ -109,7 +109,7 @@ describe('AppRuntime', () => {
     ]);
 
     const second = listener();
-    await runtime.answer(
+    await runtime.runs.answer(
       id,
       request.content!.parts[0]!.functionCall!.id!,
       true,
@@ -126,16 +126,16 @@ describe('AppRuntime', () => {
     expect(
       textOf({ role: 'user', parts: [(await runtime.loadArtifact(id, 'post.md'))!] }),
     ).toContain('# Notes on tea');
-    expect(await runtime.interruptedRuns()).toEqual([]);
+    expect(await runtime.runs.interruptedRuns()).toEqual([]);
   });
 
   it('refuses a second run of a busy session with SessionBusyError', async () => {
     const { runtime, locks } = open();
     const { id } = await runtime.createSession();
     await locks.withLock(id, async () => {
-      const error = await rejectionOf(runtime.send(id, 'set a to b', () => undefined));
+      const error = await rejectionOf(runtime.runs.send(id, 'set a to b', () => undefined));
       expect(error.name).toBe('SessionBusyError');
-      expect(await runtime.busySessions()).toEqual([id]);
+      expect(await runtime.runs.busySessions()).toEqual([id]);
     });
     expect((await runtime.openSession(id)).events).toEqual([]);
   });
@@ -144,21 +144,21 @@ describe('AppRuntime', () => {
     const { runtime } = open();
     const { id } = await runtime.createSession('writing-workflow');
     const seen: Event[] = [];
-    await runtime.send(id, 'tea', (event) => {
+    await runtime.runs.send(id, 'tea', (event) => {
       seen.push(event);
-      if (event.author === 'drafter' && !event.partial) runtime.stop(id);
+      if (event.author === 'drafter' && !event.partial) runtime.runs.stop(id);
     });
-    const [interrupted] = await runtime.interruptedRuns();
+    const [interrupted] = await runtime.runs.interruptedRuns();
     expect(interrupted).toMatchObject({ sessionId: id, status: 'interrupted' });
     const resumed = listener();
-    await runtime.resume(id, interrupted!.invocationId, resumed.onEvent);
+    await runtime.runs.resume(id, interrupted!.invocationId, resumed.onEvent);
     expect(resumed.stored().map((e) => e.author)).toContain('critic');
   });
 
   it('exports a session and imports it again; a bad file changes nothing', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set mood to calm', () => undefined);
+    await runtime.runs.send(id, 'set mood to calm', () => undefined);
     const { filename, json } = await runtime.exportSession(id);
     expect(filename).toBe('set-mood-to-calm.trellis.json');
     const imported = await runtime.importSession(json);
@@ -183,14 +183,14 @@ describe('AppRuntime', () => {
     const pauses = vi.spyOn(globalThis, 'setTimeout');
     const demoPauses = () => pauses.mock.calls.filter(([, ms]) => ms === 25).length;
     try {
-      await runtime.send(id, 'set color to red', () => {});
+      await runtime.runs.send(id, 'set color to red', () => {});
       expect(demoPauses()).toBeGreaterThan(0);
       expect(await runtime.updateSettings({ demoPace: 'instant' })).toMatchObject({
         autoResume: false,
         demoPace: 'instant',
       });
       pauses.mockClear();
-      await runtime.send(id, 'set color to blue', () => {});
+      await runtime.runs.send(id, 'set color to blue', () => {});
       expect(demoPauses()).toBe(0);
     } finally {
       pauses.mockRestore();
@@ -201,24 +201,24 @@ describe('AppRuntime', () => {
   it('switches back to a branch a rewind left, finding the marker to rewind before itself', async () => {
     const { runtime, broadcasts } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set a to 1', () => undefined);
+    await runtime.runs.send(id, 'set a to 1', () => undefined);
     const second = listener();
-    await runtime.send(id, 'set b to 2', second.onEvent);
+    await runtime.runs.send(id, 'set b to 2', second.onEvent);
     const turn = second.stored()[0]!.invocationId;
-    await runtime.rewind(id, turn);
+    await runtime.rewinds.rewind(id, turn);
     expect((await runtime.openSession(id)).state).toEqual({ a: '1' });
-    await expect(runtime.switchToBranch(id, 'set a to 1')).rejects.toMatchObject({
+    await expect(runtime.rewinds.switchToBranch(id, 'set a to 1')).rejects.toMatchObject({
       name: 'InvocationNotFoundError',
     });
 
     broadcasts.length = 0;
-    const marker = await runtime.switchToBranch(id, turn);
+    const marker = await runtime.rewinds.switchToBranch(id, turn);
     expect(broadcasts).toContainEqual({ type: 'session-changed', sessionId: id });
     const { state, events } = await runtime.openSession(id);
     expect(state).toEqual({ a: '1', b: '2' });
     expect(events.at(-1)).toEqual(marker);
     // Its turn is on the active path again: nothing to switch to, and nothing written.
-    await expect(runtime.switchToBranch(id, turn)).rejects.toMatchObject({
+    await expect(runtime.rewinds.switchToBranch(id, turn)).rejects.toMatchObject({
       name: 'InvalidRequestError',
     });
     expect((await runtime.openSession(id)).events).toHaveLength(events.length);
@@ -228,9 +228,9 @@ describe('AppRuntime', () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();
     const first = listener();
-    await runtime.send(id, 'set a to 1', first.onEvent);
-    await runtime.send(id, 'save note.txt as hello', () => undefined);
-    const marker = await runtime.rewind(
+    await runtime.runs.send(id, 'set a to 1', first.onEvent);
+    await runtime.runs.send(id, 'save note.txt as hello', () => undefined);
+    const marker = await runtime.rewinds.rewind(
       id,
       (await runtime.openSession(id)).events.at(-1)!.invocationId,
     );
@@ -253,7 +253,7 @@ describe('AppRuntime', () => {
     expect(opening.activeTail.map(({ event }) => event.id)).toEqual(
       activeEvents(afterRewind.events).map((event) => event.id),
     );
-    const fork = await runtime.fork(id, first.stored()[0]!.invocationId);
+    const fork = await runtime.rewinds.fork(id, first.stored()[0]!.invocationId);
     expect(fork.title).toBe('set a to 1 (fork)');
     await runtime.deleteSession(id);
     expect((await runtime.listSessions()).map((s) => s.id)).toEqual([fork.id]);

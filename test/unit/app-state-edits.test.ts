@@ -36,7 +36,7 @@ describe('state edits in the app', () => {
   it('edits the state as a turn the next run sees, and tells other tabs', async () => {
     const { runtime, broadcasts } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => {});
+    await runtime.runs.send(id, 'set color to red', () => {});
     broadcasts.length = 0;
     const edit = await runtime.stateEdits.editState(id, { color: 'blue' });
     expect(isStateEdit(edit)).toBe(true);
@@ -44,10 +44,10 @@ describe('state edits in the app', () => {
     const opening = await runtime.openSessionSummary(id);
     expect(opening.state).toMatchObject({ color: 'blue' });
     expect(opening.activePath.at(-1)!.text).toBe('State edited: color = blue');
-    await runtime.send(id, 'what is color', () => {});
+    await runtime.runs.send(id, 'what is color', () => {});
     expect(await lastAnswers(runtime, id)).toContain('color is "blue".');
     // Rewinding to before the edit takes it back.
-    await runtime.rewind(id, edit.invocationId);
+    await runtime.rewinds.rewind(id, edit.invocationId);
     expect((await runtime.openSessionSummary(id)).state).toMatchObject({ color: 'red' });
   });
 
@@ -80,7 +80,7 @@ describe('state edits in the app', () => {
     await runtime.stateEdits.editState(id, JSON.parse('{"__proto__": "blue"}'));
     const { state } = await runtime.openSessionSummary(id);
     expect(Object.getOwnPropertyDescriptor(state, '__proto__')?.value).toBe('blue');
-    await runtime.send(id, 'what is __proto__', () => {});
+    await runtime.runs.send(id, 'what is __proto__', () => {});
     expect(await lastAnswers(runtime, id)).toContain('__proto__ is "blue".');
   });
 
@@ -115,8 +115,8 @@ describe('state edits in the app', () => {
   it('re-runs a turn from the state before it, edited, keeping the old turn as a branch', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => {});
-    await runtime.send(id, 'what is color', () => {});
+    await runtime.runs.send(id, 'set color to red', () => {});
+    await runtime.runs.send(id, 'what is color', () => {});
     const asked = activeEvents((await runtime.openSession(id)).events).findLast(
       (event) => event.author === 'user' && textOf(event.content) === 'what is color',
     )!;
@@ -147,7 +147,7 @@ describe('state edits in the app', () => {
   it('re-runs with no change as the same message again, and rewinds nothing for bad changes', async () => {
     const { runtime } = open();
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => {});
+    await runtime.runs.send(id, 'set color to red', () => {});
     const first = (await runtime.openSession(id)).events[0]!;
     const before = (await runtime.openSession(id)).events.length;
     const error = await rejectionOf(

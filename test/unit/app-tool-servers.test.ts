@@ -103,7 +103,7 @@ describe('tool servers', () => {
     const session = await runtime.createSession(agent.agentId);
     const before = servers.mcp.calls.length;
     const seen: unknown[] = [];
-    await runtime.send(session.id, 'Say hello through the tool', (event) => seen.push(event));
+    await runtime.runs.send(session.id, 'Say hello through the tool', (event) => seen.push(event));
     expect(servers.mcp.calls.slice(before)).toEqual([
       { name: 'echo', args: { text: 'hello from the model' } },
     ]);
@@ -132,15 +132,15 @@ describe('tool servers', () => {
     const agent = await agentWithServer(runtime, server.id);
     const session = await runtime.createSession(agent.agentId);
     const before = servers.mcp.sessionCount();
-    await runtime.send(session.id, 'go', () => {});
+    await runtime.runs.send(session.id, 'go', () => {});
     expect(servers.mcp.sessionCount()).toBe(before + 1);
     // The agent edited: built again, on the same connection.
     await runtime.agentSpecs.save({ ...agent, instruction: 'Use the echo tool, please.' });
-    await runtime.send(session.id, 'go', () => {});
+    await runtime.runs.send(session.id, 'go', () => {});
     expect(servers.mcp.sessionCount()).toBe(before + 1);
     // The server edited: its old connection is ended, and the next run opens one.
     await runtime.toolServers.save({ id: server.id, name: 'Local MCP', url: servers.mcp.url });
-    await runtime.send(session.id, 'go', () => {});
+    await runtime.runs.send(session.id, 'go', () => {});
     await expect.poll(() => servers.mcp.sessionCount()).toBe(before + 1);
   });
 
@@ -154,7 +154,7 @@ describe('tool servers', () => {
     const agent = await agentWithServer(runtime, server.id);
     const session = await runtime.createSession(agent.agentId);
     const before = servers.models.requests.length;
-    await runtime.send(session.id, 'Say hello', () => {}).catch(() => undefined);
+    await runtime.runs.send(session.id, 'Say hello', () => {}).catch(() => undefined);
     const request = servers.models.requests
       .slice(before)
       .find((r) => r.path.endsWith('/chat/completions'))!;
@@ -189,7 +189,7 @@ describe('approval policies', () => {
     // Ask (the default for an MCP tool): the run pauses for the user's approval.
     const first = await runtime.createSession(agent.agentId);
     const asked: unknown[] = [];
-    await runtime.send(first.id, 'go', (event) => asked.push(event));
+    await runtime.runs.send(first.id, 'go', (event) => asked.push(event));
     expect(calls(asked)).toEqual(['echo', 'adk_request_confirmation']);
 
     // Always: it runs at once.
@@ -197,7 +197,7 @@ describe('approval policies', () => {
     expect(await runtime.toolServers.policies()).toEqual({ echo: 'always' });
     const second = await runtime.createSession(agent.agentId);
     const ran: unknown[] = [];
-    await runtime.send(second.id, 'go', (event) => ran.push(event));
+    await runtime.runs.send(second.id, 'go', (event) => ran.push(event));
     expect(calls(ran)).toEqual(['echo']);
     expect(responses(ran)).toEqual([{ result: 'echo: hello from the model' }]);
 
@@ -205,7 +205,7 @@ describe('approval policies', () => {
     await runtime.toolServers.setPolicy('echo', 'never');
     const third = await runtime.createSession(agent.agentId);
     const refused: unknown[] = [];
-    await runtime.send(third.id, 'go', (event) => refused.push(event));
+    await runtime.runs.send(third.id, 'go', (event) => refused.push(event));
     expect(responses(refused)).toEqual([
       { error: 'The user does not allow the tool echo (its approval policy is "never")' },
     ]);

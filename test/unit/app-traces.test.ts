@@ -23,7 +23,7 @@ describe('app traces', () => {
     const runtime = open();
     const session = await runtime.createSession('example:support');
     const seen: Event[] = [];
-    await runtime.send(session.id, 'Is invoice INV-1042 paid?', (event) =>
+    await runtime.runs.send(session.id, 'Is invoice INV-1042 paid?', (event) =>
       seen.push(event as Event),
     );
     const invocationId = seen[0]!.invocationId;

@@ -30,8 +30,8 @@ describe('session usage', () => {
       outputTokens: 0,
       modelMs: 0,
     });
-    await runtime.send(id, 'set color to red', () => {});
-    await runtime.send(id, 'what is color', () => {});
+    await runtime.runs.send(id, 'set color to red', () => {});
+    await runtime.runs.send(id, 'what is color', () => {});
     const log = (await runtime.openSession(id)).events;
     const counted = answers(log);
     // The demo model reports no tokens; each of its answers has a timing.
@@ -45,10 +45,10 @@ describe('session usage', () => {
     const second = log.find(
       (e) => e.author === 'user' && e.content?.parts[0]?.text === 'what is color',
     )!;
-    await runtime.rewind(id, second.invocationId);
+    await runtime.rewinds.rewind(id, second.invocationId);
     expect((await runtime.sessionUsage(id)).calls).toBe(counted.length);
     const other = open(dbName);
-    await other.send(id, 'unset color', () => {});
+    await other.runs.send(id, 'unset color', () => {});
     const after = answers((await other.openSession(id)).events).length;
     expect(after).toBeGreaterThan(counted.length);
     expect((await runtime.sessionUsage(id)).calls).toBe(after);
@@ -58,7 +58,7 @@ describe('session usage', () => {
     const dbName = freshDbName();
     const runtime = open(dbName);
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set a to 1', () => {});
+    await runtime.runs.send(id, 'set a to 1', () => {});
     expect((await runtime.sessionUsage(id)).calls).toBeGreaterThan(0);
     await runtime.deleteSession(id);
     await expect(runtime.sessionUsage(id)).resolves.toMatchObject({ calls: 0 });

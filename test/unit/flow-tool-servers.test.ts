@@ -154,14 +154,14 @@ describe('flows on an MCP server’s tools (app)', () => {
     const { runtime, flowId } = await appWithFlow();
     const first = await runtime.createSession(flowId);
     const asked: Event[] = [];
-    await runtime.send(first.id, 'go', (event) => asked.push(event as Event));
+    await runtime.runs.send(first.id, 'go', (event) => asked.push(event as Event));
     expect(calls(asked)).toEqual(['echo', 'adk_request_confirmation']);
 
     await runtime.toolServers.setPolicy('echo', 'always');
     const second = await runtime.createSession(flowId);
     const ran: Event[] = [];
     const before = servers.mcp.calls.length;
-    await runtime.send(second.id, 'go', (event) => ran.push(event as Event));
+    await runtime.runs.send(second.id, 'go', (event) => ran.push(event as Event));
     expect(servers.mcp.calls.slice(before)).toEqual([
       { name: 'echo', args: { text: 'hello from the model' } },
     ]);
@@ -219,7 +219,9 @@ describe('flows on an MCP server’s tools (app)', () => {
     const { runtime, flowId } = await appWithFlow(['Local MCP/nope']);
     const session = await runtime.createSession(flowId);
     const seen: Event[] = [];
-    const error = await rejectionOf(runtime.send(session.id, 'go', (e) => seen.push(e as Event)));
+    const error = await rejectionOf(
+      runtime.runs.send(session.id, 'go', (e) => seen.push(e as Event)),
+    );
     expect(error.message).toMatch(/The tool server Local MCP has no tool "nope"/);
   });
 });

@@ -136,8 +136,8 @@ describe('session files', () => {
   let base: string;
   beforeAll(async () => {
     const { id } = await runtime.createSession();
-    await runtime.send(id, 'set color to red', () => undefined);
-    await runtime.send(id, 'save notes.txt as hello', () => undefined);
+    await runtime.runs.send(id, 'set color to red', () => undefined);
+    await runtime.runs.send(id, 'save notes.txt as hello', () => undefined);
     base = (await runtime.exportSession(id)).json;
   });
 

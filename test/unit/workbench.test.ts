@@ -28,17 +28,17 @@ function setUp() {
     settings: () => runtime.settings(),
     listSessions: () => runtime.listSessions(),
     createSession: (agentId?: string) => runtime.createSession(agentId),
-    busySessions: () => runtime.busySessions(),
-    interruptedRuns: () => runtime.interruptedRuns(),
+    busySessions: () => runtime.runs.busySessions(),
+    interruptedRuns: () => runtime.runs.interruptedRuns(),
     openSessionSummary: (sessionId: string, limits: (typeof openings)[number]) => {
       openings.push(limits);
       return runtime.openSessionSummary(sessionId, limits);
     },
     readLog: (sessionId: string, fromSeq: number, limit: number) =>
       runtime.readLog(sessionId, fromSeq, limit),
-    send: runtime.send.bind(runtime),
-    rewind: runtime.rewind.bind(runtime),
-    switchToBranch: runtime.switchToBranch.bind(runtime),
+    send: runtime.runs.send.bind(runtime.runs),
+    rewind: runtime.rewinds.rewind.bind(runtime.rewinds),
+    switchToBranch: runtime.rewinds.switchToBranch.bind(runtime.rewinds),
     sessionUsage: runtime.sessionUsage.bind(runtime),
     renameSession: runtime.renameSession.bind(runtime),
   };
@@ -57,7 +57,7 @@ function setUp() {
 /** A session of `turns` state-keeper turns, written through the runtime. */
 async function longSession(runtime: AppRuntime, turns: number): Promise<string> {
   const { id } = await runtime.createSession();
-  for (let i = 0; i < turns; i++) await runtime.send(id, `set k${i} to ${i}`, () => undefined);
+  for (let i = 0; i < turns; i++) await runtime.runs.send(id, `set k${i} to ${i}`, () => undefined);
   return id;
 }
 
@@ -176,7 +176,7 @@ describe('Workbench', () => {
     listeners.add((message) => {
       if (message.type === 'session-changed') changes++;
     });
-    await runtime.send(id, 'set size to large', () => undefined);
+    await runtime.runs.send(id, 'set size to large', () => undefined);
     await sleep(300);
     expect(changes).toBeGreaterThan(3);
     expect(openings.length - 1).toBeGreaterThan(0);

@@ -6,14 +6,12 @@ import 'fake-indexeddb/auto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import type { Remote } from 'comlink';
 import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { Workbench, type RuntimeClient } from '../../../src/ui/workbench.ts';
-import type { RuntimeApi } from '../../../workers/runtime.ts';
 import { servedCopy, servedOpening } from '../../../workers/remote-copies.ts';
 import { pendingInputRequests } from '../../../src/ui/input-requests-model.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
-import { appRuntime } from '../../support/app-runtime.ts';
+import { appRuntime, inProcessApi } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
 
 const adk = adkServerForSuite();
@@ -38,7 +36,7 @@ describe('sessions on an ADK server', () => {
     expect((await app.listSessions()).map((s) => s.id)).toContain(session.id);
 
     const seen: Event[] = [];
-    await app.send(session.id, 'hello', (event) => seen.push(event));
+    await app.runs.send(session.id, 'hello', (event) => seen.push(event));
     const partials = seen.filter((event) => event.partial);
     // The server streams two chunks; the page gathers them under one id.
     expect(partials.map((event) => textOf(event.content))).toEqual(['You said', ': hello']);
@@ -62,11 +60,11 @@ describe('sessions on an ADK server', () => {
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:approval`);
     const seen: Event[] = [];
-    await app.send(session.id, 'send 5', (event) => seen.push(event));
+    await app.runs.send(session.id, 'send 5', (event) => seen.push(event));
     const request = seen
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
-    await app.answer(session.id, request.id!, true, undefined, () => {});
+    await app.runs.answer(session.id, request.id!, true, undefined, () => {});
     const opening = await app.openSessionSummary(session.id);
     expect(opening.state).toMatchObject({ sent: 5 });
     // The tool's artifact, through the server's artifact routes.
@@ -83,7 +81,7 @@ describe('sessions on an ADK server', () => {
     const app = open();
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:ask`);
-    await app.send(session.id, 'refund 30', () => {});
+    await app.runs.send(session.id, 'refund 30', () => {});
     let opening = await app.openSessionSummary(session.id);
     const waiting = pendingInputRequests(opening.activeTail.map((entry) => entry.event));
     expect(waiting).toEqual([
@@ -94,7 +92,13 @@ describe('sessions on an ADK server', () => {
         progress: { status: 'pending', amount: 30 },
       }),
     ]);
-    await app.respond(session.id, 'refund-30', 'request_refund', { status: 'approved' }, () => {});
+    await app.runs.respond(
+      session.id,
+      'refund-30',
+      'request_refund',
+      { status: 'approved' },
+      () => {},
+    );
     opening = await app.openSessionSummary(session.id);
     const events = opening.activeTail.map((entry) => entry.event);
     expect(texts(events).at(-1)).toBe('Got request_refund: {"status":"approved"}');
@@ -105,8 +109,8 @@ describe('sessions on an ADK server', () => {
     const app = open();
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
-    await app.send(session.id, 'one', () => {});
-    await app.send(session.id, 'two', () => {});
+    await app.runs.send(session.id, 'one', () => {});
+    await app.runs.send(session.id, 'two', () => {});
     const opening = await app.openSessionSummary(session.id);
     const second = opening.activePath[1]!.invocationId;
     const rewound = await app.remote.rewind(session.id, second);
@@ -125,8 +129,8 @@ describe('sessions on an ADK server', () => {
     const app = open();
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
-    await app.send(session.id, 'first', () => {});
-    await app.send(session.id, 'second', () => {});
+    await app.runs.send(session.id, 'first', () => {});
+    await app.runs.send(session.id, 'second', () => {});
     const local = await app.remote.copyToBrowser(session.id);
     expect(local.remote).toBeUndefined();
     const copied = await app.openSession(local.id);
@@ -137,7 +141,7 @@ describe('sessions on an ADK server', () => {
       'You said: second',
     ]);
     const secondTurn = copied.events[2]!.invocationId;
-    await app.rewind(local.id, secondTurn);
+    await app.rewinds.rewind(local.id, secondTurn);
     const after = await app.openSession(local.id);
     expect(texts(activeEvents(after.events))).toEqual(['first', 'You said: first']);
   });
@@ -147,11 +151,11 @@ describe('sessions on an ADK server', () => {
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:approval`);
     const seen: Event[] = [];
-    await app.send(session.id, 'send 7', (event) => seen.push(event));
+    await app.runs.send(session.id, 'send 7', (event) => seen.push(event));
     const request = seen
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
-    await app.answer(session.id, request.id!, true, undefined, () => {});
+    await app.runs.answer(session.id, request.id!, true, undefined, () => {});
     const local = await app.remote.copyToBrowser(session.id);
     const opening = await app.openSessionSummary(local.id);
     expect(opening.artifacts).toEqual([
@@ -166,9 +170,9 @@ describe('sessions on an ADK server', () => {
     const app = open();
     const added = await app.remote.addServer(adk().url);
     const session = await app.createSession(`adk:${added.id}:echo`);
-    await app.send(session.id, 'hi', () => {});
+    await app.runs.send(session.id, 'hi', () => {});
     const turn = (await app.openSessionSummary(session.id)).activePath[0]!.invocationId;
-    const error = await rejectionOf(app.regenerate(session.id, turn, () => {}));
+    const error = await rejectionOf(app.runs.regenerate(session.id, turn, () => {}));
     expect(error.message).toMatch(
       /Regenerate works on sessions in this browser: use "Copy to this browser"/,
     );
@@ -206,12 +210,12 @@ describe('sessions on an ADK server', () => {
     const added = await app.remote.addServer(own.url);
     const session = await app.createSession(`adk:${added.id}:echo`);
     let partials = 0;
-    const run = app.send(session.id, 'count slowly', (event) => {
+    const run = app.runs.send(session.id, 'count slowly', (event) => {
       if (event.partial && ++partials === 2) void own.stop();
     });
     const error = await rejectionOf(run);
     expect(error.name).toBe('AdkServerUnreachableError');
-    const offered = (await app.interruptedRuns()).filter((r) => r.sessionId === session.id);
+    const offered = (await app.runs.interruptedRuns()).filter((r) => r.sessionId === session.id);
     expect(offered).toHaveLength(1);
     expect(offered[0]).toMatchObject({
       status: 'interrupted',
@@ -229,7 +233,7 @@ describe('the app opening with sessions on an ADK server that is gone', () => {
     const remote = await app.createSession(`adk:${added.id}:echo`);
     await own.stop();
     const client: RuntimeClient = {
-      runtime: app as unknown as Remote<RuntimeApi>,
+      runtime: inProcessApi(app),
       callback: (listener) => listener,
       onBroadcast: () => () => {},
     };
@@ -332,12 +336,12 @@ describe('answering a paused call on a server', () => {
       const added = await app.remote.addServer(`http://127.0.0.1:${port}`);
       const session = await app.createSession(`adk:${added.id}:approval`);
       const seen: Event[] = [];
-      await app.send(session.id, 'send 3', (event) => seen.push(event));
+      await app.runs.send(session.id, 'send 3', (event) => seen.push(event));
       const callEvent = seen.find((event) =>
         event.content?.parts.some((part) => part.functionCall?.name === 'adk_request_confirmation'),
       )!;
       const requestId = callEvent.content!.parts.find((p) => p.functionCall)!.functionCall!.id!;
-      await app.answer(session.id, requestId, true, undefined, () => {});
+      await app.runs.answer(session.id, requestId, true, undefined, () => {});
       // First the resume as ADK's API takes it, then, refused, the plain answer.
       expect(asked.slice(1).map((run) => [run.functionCallEventId, run.invocationId])).toEqual([
         [callEvent.id, callEvent.invocationId],

@@ -36,7 +36,7 @@ describe('two ADK servers over one PostgreSQL', () => {
   it('continues a session through the other server, and each sees every turn', async () => {
     const { app, a, b } = await twoServers();
     const viaA = await app.createSession(`adk:${a.id}:echo`);
-    await app.send(viaA.id, 'first, through A', () => {});
+    await app.runs.send(viaA.id, 'first, through A', () => {});
 
     // B lists the session A made, with its events, and the next turn runs through B.
     const listed = await app.remote.remoteSessions(b.id, 'echo');
@@ -48,7 +48,7 @@ describe('two ADK servers over one PostgreSQL', () => {
       'first, through A',
       'You said: first, through A',
     ]);
-    await app.send(viaB.id, 'second, through B', () => {});
+    await app.runs.send(viaB.id, 'second, through B', () => {});
 
     // A sees B's turn.
     const seenByA = await app.openSessionSummary(viaA.id);
@@ -68,12 +68,12 @@ describe('two ADK servers over one PostgreSQL', () => {
     const { app, a, b } = await twoServers();
     const viaA = await app.createSession(`adk:${a.id}:approval`);
     const asked: Event[] = [];
-    await app.send(viaA.id, 'send 7', (event) => asked.push(event));
+    await app.runs.send(viaA.id, 'send 7', (event) => asked.push(event));
     const request = asked
       .flatMap((event) => event.content?.parts ?? [])
       .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
     const viaB = await app.remote.openRemoteSession(b.id, 'approval', viaA.remote!.sessionId);
-    await app.answer(viaB.id, request.id!, true, undefined, () => {});
+    await app.runs.answer(viaB.id, request.id!, true, undefined, () => {});
     const seenByA = await app.openSessionSummary(viaA.id);
     expect(seenByA.state).toMatchObject({ sent: 7 });
     expect(texts(seenByA.activeTail.map((e) => e.event))).toContain('Done: {"sent":7}');

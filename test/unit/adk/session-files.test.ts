@@ -130,7 +130,7 @@ describe('ADK session files and the real ADK', () => {
     expect(imported.filter((e) => e.usageMetadata).length).toBe(2);
     expect(imported.some((e) => 'partial' in e)).toBe(false);
     const invocation = imported[1]!.invocationId;
-    await app.rewind(local.id, invocation);
+    await app.rewinds.rewind(local.id, invocation);
     const file = JSON.parse((await app.exportSession(local.id)).json) as Json;
     expect(Object.keys(file).sort()).toEqual(
       ['appName', 'events', 'id', 'lastUpdateTime', 'state', 'userId'].sort(),

@@ -139,7 +139,8 @@ const api = {
   },
 
   /** The open tab's runtime: the app's rewind action (lock, meta, runner). */
-  liveRewind: (sessionId: string, invocationId: string) => live.rewind(sessionId, invocationId),
+  liveRewind: (sessionId: string, invocationId: string) =>
+    live.rewinds.rewind(sessionId, invocationId),
   /** The open tab's runtime: what the page asks after a change (its opening again). */
   liveOpen: (sessionId: string) => live.openSessionSummary(sessionId, OPENING),
 };

@@ -1,0 +1,63 @@
+// What the App derives from the open session for its panels, beyond the session view: pure
+// functions of the workbench's state.
+
+import type { SessionSummary } from '../../workers/protocol.ts';
+import type { PendingApproval } from './approvals-model.ts';
+import type { ChatItem } from './chat-model.ts';
+import type { SessionLink } from './HistoryPanel.tsx';
+import type { InputRequest } from './input-requests-model.ts';
+
+const PLACEHOLDERS: Record<string, string> = {
+  'state-keeper': 'set color to red',
+  'writing-workflow': 'A topic to write about, e.g. tea',
+  'example:support': 'Is invoice INV-1042 paid?',
+  'example:research-brief': 'A topic for a brief, e.g. solar panels',
+};
+
+/** The message box's hint: an example message for the agent, if it has one. */
+export function placeholderFor(agentId: string | undefined): string {
+  return PLACEHOLDERS[agentId ?? ''] ?? 'Message';
+}
+
+/** The id of the conversation's last message, if the agent said it (its Regenerate button). */
+export function lastAnswerId(items: readonly ChatItem[] | undefined): string | undefined {
+  const last = items?.findLast((item) => item.kind === 'message');
+  return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
+}
+
+/** A rewind into a new session on an ADK server links the two sessions, both ways. */
+export function sessionLinks(
+  current: SessionSummary,
+  sessions: readonly SessionSummary[],
+): SessionLink[] {
+  const from = current.remote?.rewoundFrom;
+  const into = sessions.filter((other) => other.remote?.rewoundFrom?.sessionId === current.id);
+  return [
+    ...(from ? [{ label: 'Rewound from', sessionId: from.sessionId, title: from.title }] : []),
+    ...into.map((other) => ({ label: 'Rewound into', sessionId: other.id, title: other.title })),
+  ];
+}
+
+/** The approvals still waiting: those answered in this run hide until the log has the answer. */
+export function waitingApprovals(
+  approvals: readonly PendingApproval[],
+  answered: readonly string[],
+): PendingApproval[] {
+  return approvals.filter((approval) => !answered.includes(approval.requestId));
+}
+
+/** The questions and long-running calls still waiting for the user's reply. */
+export function waitingInputs(
+  inputs: readonly InputRequest[],
+  answered: readonly string[],
+): InputRequest[] {
+  return inputs.filter((request) => !answered.includes(request.callId));
+}
+
+/** Whether the agent asked the user a question that waits for a reply. */
+export function questionWaiting(
+  inputs: readonly InputRequest[],
+  answered: readonly string[],
+): boolean {
+  return inputs.some((input) => input.kind === 'question' && !answered.includes(input.callId));
+}
