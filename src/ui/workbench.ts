@@ -200,6 +200,13 @@ export class Workbench extends WorkbenchRuns {
     return saved ?? false;
   }
 
+  /** One value of the open session's state, whole (its opening has only a preview of a long one). */
+  stateValue(key: string): Promise<unknown> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return Promise.resolve(undefined);
+    return this.guard(() => this.client.runtime.stateValue(sessionId, key));
+  }
+
   /** The state a re-run of the turn starts from (History's "Edit state and re-run"). */
   stateBefore(invocationId: string): Promise<Record<string, unknown> | undefined> {
     const sessionId = this.state.current?.summary.id;
