@@ -138,7 +138,10 @@ async function setSetting(page: Page, label: string, on: boolean): Promise<void>
   await page.click('.settings summary');
 }
 
-/** Sends `text` and waits until the run ended and the State panel shows `k` as `value`. */
+/**
+ * Sends `set k to <value>` and waits until the run ended, the State panel shows `k` as `value`
+ * and History lists the turn (which only the opening read again at the run's end brings).
+ */
 async function turn(page: Page, value: string): Promise<void> {
   await page.fill(MESSAGE, `set k to ${value}`);
   await page.click(SEND);
@@ -152,7 +155,8 @@ async function turn(page: Page, value: string): Promise<void> {
           );
           return (
             entry?.querySelector('dd')?.textContent === wanted &&
-            document.querySelector(`${send}:not([disabled])`) !== null
+            document.querySelector(`${send}:not([disabled])`) !== null &&
+            document.querySelector('.history')?.textContent?.includes(`set k to ${wanted}`)
           );
         };
         if (done()) return resolve();
