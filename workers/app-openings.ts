@@ -1,6 +1,6 @@
 // Opening a session for the page: what it needs to draw one (read from the turn summary, never
-// the whole log, issue 8), pages of the raw log for the event log, and the whole session for
-// tests.
+// the whole log, issue 8; long state values as previews, issue 19), pages of the raw log for the
+// event log, one state value whole, and the whole session for tests.
 
 import {
   SessionNotFoundError,
@@ -14,8 +14,17 @@ import type {
   RunRecord,
   SessionSummary as StoreSessionSummary,
 } from '../src/store/session-service.ts';
+import { ownValue, setOwn, type State } from '../src/core/state.ts';
+import { previewOf } from '../src/core/value-preview.ts';
 import { APP_NAME, USER_ID, summaryOf } from './app-sessions.ts';
-import type { ArtifactInfo, OpeningLimits, SessionOpening, SessionSnapshot } from './protocol.ts';
+import {
+  LONG_STATE_CHARS,
+  type ArtifactInfo,
+  type LongState,
+  type OpeningLimits,
+  type SessionOpening,
+  type SessionSnapshot,
+} from './protocol.ts';
 
 /**
  * The most events an opening's active tail reaches back to hold the current turn and the paused
@@ -83,11 +92,22 @@ export class AppOpenings {
     const tailStart = await this.tailStart(sessionId, found);
     return {
       summary: summaryOf(session, meta),
-      state: { ...session.state },
+      ...withLongValuesCut(session.state),
       ...opening,
       ...(tailStart ? { tailStart } : {}),
       artifacts,
     };
+  }
+
+  /** One value of the session's state, whole (`undefined`: no such key). */
+  async stateValue(sessionId: string, key: string): Promise<unknown> {
+    const found = await this.sessions.getSessionSummary({
+      ...this.key(sessionId),
+      numActiveEvents: 0,
+      numTurns: 0,
+    });
+    if (!found) throw new SessionNotFoundError(sessionId);
+    return ownValue(found.session.state, key);
   }
 
   /** A page of the raw log for the event log (markers included), oldest first. */
@@ -135,7 +155,7 @@ export class AppOpenings {
       ...this.key(sessionId),
       invocationId: turn.invocationId,
     });
-    return checkpoint && { seq: turn.firstSeq, state: { ...checkpoint.state } };
+    return checkpoint && { seq: turn.firstSeq, ...withLongValuesCut(checkpoint.state) };
   }
 
   /** The session's artifacts and their versions. */
@@ -154,4 +174,26 @@ export class AppOpenings {
   private key(sessionId: string) {
     return { appName: APP_NAME, userId: USER_ID, sessionId };
   }
+}
+
+/**
+ * A state as an opening sends it: each value whose text is longer than LONG_STATE_CHARS left out
+ * of `state` and previewed in `longState` instead. Each preview costs what it keeps, never the
+ * value (src/core/value-preview.ts).
+ */
+export function withLongValuesCut(whole: State): {
+  state: Record<string, unknown>;
+  longState?: LongState;
+} {
+  const state: Record<string, unknown> = {};
+  const longState: LongState = {};
+  let cut = false;
+  for (const [key, value] of Object.entries(whole)) {
+    const preview = previewOf(value, { max: LONG_STATE_CHARS });
+    if (preview.truncated) {
+      setOwn(longState, key, preview);
+      cut = true;
+    } else setOwn(state, key, value);
+  }
+  return cut ? { state, longState } : { state };
 }

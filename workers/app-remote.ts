@@ -7,6 +7,7 @@
 import { InvalidRequestError, SessionNotFoundError } from '../src/core/errors.ts';
 import type { Part } from '../src/core/content.ts';
 import type { Event } from '../src/core/event.ts';
+import { ownValue } from '../src/core/state.ts';
 import { InMemorySessionService } from '../src/store/in-memory-session-service.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type { LogPage, Session } from '../src/store/session-service.ts';
@@ -175,6 +176,12 @@ export class AppRemote {
       })),
     );
     return { ...opening, summary: this.summary(tracked, server), artifacts };
+  }
+
+  /** One value of the server's session state, whole (an opening sends long ones as previews). */
+  async stateValue(id: string, key: string): Promise<unknown> {
+    const { tracked, client } = await this.resolve(id);
+    return ownValue((await client.getSession(tracked.appName, tracked.sessionId)).state, key);
   }
 
   /** A page of the session's log, as last read from the server. */

@@ -242,6 +242,12 @@ export class AppRuntime {
     return this.openings.opening(sessionId, limits);
   }
 
+  /** One state value whole (an opening sends long ones as previews). */
+  stateValue(sessionId: string, key: string): Promise<unknown> {
+    if (isRemoteId(sessionId)) return this.remote.stateValue(sessionId, key);
+    return this.openings.stateValue(sessionId, key);
+  }
+
   /** What the session's model calls cost so far: calls, tokens, time. */
   sessionUsage(sessionId: string): Promise<SessionUsage> {
     if (isRemoteId(sessionId)) return Promise.resolve(NO_USAGE);

@@ -7,6 +7,7 @@ import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
+import type { Preview } from '../src/core/value-preview.ts';
 import type {
   GetSessionSummaryRequest,
   SessionSummary as StoreSessionSummary,
@@ -279,15 +280,29 @@ export interface SessionSnapshot {
  */
 export interface SessionOpening extends Omit<StoreSessionSummary, 'session'> {
   summary: SessionSummary;
-  /** Session, `user:` and `app:` keys. */
+  /** Session, `user:` and `app:` keys, but for those of `longState`. */
   state: Record<string, unknown>;
+  /** The keys whose values are long (LONG_STATE_CHARS), each with its preview instead. */
+  longState?: LongState;
   /**
    * The first turn of the active path that begins in `activeTail`: the position of its first
-   * event and the session-scoped state just before it (the Checkpoints panel starts there).
+   * event and the session-scoped state just before it (the Checkpoints panel starts there), its
+   * long values apart as in the opening.
    */
-  tailStart?: { seq: number; state: Record<string, unknown> };
+  tailStart?: { seq: number; state: Record<string, unknown>; longState?: LongState };
   artifacts: ArtifactInfo[];
 }
+
+/**
+ * State values too long to send with every opening, by key: each one's preview (its start and
+ * size). An opening is read again after every run, and a 1 MB value sent each time would cost the
+ * page its structured clone each time (issue 19); the page reads a whole value (`stateValue`)
+ * only when the user asks for it: Show all, Download, Edit.
+ */
+export type LongState = Record<string, Preview>;
+
+/** Characters of a value's text (a string as it is, anything else as JSON) sent whole at most. */
+export const LONG_STATE_CHARS = 2000;
 
 /** How much of a session an opening reads: the last active events, the last turns. */
 export type OpeningLimits = Pick<GetSessionSummaryRequest, 'numActiveEvents' | 'numTurns'>;

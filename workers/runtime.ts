@@ -34,6 +34,8 @@ const api = {
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
   openSessionSummary: (sessionId: string, limits?: OpeningLimits) =>
     runtime.openSessionSummary(sessionId, limits),
+  /** One state value whole: an opening sends long ones as previews (LongState). */
+  stateValue: (sessionId: string, key: string) => runtime.stateValue(sessionId, key),
   sessionUsage: (sessionId: string) => runtime.sessionUsage(sessionId),
   readLog: (sessionId: string, fromSeq: number, limit: number) =>
     runtime.readLog(sessionId, fromSeq, limit),

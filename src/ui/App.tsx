@@ -273,6 +273,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           editable={!!current && !remote}
           disabled={locked}
           onEdit={actions.editState}
+          loadValue={actions.stateValue}
         />
         <ArtifactsPanel
           // A file shown in one session is not shown in the next one opened.

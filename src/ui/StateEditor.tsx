@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
+import type { LongState } from '../../workers/protocol.ts';
 import { clip } from './preview.ts';
 import {
   NO_CHANGES,
@@ -6,6 +7,7 @@ import {
   editedValue,
   editorRows,
   keyProblem,
+  onlyPreviewOf,
   parseValue,
   valueText,
   withChange,
@@ -15,8 +17,12 @@ import {
 } from './state-edit-model.ts';
 
 interface Props {
-  /** The state the changes start from. */
+  /** The state the changes start from (but for its long values). */
   base: Readonly<Record<string, unknown>>;
+  /** The long values of the state, of which the page holds only a preview. */
+  long?: Readonly<LongState>;
+  /** Reads a long value whole, to edit it. */
+  loadValue?: (key: string) => Promise<unknown>;
   /** What saving does: "Save changes", "Re-run with this state". */
   submitLabel: string;
   /** Saving with no change is allowed (a re-run can go from the state as it was). */
@@ -25,6 +31,8 @@ interface Props {
   onSubmit: (changes: StateChanges) => void;
   onCancel: () => void;
 }
+
+const NO_LONG: LongState = {};
 
 /** Characters of a key in a row and in its buttons' names. */
 const KEY_CHARS = 80;
@@ -41,20 +49,32 @@ const STATUS_TEXT: Record<RowStatus, string> = {
  * A value is typed as JSON; one that is not changes nothing and says why.
  */
 export function StateEditor(props: Props) {
-  const { base, submitLabel, allowNoChanges = false, disabled, onSubmit, onCancel } = props;
+  const { base, long = NO_LONG, loadValue, submitLabel, allowNoChanges = false } = props;
+  const { disabled, onSubmit, onCancel } = props;
   const [changes, setChanges] = useState<StateChanges>(NO_CHANGES);
   const [key, setKey] = useState('');
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<string>();
+  /** A long value being read whole, to edit it: the form waits for it. */
+  const [reading, setReading] = useState<string>();
   const keyInput = useRef<HTMLInputElement>(null);
-  const rows = useMemo(() => editorRows(base, changes), [base, changes]);
+  const rows = useMemo(() => editorRows(base, changes, long), [base, changes, long]);
   const changed = Object.keys(changes).length > 0;
 
-  const startEdit = (name: string) => {
+  const startEdit = async (name: string) => {
     setKey(name);
-    setText(valueText(editedValue(base, changes, name)));
     setProblem(undefined);
     keyInput.current?.focus();
+    if (!onlyPreviewOf(changes, name, long)) {
+      setText(valueText(editedValue(base, changes, name)));
+      return;
+    }
+    setText('');
+    setReading(name);
+    const value = await loadValue?.(name);
+    setReading(undefined);
+    // A failed read says so in the error banner; the value box stays empty.
+    setText(valueText(value));
   };
   /** The changes with the key being typed set, or `undefined` when it is wrong (it says why). */
   const withTyped = (): StateChanges | undefined => {
@@ -67,7 +87,7 @@ export function StateEditor(props: Props) {
     setKey('');
     setText('');
     setProblem(undefined);
-    return withChange(base, changes, key, parsed.value);
+    return withChange(base, changes, key, parsed.value, long);
   };
   const setValue = (event: Event) => {
     event.preventDefault();
@@ -109,7 +129,7 @@ export function StateEditor(props: Props) {
                       type="button"
                       class="quiet"
                       aria-label={`Edit ${name}`}
-                      onClick={() => startEdit(row.key)}
+                      onClick={() => void startEdit(row.key)}
                     >
                       Edit
                     </button>
@@ -119,7 +139,7 @@ export function StateEditor(props: Props) {
                       type="button"
                       class="quiet"
                       aria-label={`Remove ${name}`}
-                      onClick={() => setChanges(withChange(base, changes, row.key, null))}
+                      onClick={() => setChanges(withChange(base, changes, row.key, null, long))}
                     >
                       Remove
                     </button>
@@ -156,6 +176,8 @@ export function StateEditor(props: Props) {
             value={text}
             rows={2}
             spellcheck={false}
+            disabled={reading !== undefined}
+            placeholder={reading === undefined ? undefined : 'Reading the whole value…'}
             aria-invalid={problem !== undefined}
             onInput={(event) => setText(event.currentTarget.value)}
           />
@@ -165,13 +187,15 @@ export function StateEditor(props: Props) {
             {problem}
           </p>
         )}
-        <button type="submit">Set key</button>
+        <button type="submit" disabled={reading !== undefined}>
+          Set key
+        </button>
       </form>
       <div class="state-edit-actions">
         <button
           type="button"
           class="primary"
-          disabled={disabled || (!changed && !typing && !allowNoChanges)}
+          disabled={disabled || reading !== undefined || (!changed && !typing && !allowNoChanges)}
           onClick={submit}
         >
           {submitLabel}

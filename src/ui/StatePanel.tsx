@@ -1,8 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { LongText } from './LongText.tsx';
 import { StateEditor } from './state-editor-lazy.ts';
 import type { StateChanges } from './state-edit-model.ts';
-import type { StateGroup } from './state-model.ts';
+import { longValues, type StateGroup } from './state-model.ts';
 import { pure } from './pure.ts';
 import { clip } from './preview.ts';
 
@@ -19,10 +19,13 @@ interface Props {
   disabled: boolean;
   /** Saves the changes as one state edit; true once it is stored. */
   onEdit: (changes: StateChanges) => Promise<boolean>;
+  /** Reads a long value whole (the opening holds only its preview): Show all, Download, Edit. */
+  loadValue: (key: string) => Promise<unknown>;
 }
 
-function StateView({ groups, state, editable, disabled, onEdit }: Props) {
+function StateView({ groups, state, editable, disabled, onEdit, loadValue }: Props) {
   const [editing, setEditing] = useState(false);
+  const long = useMemo(() => longValues(groups), [groups]);
   return (
     <section class="panel state" aria-label="State">
       <div class="panel-heading">
@@ -36,6 +39,8 @@ function StateView({ groups, state, editable, disabled, onEdit }: Props) {
       {editing ? (
         <StateEditor
           base={state}
+          long={long}
+          loadValue={loadValue}
           submitLabel="Save changes"
           disabled={disabled}
           onSubmit={(changes) => void onEdit(changes).then((saved) => saved && setEditing(false))}
@@ -49,13 +54,18 @@ function StateView({ groups, state, editable, disabled, onEdit }: Props) {
               <p class="hint">No keys.</p>
             ) : (
               <dl>
-                {group.entries.map(({ key, value, preview }) => (
+                {group.entries.map(({ key, value, preview, long }) => (
                   <div key={key} class="state-entry">
                     <dt title={key.length > KEY_CHARS ? `${key.length} characters` : undefined}>
                       {clip(key, KEY_CHARS)}
                     </dt>
                     <dd>
-                      <LongText value={value} preview={preview} filename={clip(key, 60)} />
+                      <LongText
+                        value={value}
+                        load={long ? () => loadValue(key) : undefined}
+                        preview={preview}
+                        filename={clip(key, 60)}
+                      />
                     </dd>
                   </div>
                 ))}

@@ -46,6 +46,7 @@ export function actionsOf(workbench: Workbench) {
     fork: (id: string) => void workbench.fork(id),
     editState: (changes: StateChanges) => workbench.editState(changes),
     stateBefore: (id: string) => workbench.stateBefore(id),
+    stateValue: (key: string) => workbench.stateValue(key),
     editStateAndRerun: (id: string, changes: StateChanges) => {
       void workbench.editStateAndRerun(id, changes);
       focusMessageBox();

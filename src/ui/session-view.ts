@@ -1,7 +1,8 @@
 // Everything the panels derive from an open session's opening (its state, the end of its active
 // conversation, the end of its active path): pure functions of what the worker read, so that
-// drawing a session costs what the opening holds, never the length of its log. Each part is
-// computed once per value it depends on (a run extends the tail and the state, not the path).
+// drawing a session costs what the opening holds, never the length of its log (nor of its long
+// state values, which come as previews). Each part is computed once per value it depends on (a
+// run extends the tail, and the state only with an event that changes it; not the path).
 
 import { functionResponsesOf, textOf } from '../core/content.ts';
 import { isRewindMarker, type Event } from '../core/event.ts';
@@ -16,7 +17,7 @@ import {
   type HistoryRow,
   type MessageVersions,
 } from './history-model.ts';
-import { stateGroups, type StateGroup } from './state-model.ts';
+import { stateGroups, stateShown, type StateGroup } from './state-model.ts';
 
 export interface SessionView {
   /** The active events the opening holds, oldest first. */
@@ -54,7 +55,7 @@ export function sessionView(opening: SessionOpening): SessionView {
       history: memo(paths, opening.activePath, () => historyRows(opening)),
       earlierTurns: !opening.pathComplete,
       versions: memo(versionMaps, opening.activePath, () => messageVersions(opening)),
-      state: memo(states, opening.state, () => stateGroups(opening.state)),
+      state: memo(states, opening.state, () => stateGroups(opening.state, opening.longState)),
     };
     views.set(opening, view);
   }
@@ -85,7 +86,8 @@ export function openingCheckpoints(
   const { activeTail, activeComplete, tailStart, summary } = opening;
   const from = tailStart?.seq ?? (activeComplete ? 0 : Infinity);
   const events = activeTail.filter(({ seq }) => seq >= from).map(({ event }) => event);
-  return checkpointRows(events, summary.id, { running, stateBefore: tailStart?.state ?? {} });
+  const stateBefore = tailStart ? stateShown(tailStart.state, tailStart.longState) : {};
+  return checkpointRows(events, summary.id, { running, stateBefore });
 }
 
 /** The last message the user typed (not an answer to a call, not a rewind marker). */

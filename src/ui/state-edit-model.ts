@@ -3,6 +3,11 @@
 // (`null` removes the key, as in a state delta). Nothing reaches the worker until the user saves,
 // and then as one state edit. Keys are any strings, `__proto__` included: every read and write
 // here is of own properties (core/state.ts).
+//
+// The state may hold long values the page has only a preview of (`long`, workers/protocol.ts
+// LongState): such a key is listed with its preview, can be removed or set, and its whole value
+// is read from the worker only to edit it (StateEditor). A value set on it always counts as a
+// change: the runner drops one that changes nothing.
 
 import {
   applyDelta,
@@ -13,7 +18,8 @@ import {
   setOwn,
   type State,
 } from '../core/state.ts';
-import { previewOf, type Preview } from './preview.ts';
+import type { LongState } from '../../workers/protocol.ts';
+import { previewOf, shorterPreview, type Preview } from './preview.ts';
 
 export type StateChanges = Readonly<Record<string, unknown>>;
 
@@ -32,22 +38,38 @@ export interface EditorRow {
 }
 
 /** The state's keys (no `temp:` ones) with the changes applied, sorted, each saying how it changed. */
-export function editorRows(base: State, changes: StateChanges): EditorRow[] {
-  const keys = [...new Set([...Object.keys(base), ...Object.keys(changes)])]
+export function editorRows(
+  base: State,
+  changes: StateChanges,
+  long: Readonly<LongState> = {},
+): EditorRow[] {
+  const keys = [...new Set([...Object.keys(base), ...Object.keys(long), ...Object.keys(changes)])]
     .filter((key) => scopeOf(key) !== 'temp')
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return keys.map((key) => {
-    const status = statusOf(base, changes, key);
-    const shown = status === 'removed' ? ownValue(base, key) : ownValue(changes, key);
-    const value = status === 'same' ? ownValue(base, key) : shown;
-    return { key, status, preview: previewOf(value, { max: ROW_VALUE_CHARS }) };
+    const status = statusOf(base, changes, key, long);
+    const preview =
+      status === 'changed' || status === 'added'
+        ? previewOf(ownValue(changes, key), { max: ROW_VALUE_CHARS })
+        : hasOwnKey(long, key)
+          ? shorterPreview(ownValue(long, key) as Preview, ROW_VALUE_CHARS)
+          : previewOf(ownValue(base, key), { max: ROW_VALUE_CHARS });
+    return { key, status, preview };
   });
 }
 
-function statusOf(base: State, changes: StateChanges, key: string): RowStatus {
+function statusOf(base: State, changes: StateChanges, key: string, long: LongState): RowStatus {
   if (!hasOwnKey(changes, key)) return 'same';
   if (ownValue(changes, key) === null) return 'removed';
-  return hasOwnKey(base, key) ? 'changed' : 'added';
+  return hasOwnKey(base, key) || hasOwnKey(long, key) ? 'changed' : 'added';
+}
+
+/**
+ * Whether the editor holds only a preview of `key`'s value as it stands: a long value, not
+ * changed (its whole value must be read to edit it).
+ */
+export function onlyPreviewOf(changes: StateChanges, key: string, long: Readonly<LongState> = {}) {
+  return hasOwnKey(long, key) && !hasOwnKey(changes, key);
 }
 
 /** The changes with `key` set to `value` (`null`: removed); a change back to `base` is dropped. */
@@ -56,13 +78,14 @@ export function withChange(
   changes: StateChanges,
   key: string,
   value: unknown,
+  long: Readonly<LongState> = {},
 ): StateChanges {
   const next: Record<string, unknown> = {};
   for (const [other, change] of Object.entries(changes))
     if (other !== key) setOwn(next, other, change);
   const unchanged =
     value === null
-      ? !hasOwnKey(base, key)
+      ? !hasOwnKey(base, key) && !hasOwnKey(long, key)
       : hasOwnKey(base, key) && sameValue(ownValue(base, key), value);
   if (!unchanged) setOwn(next, key, value);
   return next;

@@ -2,7 +2,7 @@
 
 import type { Remote } from 'comlink';
 import type { Event } from '../core/event.ts';
-import { applyDelta } from '../core/state.ts';
+import { applyDelta, setOwn } from '../core/state.ts';
 import type { SessionUsage } from '../core/usage.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
 import type {
@@ -116,14 +116,30 @@ export const INITIAL: WorkbenchState = {
 /**
  * The open session once this tab's run has stored `event`: the tail and the state extended.
  * Stored events carry no temp: keys, so the delta applies as it is. The user's message that
- * started the run comes first, once stored (the runtime's `onMessageStored`).
+ * started the run comes first, once stored (the runtime's `onMessageStored`). An event that
+ * changes no state keeps the state as it was (the same object: what is derived from it is not
+ * derived again); a key it sets is no longer a long one (the event holds its value, whole).
  */
 export function withStoredEvent(current: SessionOpening, event: Event): SessionOpening {
   const seq = current.eventCount;
+  const delta = event.actions.stateDelta;
+  const changes = delta !== undefined && Object.keys(delta).length > 0;
   return {
     ...current,
     activeTail: [...current.activeTail, { seq, event }],
     eventCount: seq + 1,
-    state: applyDelta(current.state, event.actions.stateDelta),
+    ...(changes
+      ? {
+          state: applyDelta(current.state, delta),
+          longState: current.longState && withoutKeys(current.longState, Object.keys(delta)),
+        }
+      : {}),
   };
+}
+
+function withoutKeys<V>(record: Readonly<Record<string, V>>, keys: readonly string[]) {
+  const kept: Record<string, V> = {};
+  for (const [key, value] of Object.entries(record))
+    if (!keys.includes(key)) setOwn(kept, key, value);
+  return kept;
 }

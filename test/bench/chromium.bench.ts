@@ -109,8 +109,10 @@ it('Chromium: the app’s costs against its production build', { timeout: 600_00
     browser: browserName,
   };
   let file: ResultsFile | undefined;
-  // The Markdown streaming rows are markdown.bench.ts's own: an empty group here would wipe them.
-  for (const group of Object.values(GROUPS).filter((group) => group !== GROUPS.markdown)) {
+  // The Markdown streaming and big state rows are markdown.bench.ts's and big-state.bench.ts's
+  // own: an empty group here would wipe them.
+  const own = [GROUPS.markdown, GROUPS.bigState] as string[];
+  for (const group of Object.values(GROUPS).filter((group) => !own.includes(group))) {
     const rows = results.filter((result) => result.group === group);
     file = await mergeResults('chromium', about, group, rows);
   }

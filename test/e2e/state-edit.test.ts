@@ -1,6 +1,7 @@
 // Editing state by hand (issue 17): in the State panel, as a turn History lists and rewind takes
 // back, seen by the next turn; and History's "Edit state and re-run" on a past turn.
 
+import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { messages, openApp, region, say, stateText } from './app-page.ts';
@@ -90,5 +91,31 @@ it('re-runs a past turn from the state before it, edited, keeping the old turn a
   expect(await history.locator('.turn.abandoned').allInnerTexts()).toEqual(['set size to large']);
   await say(page, 'what is color');
   expect((await messages(page)).at(-1)).toBe('color is "green".');
+  expect(browser.errors).toEqual([]);
+});
+
+it('edits a long value the page holds only a preview of: read whole to edit, then saved', async () => {
+  const { page } = browser;
+  await openApp(page);
+  // 3,000 characters: more than an opening sends whole (LONG_STATE_CHARS).
+  const long = 'abc'.repeat(1000);
+  await say(page, `set notes to ${long}`);
+  const state = region(page, 'State');
+  await state.getByRole('button', { name: 'Edit state' }).click();
+  await state.getByRole('button', { name: 'Edit notes' }).click();
+  await expect.poll(() => state.getByLabel('Value (JSON)').inputValue()).toBe(`"${long}"`);
+  await setKey(page, state, 'notes', `"${long}!"`);
+  expect(await state.locator('.state-edit-row.changed').count()).toBe(1);
+  await state.getByRole('button', { name: 'Save changes' }).click();
+  await region(page, 'History')
+    .getByText(/^State edited: notes = /)
+    .waitFor();
+  // The panel shows its start; Download gives the whole, read from the worker.
+  const entry = state.locator('.state-entry', { hasText: /^notes/ });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    entry.getByRole('button', { name: 'Download' }).click(),
+  ]);
+  expect(readFileSync((await download.path())!, 'utf8')).toBe(`${long}!`);
   expect(browser.errors).toEqual([]);
 });

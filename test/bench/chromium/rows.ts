@@ -4,6 +4,7 @@
 import { pairedRatio, summarize } from '../measure.ts';
 import { figure, type BenchResult } from '../results-file.ts';
 import type { LoadSamples, LongTaskFigures, ResumeSamples } from './app-figures.ts';
+import { BIG_STATE_KINDS, type BigStateSample } from './big-state.ts';
 import type { LongTaskTrace } from './long-task-trace.ts';
 import type { BundleSize } from './bundle-sizes.ts';
 import { APPEND_STEPS, type AppendStep } from './page/append-steps.ts';
@@ -19,6 +20,7 @@ export const GROUPS = {
   longTasks: 'long tasks',
   size: 'bundle size',
   markdown: 'Markdown streaming',
+  bigState: 'big state',
 } as const;
 
 /**
@@ -316,4 +318,46 @@ export function markdownRows(
       pairedRatio(incLast, wholeLast),
     ),
   ];
+}
+
+/**
+ * The big-state bench's rows: per turn, each kind's page cost, and the 1 MB kinds' ratio to the
+ * small one run by run (`runs[i]` holds one sample of each kind, taken side by side).
+ */
+export function bigStateRows(runs: BigStateSample[][], loadAverage: number[]): BenchResult[] {
+  const of = (kind: string, key: keyof BigStateSample) =>
+    runs.map((run) => run.find((sample) => sample.kind === kind)![key] as number);
+  const turns = runs[0]![0]!.turns;
+  const load = loadAverage.map((l) => l.toFixed(1)).join(' → ');
+  return BIG_STATE_KINDS.flatMap((kind) => {
+    const params = { 'state value': kind, turns, agent: 'state keeper' };
+    const row = (name: string, unit: string, samples: number[], extra: Extra = {}) =>
+      figure(GROUPS.bigState, name, params, unit, summarize(samples), extra);
+    const task = of(kind, 'taskMs');
+    const extra: Extra = {};
+    if (kind !== 'small') {
+      const ratio = pairedRatio(task, of('small', 'taskMs'));
+      extra.ratio = { vs: 'small', ...ratio };
+      extra.target = { text: '≤ 1.2× a small value', met: ratio.median <= 1.2 };
+    } else extra.note = `load average ${load}`;
+    return [
+      row('main thread CPU per turn', 'ms', task, extra),
+      row('· of which JavaScript', 'ms', of(kind, 'scriptMs')),
+      row(
+        'message → run ended and state shown, per turn (wall, worker included)',
+        'ms',
+        of(kind, 'turnMs'),
+      ),
+      row(
+        'worker → page per turn (estimated)',
+        'KB',
+        of(kind, 'bytes').map((b) => b / 1024),
+        {
+          note:
+            'string characters + 8 per other value and key, of every message the page received ' +
+            'in the warmup turns',
+        },
+      ),
+    ];
+  });
 }

@@ -47,6 +47,24 @@ export async function buildAndServe(): Promise<Served> {
   };
 }
 
+/** The production app alone (the big-state bench drives only the app). */
+export async function buildAndServeApp(): Promise<{ appUrl: string; close(): Promise<void> }> {
+  const appDir = mkdtempSync(join(tmpdir(), 'trellis-bench-app-'));
+  await build({
+    configFile: APP_CONFIG,
+    logLevel: 'warn',
+    build: { outDir: appDir, emptyOutDir: true },
+  });
+  const { server, url } = await servePreview(APP_CONFIG, appDir);
+  return {
+    appUrl: url,
+    async close() {
+      await server.close();
+      rmSync(appDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** The bench page alone (the Markdown streaming bench needs no app build). */
 export async function buildAndServeBenchPage(): Promise<{
   benchUrl: string;
