@@ -53,7 +53,7 @@ describe('an opening’s long state values', () => {
     });
     const { id } = await runtime.createSession();
     await runtime.stateEdits.editState(id, { big: longObject, color: 'red' });
-    await runtime.send(id, 'set size to 3', () => {});
+    await runtime.runs.send(id, 'set size to 3', () => {});
     const opening = await runtime.openSessionSummary(id);
     expect(opening.state).toEqual({ color: 'red', size: '3' });
     expect(Object.keys(opening.longState ?? {})).toEqual(['big']);
