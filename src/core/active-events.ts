@@ -15,6 +15,7 @@
 // agent that answers next, resume, confirmation matching and the UI.
 
 import { isRewindMarker, rewindTargetOf, type Event, type RewindTarget } from './event.ts';
+import { LogPrefix } from './log-prefix.ts';
 
 /** Where the targets of markers lie in a log: what a walk back needs at a marker. */
 export interface LogPositions {
@@ -47,9 +48,14 @@ export function indexAfterMarker(
 
 /** The active events of a raw log, oldest first. O(length of the log). */
 export function activeEvents(log: readonly Event[]): Event[] {
+  return activeEventsOf(log, log.length);
+}
+
+/** The active events of the first `length` events of `log`. */
+function activeEventsOf(log: readonly Event[], length: number): Event[] {
   let positions: LogPositions | undefined; // built at the first marker: most logs have none
   const kept: Event[] = [];
-  let i = log.length - 1;
+  let i = length - 1;
   while (i >= 0) {
     const event = log[i]!;
     const target = rewindTargetOf(event);
@@ -58,17 +64,17 @@ export function activeEvents(log: readonly Event[]): Event[] {
       i--;
       continue;
     }
-    positions ??= logPositions(log);
+    positions ??= logPositions(log, length);
     i = indexAfterMarker(target, indexOfTarget(target, positions), i);
   }
   return kept.reverse();
 }
 
-/** The positions of every invocation and event of a log, in one pass. */
-export function logPositions(log: readonly Event[]): LogPositions {
+/** The positions of every invocation and event of a log (of its first `length` events). */
+export function logPositions(log: readonly Event[], length = log.length): LogPositions {
   const firstIndex = new Map<string, number>();
   const eventIndex = new Map<string, number>();
-  for (let i = 0; i < log.length; i++) {
+  for (let i = 0; i < length; i++) {
     const event = log[i]!;
     if (!firstIndex.has(event.invocationId)) firstIndex.set(event.invocationId, i);
     eventIndex.set(event.id, i);
@@ -112,20 +118,27 @@ export async function activeEventsAfter(
 }
 
 /**
+ * A log the memo reads: an array (read at its length of the moment: it may grow), or a prefix of
+ * one (see log-prefix.ts: a snapshot that shares a session's array instead of copying it).
+ */
+export type GrowingLog = readonly Event[] | LogPrefix;
+
+/**
  * A memo of `activeEvents` over a log that only grows (a live session), kept up to date
  * incrementally: an ordinary event appended to the log is appended to the active events in
  * place; a marker (or a log that is not an extension of the one seen so far) recomputes them
  * and bumps `generation`, so that what is derived from the active events knows to start over.
  *
  * Invariants:
- * - `active` is `activeEvents(log.slice(0, seen))`, and `lastSeen` is `log[seen - 1]`;
+ * - `active` is `activeEvents` of the log's first `seen` events, and `lastSeen` is the last
+ *   of them;
  * - an array returned by `get` never changes afterwards: the next append copies it first
  *   (copy on write). `peek` does not copy, so what it returns is only valid until the log grows.
  */
 export class ActiveEventsView {
   /** Changes whenever the active events change other than by events added at the end. */
   generation = 0;
-  private log: readonly Event[];
+  private log: GrowingLog;
   private seen = 0;
   private lastSeen: Event | undefined;
   private active: Event[] = [];
@@ -137,7 +150,7 @@ export class ActiveEventsView {
    */
   derived = new Map<string, unknown>();
 
-  constructor(log: readonly Event[]) {
+  constructor(log: GrowingLog) {
     this.log = log;
   }
 
@@ -158,12 +171,12 @@ export class ActiveEventsView {
   }
 
   /**
-   * Follows another array holding the same log (a new working copy of the session, for the next
-   * invocation): the memo carries over if `log` extends what was seen, else it starts over. Two
+   * Follows another log holding the same events (a new working copy of the session, or the same
+   * one grown): the memo carries over if `log` extends what was seen, else it starts over. Two
    * logs that hold the same event object at the same index agree up to it (a log only grows;
    * a fork's log is the active events of its source, themselves in log order).
    */
-  follow(log: readonly Event[]): void {
+  follow(log: GrowingLog): void {
     this.log = log;
   }
 
@@ -195,13 +208,14 @@ export class ActiveEventsView {
   }
 
   private sync(): void {
-    const log = this.log;
-    if (this.seen === log.length && log[this.seen - 1] === this.lastSeen) return;
-    if (this.seen > log.length || (this.seen > 0 && log[this.seen - 1] !== this.lastSeen)) {
+    const { length } = this.log;
+    const log = eventsOf(this.log);
+    if (this.seen === length && log[this.seen - 1] === this.lastSeen) return;
+    if (this.seen > length || (this.seen > 0 && log[this.seen - 1] !== this.lastSeen)) {
       this.recompute();
       return;
     }
-    for (let i = this.seen; i < log.length; i++) {
+    for (let i = this.seen; i < length; i++) {
       const event = log[i]!;
       if (isRewindMarker(event)) {
         this.recompute();
@@ -213,17 +227,24 @@ export class ActiveEventsView {
       }
       this.active.push(event);
     }
-    this.seen = log.length;
-    this.lastSeen = log[log.length - 1];
+    this.seen = length;
+    this.lastSeen = log[length - 1];
   }
 
   private recompute(): void {
-    this.active = activeEvents(this.log);
+    const { length } = this.log;
+    const log = eventsOf(this.log);
+    this.active = activeEventsOf(log, length);
     this.handedOut = false;
-    this.seen = this.log.length;
-    this.lastSeen = this.log[this.log.length - 1];
+    this.seen = length;
+    this.lastSeen = log[length - 1];
     this.generation++;
   }
+}
+
+/** The array a log's events are read from (only its first `log.length` of them). */
+function eventsOf(log: GrowingLog): readonly Event[] {
+  return log instanceof LogPrefix ? log.events : log;
 }
 
 /**
@@ -235,8 +256,8 @@ export class ActiveEventsView {
 const keptViews = new WeakMap<Event, ActiveEventsView>();
 
 /** The active-events view of `log`: the one kept for it, if any, else a new one. */
-export function takeActiveEventsView(log: readonly Event[]): ActiveEventsView {
-  const last = log[log.length - 1];
+export function takeActiveEventsView(log: GrowingLog): ActiveEventsView {
+  const last = log.length > 0 ? eventsOf(log)[log.length - 1] : undefined;
   const kept = last && keptViews.get(last);
   if (!kept) return new ActiveEventsView(log);
   keptViews.delete(last);
@@ -251,11 +272,9 @@ export function takeActiveEventsView(log: readonly Event[]): ActiveEventsView {
 export function keepActiveEventsView(view: ActiveEventsView): void {
   const kept = view.handOver();
   // Not the old working copy of the log: the next owner brings its own (see `follow`).
-  kept.follow(NO_EVENTS);
+  kept.follow(LogPrefix.EMPTY);
   if (kept.lastEvent) keptViews.set(kept.lastEvent, kept);
 }
-
-const NO_EVENTS: readonly Event[] = Object.freeze([]);
 
 /**
  * The conversation as it stood right after invocation `invocationId` (the active events of the

@@ -4,6 +4,7 @@ import type { EndSpanOptions, InvocationTracer, OpenSpan } from '../tracing/trac
 import type { SpanAttribute, SpanKind } from '../tracing/span.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { ActiveEventsView } from '../core/active-events.ts';
+import { appendEvent, logOf, withLogEvents } from '../core/log-prefix.ts';
 import type { Content } from '../core/content.ts';
 import { createEvent, type Event, type EventInit } from '../core/event.ts';
 import { applyDelta } from '../core/state.ts';
@@ -37,7 +38,9 @@ export const DEFAULT_MAX_LLM_CALLS = 500;
 
 /**
  * The invocation's working copy of the session: the runner appends each stored event to it and
- * applies the event's full state delta (`temp:` keys included, which live only here).
+ * applies the event's full state delta (`temp:` keys included, which live only here). Its events
+ * share the session's log until someone reads them (see core/log-prefix.ts): the library itself
+ * reads them through the active events, so a turn copies nothing of a long log.
  */
 export interface LiveSession {
   readonly id: string;
@@ -71,6 +74,8 @@ export interface InvocationContextInit {
   /**
    * The memo of the active events of `session.events`, if the caller has one (it carries on
    * from an earlier invocation); it then follows the context's working copy of the log.
+   * `session`'s log is read with `logOf`, so a session whose events were never read is not
+   * copied.
    */
   activeEvents?: ActiveEventsView | undefined;
   /** Records the run's spans (see src/tracing); absent, nothing is traced. */
@@ -131,20 +136,23 @@ export class InvocationContext {
 
   /** The context of a new or resumed invocation, over a working copy of `init.session`. */
   static create(init: InvocationContextInit): InvocationContext {
-    const events = [...init.session.events];
-    const active = init.activeEvents ?? new ActiveEventsView(events);
-    active.follow(events);
-    return new InvocationContext({
-      invocationId: init.invocationId,
-      agent: init.agent,
-      branch: undefined,
-      session: {
+    const log = logOf(init.session);
+    const active = init.activeEvents ?? new ActiveEventsView(log);
+    active.follow(log);
+    const session = withLogEvents(
+      {
         id: init.session.id,
         appName: init.session.appName,
         userId: init.session.userId,
         state: { ...init.session.state },
-        events,
       },
+      log,
+    );
+    return new InvocationContext({
+      invocationId: init.invocationId,
+      agent: init.agent,
+      branch: undefined,
+      session,
       sessionService: init.sessionService,
       artifactService: init.artifactService,
       userContent: init.userContent,
@@ -302,7 +310,8 @@ export class InvocationContext {
    * (which still has its `temp:` keys) updates the working state.
    */
   recordAppended(original: Event, stored: Event): void {
-    this.session.events.push(stored);
+    appendEvent(this.session, stored);
+    this.shared.active.follow(logOf(this.session));
     this.session.state = applyDelta(this.session.state, original.actions.stateDelta);
   }
 }

@@ -18,6 +18,7 @@ import {
   takeActiveEventsView,
   type ActiveEventsView,
 } from '../core/active-events.ts';
+import { logOf } from '../core/log-prefix.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import { editSessionState, type EditStateRequest } from './edit-state.ts';
 import { InvocationContext, type RunConfig } from './invocation-context.ts';
@@ -95,8 +96,9 @@ export class Runner {
     const resumable = this.resumabilityConfig.isResumable;
     if (request.invocationId !== undefined && !resumable) throw new NotResumableError();
     const message = request.newMessage === undefined ? undefined : checkMessage(request.newMessage);
-    // Read before anything is appended: `peek` does not copy (see ActiveEventsView).
-    const view = takeActiveEventsView(session.events);
+    // Read before anything is appended: `peek` does not copy (see ActiveEventsView), nor does
+    // `logOf` (see core/log-prefix.ts).
+    const view = takeActiveEventsView(logOf(session));
     const active = view.peek();
     const answered = answeredCallEvent(active, message);
     const resumeId = invocationToResume(request, answered, resumable);

@@ -10,6 +10,7 @@ import {
 } from '../core/errors.ts';
 import { rewindTargetOf, type Event, type RewindTarget } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
+import { LogPrefix } from '../core/log-prefix.ts';
 import {
   createRewindMarker,
   planRewind,
@@ -66,6 +67,10 @@ import {
 
 interface StoredSession {
   record: SessionRecord;
+  /**
+   * The log. Only `append` changes it, and only at its end: the sessions handed out are
+   * prefixes of it (see core/log-prefix.ts), which a copy would make O(log) per read.
+   */
   events: Event[];
   /** Event id → its position in `events`. */
   eventSeqs: Map<string, number>;
@@ -111,7 +116,7 @@ export class InMemorySessionService extends BaseSessionService {
     const initial = initialStateEvent(request.state);
     if (initial) this.append(stored, toStoredEvent(initial));
     this.sessions.set(key, stored);
-    return this.toSession(stored, stored.events.slice());
+    return this.toSession(stored, LogPrefix.of(stored.events));
   }
 
   override async getSession(request: GetSessionRequest): Promise<Session | undefined> {
@@ -122,7 +127,7 @@ export class InMemorySessionService extends BaseSessionService {
       numRecentEventsOf(request),
       request.config?.afterTimestamp,
     );
-    return this.toSession(stored, events === stored.events ? events.slice() : events);
+    return this.toSession(stored, events === stored.events ? LogPrefix.of(events) : events);
   }
 
   override async listSessions({
@@ -232,7 +237,7 @@ export class InMemorySessionService extends BaseSessionService {
       artifacts?.copyVersions({ appName, userId, sessionId: request.sessionId }, id, heads);
       this.sessions.set(key, fork);
     });
-    return this.toSession(fork, fork.events.slice());
+    return this.toSession(fork, LogPrefix.of(fork.events));
   }
 
   override async putRun(run: RunRecord): Promise<void> {
@@ -276,7 +281,7 @@ export class InMemorySessionService extends BaseSessionService {
       artifacts?.importVersions({ appName, userId, sessionId: id }, plan.artifacts);
       this.sessions.set(key, imported);
     });
-    return this.toSession(imported, imported.events.slice());
+    return this.toSession(imported, LogPrefix.of(imported.events));
   }
 
   override async getInvocationCheckpoint(
@@ -369,7 +374,7 @@ export class InMemorySessionService extends BaseSessionService {
     stored.events.push(event);
   }
 
-  private toSession(stored: StoredSession, events: readonly Event[]): Session {
+  private toSession(stored: StoredSession, events: readonly Event[] | LogPrefix): Session {
     const { appName, userId } = stored.record;
     return toSession(
       stored.record,

@@ -4,6 +4,7 @@
 import { SessionNotFoundError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { newSessionId } from '../core/ids.ts';
+import { LogPrefix } from '../core/log-prefix.ts';
 import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
 import { setOwn } from '../core/state.ts';
 import {
@@ -163,7 +164,13 @@ export class IndexedDbSessionService extends BaseSessionService {
           );
         }
         const selected = selectEvents(log, numRecent, request.config?.afterTimestamp);
-        return toSession(record, appState, userState, selected === log ? log.slice() : selected);
+        // The cache only appends to its log: a prefix of it is the session's snapshot, no copy.
+        return toSession(
+          record,
+          appState,
+          userState,
+          selected === log ? LogPrefix.of(log) : selected,
+        );
       },
     );
   }

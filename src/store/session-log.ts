@@ -6,6 +6,7 @@ import { isTurnStart, turnText } from '../core/branch-tree.ts';
 import { textOf } from '../core/content.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
+import { LogPrefix, withLogEvents } from '../core/log-prefix.ts';
 import { sessionArtifactDelta } from '../core/rewind.ts';
 import {
   applyDelta,
@@ -190,20 +191,25 @@ export function checkpointBefore(
   };
 }
 
+/**
+ * The session as a caller sees it. Given a prefix of the log, its `events` are copied only when
+ * read (see core/log-prefix.ts): a runner reads the log without the copy.
+ */
 export function toSession(
   record: SessionRecord,
   appState: Record<string, unknown>,
   userState: Record<string, unknown>,
-  events: readonly Event[],
+  events: readonly Event[] | LogPrefix,
 ): Session {
-  return {
+  const session = {
     id: record.id,
     appName: record.appName,
     userId: record.userId,
     state: mergeScopes(appState, userState, record.state),
-    events,
+    events: events instanceof LogPrefix ? [] : events,
     lastUpdateTime: record.lastUpdateTime,
   };
+  return events instanceof LogPrefix ? withLogEvents(session, events) : session;
 }
 
 /** The events a `GetSessionConfig` asks for, from the full log. */

@@ -203,6 +203,35 @@ describe.each(serviceKinds)('session service contract ($name)', (kind) => {
       expect(more!.events).toHaveLength(10);
     });
 
+    it('is a snapshot: later writes, a rewind and a delete leave its events as they were', async () => {
+      const created = await service.createSession({ appName, userId, state: { n: 0 } });
+      await service.appendEvent({ session: created, event: event('e-1', { n: 1 }) });
+      const read = (await service.getSession(key(created)))!;
+      const readEarly = (await service.getSession(key(created)))!;
+      const early = readEarly.events; // read before the writes below; `read`'s after them
+      await service.appendEvent({ session: created, event: event('e-2', { n: 2 }) });
+      await service.rewindSession({ ...key(created), rewindBeforeInvocationId: 'e-2' });
+      await service.appendEvent({ session: created, event: event('e-3', { n: 3 }) });
+      const after = (await service.getSession(key(created)))!;
+      // Its events are an array of the caller's own: changing it changes nothing stored.
+      (after.events as Event[]).length = 0;
+      const ids = (events: readonly Event[]) => events.map((e) => e.invocationId).slice(1);
+      expect(ids((await service.getSession(key(created)))!.events)).toEqual([
+        'e-1',
+        'e-2',
+        expect.any(String),
+        'e-3',
+      ]);
+      await service.deleteSession(key(created));
+      expect(created.events).toHaveLength(1);
+      expect(ids(read.events)).toEqual(['e-1']);
+      expect(ids(early)).toEqual(['e-1']);
+      expect(read.state).toEqual({ n: 1 });
+      // Cloned and serialised with the session, like any property.
+      expect(structuredClone(read).events).toEqual(read.events);
+      expect(JSON.parse(JSON.stringify(read)).events).toHaveLength(2);
+    });
+
     it('returns the events at or after a timestamp when asked', async () => {
       const session = await service.createSession({ appName, userId });
       const base = Date.now();
