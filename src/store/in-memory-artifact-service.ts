@@ -3,7 +3,7 @@
 import type { Part } from '../core/content.ts';
 import type { ArtifactRestore } from '../core/rewind.ts';
 import { setOwn } from '../core/state.ts';
-import { deepFreeze } from './session-log.ts';
+import { artifactsNotAtomic, deepFreeze } from './session-log.ts';
 import type { ImportedArtifacts } from './session-import.ts';
 import {
   BaseArtifactService,
@@ -175,4 +175,22 @@ export class InMemoryArtifactService extends BaseArtifactService {
   private keyOf({ appName, userId, sessionId, filename }: ArtifactKey): string {
     return keyOf(appName, userId, artifactSessionId(sessionId, filename), filename);
   }
+}
+
+/**
+ * The artifact service to restore or copy artifacts in, if there is work for it: only in-memory
+ * artifacts can be written in the same all-or-nothing step as in-memory sessions.
+ */
+export function compatibleArtifacts(
+  service: BaseArtifactService | undefined,
+  needed: boolean,
+): InMemoryArtifactService | undefined {
+  if (!needed || !service) return undefined;
+  if (service instanceof InMemoryArtifactService) return service;
+  throw artifactsNotAtomic();
+}
+
+/** Synchronous writes to sessions (and artifacts, if any), all or nothing. */
+export function atomically<T>(artifacts: InMemoryArtifactService | undefined, writes: () => T): T {
+  return artifacts ? artifacts.atomically(writes) : writes();
 }

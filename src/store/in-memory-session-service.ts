@@ -18,8 +18,11 @@ import {
   type SessionSnapshot,
 } from '../core/rewind.ts';
 import { applyDelta, setOwn } from '../core/state.ts';
-import type { BaseArtifactService } from './artifact-service.ts';
-import { InMemoryArtifactService } from './in-memory-artifact-service.ts';
+import {
+  InMemoryArtifactService,
+  atomically,
+  compatibleArtifacts,
+} from './in-memory-artifact-service.ts';
 import { snapshotToRestore } from './rewind-point.ts';
 import { TurnLog, memoryRewindReader } from './turn-log.ts';
 import { readSessionSummary, switchMarker, tipRestoredBy } from './turn-summary.ts';
@@ -383,22 +386,4 @@ export class InMemorySessionService extends BaseSessionService {
       events,
     );
   }
-}
-
-/**
- * The artifact service to restore or copy artifacts in, if there is work for it: only in-memory
- * artifacts can be written in the same all-or-nothing step as in-memory sessions.
- */
-function compatibleArtifacts(
-  service: BaseArtifactService | undefined,
-  needed: boolean,
-): InMemoryArtifactService | undefined {
-  if (!needed || !service) return undefined;
-  if (service instanceof InMemoryArtifactService) return service;
-  throw artifactsNotAtomic();
-}
-
-/** Synchronous writes to sessions (and artifacts, if any), all or nothing. */
-function atomically<T>(artifacts: InMemoryArtifactService | undefined, writes: () => T): T {
-  return artifacts ? artifacts.atomically(writes) : writes();
 }

@@ -17,13 +17,12 @@ import {
 } from './database.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { EventLogCache } from './event-log-cache.ts';
+import { IndexedDbAppends } from './indexeddb-appends.ts';
 import {
   IndexedDbArtifactService,
   importedVersionRecords,
-  putVersionInTx,
   restoreVersionInTx,
   versionContentOf,
-  type VersionContent,
 } from './indexeddb-artifact-service.ts';
 import { planImport } from './session-import.ts';
 import { forkInTx, importInTx } from './session-copies.ts';
@@ -69,27 +68,18 @@ import {
 } from './indexeddb-turns.ts';
 import { readSessionSummary, switchMarker, type TurnReader } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
-import {
-  WRITE_STORES,
-  addSession,
-  appendStores,
-  appendAfterKnown,
-  appendInTx,
-  readScopes,
-  seqRange,
-  withRunRecord,
-} from './session-writes.ts';
+import { WRITE_STORES, addSession, appendInTx, readScopes, seqRange } from './session-writes.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbSessionService extends BaseSessionService {
   private readonly database: DatabaseRef;
   private readonly cache = new EventLogCache();
-  /** Per session, the end of this service's queue of appends (see appendEvent). */
-  private readonly appending = new Map<string, Promise<void>>();
+  private readonly appends: IndexedDbAppends;
 
   constructor(options: IndexedDbServiceOptions = {}) {
     super();
     this.database = DatabaseRef.acquire(options.dbName);
+    this.appends = new IndexedDbAppends(this.database, this.cache);
   }
 
   get dbName(): string {
@@ -216,10 +206,6 @@ export class IndexedDbSessionService extends BaseSessionService {
     this.cache.delete(appName, userId, sessionId);
   }
 
-  /**
-   * Appends in call order per session: each append starts when the previous one of this service
-   * has finished, so that its remembered record is the latest this service wrote.
-   */
   override async appendEvent({
     session,
     event,
@@ -232,90 +218,15 @@ export class IndexedDbSessionService extends BaseSessionService {
     // The bytes become Blobs before the transaction, which may only wait on its own requests.
     const files = artifacts?.files.map(({ filename, artifact }) => ({
       filename,
-      content: versionContentOf({ ...sessionKeyOf(session), filename, artifact }),
+      content: versionContentOf({
+        appName: session.appName,
+        userId: session.userId,
+        sessionId: session.id,
+        filename,
+        artifact,
+      }),
     }));
-    const key = JSON.stringify([session.appName, session.userId, session.id]);
-    const appended = (this.appending.get(key) ?? Promise.resolve()).then(() =>
-      files
-        ? this.appendWithFiles(session, stored, run, files)
-        : this.appendNow(session, stored, run),
-    );
-    // The queue goes on after a failed append: its error is the caller's.
-    const settled = appended.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.appending.set(key, settled);
-    void settled.then(() => {
-      if (this.appending.get(key) === settled) this.appending.delete(key);
-    });
-    return appended;
-  }
-
-  /**
-   * One append, in one transaction. From the remembered record when there is one (no read to
-   * wait for: see appendAfterKnown); when that is stale, or is not known, from the stored record.
-   */
-  private async appendNow(
-    session: AppendEventRequest['session'],
-    stored: Event,
-    run: RunRecord | undefined,
-  ): Promise<Event> {
-    const { appName, userId, id } = session;
-    const db = await this.database.open();
-    const known = this.cache.record(appName, userId, id);
-    const stores = appendStores(run);
-    let record: SessionRecord | undefined;
-    if (known) {
-      record = await writeTransaction(db, stores, (tx) =>
-        withRunRecord(tx, run, () => appendAfterKnown(tx, known, stored)),
-      ).catch((error: unknown) => {
-        // Stale, or the event's seq or id was taken: retry once from the stored record, which
-        // also tells a duplicate event id (an error then) from a stale record.
-        const name = (error as Error | null)?.name;
-        if (name === 'StaleRecordError' || name === 'DuplicateEventError') return undefined;
-        throw error;
-      });
-    }
-    record ??= await writeTransaction(db, stores, (tx) =>
-      withRunRecord(tx, run, async () => {
-        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
-        if (!record) throw new SessionNotFoundError(id);
-        return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
-      }),
-    );
-    this.cache.append(record, stored);
-    return stored;
-  }
-
-  /**
-   * An append that also saves files as the session's artifacts, in one transaction: each file's
-   * next version is read and written there, and the stored event names them in its
-   * `artifactDelta`. From the stored record (a rare write: the user's attachments).
-   */
-  private async appendWithFiles(
-    session: AppendEventRequest['session'],
-    event: Event,
-    run: RunRecord | undefined,
-    files: readonly { filename: string; content: VersionContent }[],
-  ): Promise<Event> {
-    const { appName, userId, id } = session;
-    const db = await this.database.open();
-    const { record, stored } = await writeTransaction(db, appendStores(run), (tx) =>
-      withRunRecord(tx, run, async () => {
-        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
-        if (!record) throw new SessionNotFoundError(id);
-        const artifactDelta: Record<string, number> = { ...event.actions.artifactDelta };
-        for (const { filename, content } of files) {
-          const key = { ...sessionKeyOf(session), filename };
-          setOwn(artifactDelta, filename, await putVersionInTx(tx, key, content));
-        }
-        const stored = deepFreeze({ ...event, actions: { ...event.actions, artifactDelta } });
-        return { record: await appendInTx(tx, record, stored), stored };
-      }),
-    );
-    this.cache.append(record, stored);
-    return stored;
+    return this.appends.append(session, stored, run, files);
   }
 
   override async rewindSession(request: RewindSessionRequest): Promise<Event> {
@@ -450,8 +361,4 @@ export class IndexedDbSessionService extends BaseSessionService {
     const { firstSeq, state, artifacts } = record;
     return deepFreeze({ invocationId, firstSeq, state, artifacts });
   }
-}
-
-function sessionKeyOf(session: AppendEventRequest['session']) {
-  return { appName: session.appName, userId: session.userId, sessionId: session.id };
 }
