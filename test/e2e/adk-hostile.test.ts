@@ -69,12 +69,21 @@ it('shows a hostile ADK server’s data as text everywhere, on the server and co
   // The watch itself works: a payload made live is found (the app's Content-Security-Policy
   // keeps its handlers from running even then), and the trap records a call (then both are
   // taken away again).
-  await page.evaluate((payload) => {
+  // Trusted Types refuse innerHTML in the page, so the probe goes in through the DevTools
+  // protocol, which they do not govern.
+  await page.evaluate(() => {
     const probe = document.createElement('div');
     probe.id = 'probe';
-    probe.innerHTML = payload;
     document.body.append(probe);
-  }, PAYLOAD);
+  });
+  const cdp = await page.context().newCDPSession(page);
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', {
+    nodeId: root.nodeId,
+    selector: '#probe',
+  });
+  await cdp.send('DOM.setOuterHTML', { nodeId, outerHTML: `<div id="probe">${PAYLOAD}</div>` });
+  await cdp.detach();
   expect(await attacks(page)).toEqual({ ran: null, live: 2 });
   await page.evaluate(() => (window as unknown as { __xss: () => void }).__xss());
   expect(await attacks(page)).toEqual({ ran: 'ran', live: 2 });
