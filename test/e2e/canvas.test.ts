@@ -15,11 +15,28 @@ const browser = freshBrowserPerTest();
 const node = (flows: Locator, id: string) => flows.locator(`.react-flow__node[data-id="${id}"]`);
 
 /** Drags a palette item onto the canvas at `x`, `y` (from the pane's top left). */
+/**
+ * Drags a palette button onto the canvas and waits for the node. On a loaded machine a drag is
+ * now and then lost between its events (no node appears): it is done again, as a user would.
+ */
 async function place(flows: Locator, label: string, x: number, y: number): Promise<void> {
-  await flows
-    .getByRole('group', { name: 'Add a node' })
-    .getByRole('button', { name: label, exact: true })
-    .dragTo(flows.locator('.canvas-pane'), { targetPosition: { x, y } });
+  const nodes = flows.locator('.react-flow__node');
+  const before = await nodes.count();
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await flows
+      .getByRole('group', { name: 'Add a node' })
+      .getByRole('button', { name: label, exact: true })
+      .dragTo(flows.locator('.canvas-pane'), { targetPosition: { x, y } });
+    const placed = await expect
+      .poll(() => nodes.count(), { timeout: 3000 })
+      .toBe(before + 1)
+      .then(
+        () => true,
+        () => false,
+      );
+    if (placed) return;
+  }
+  throw new Error(`Dragging "${label}" onto the canvas placed no node, three times`);
 }
 
 /**
