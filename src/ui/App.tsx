@@ -157,11 +157,9 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
     requestAnimationFrame(() => setFocusNode(nodeId));
   }, []);
 
+  const showsSession = view === 'chat' || (view === 'trace' && !tracing);
   return (
-    <div
-      class={view === 'chat' || (view === 'trace' && !tracing) ? 'app' : 'app flows-open'}
-      data-pane={pane}
-    >
+    <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
       <AppHeader
         state={state}
         actions={actions}
@@ -203,7 +201,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           onResume={actions.resume}
           onDismiss={actions.dismiss}
         />
-        {view === 'chat' || (view === 'trace' && !tracing) ? (
+        {showsSession ? (
           <SessionMain
             state={state}
             actions={actions}
