@@ -77,15 +77,13 @@ export abstract class BaseAgent {
    * goes on up to the caller; agents above it add no second error event.
    */
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void> {
-    const unspanned = parentContext.forAgent(this);
-    if (unspanned.endInvocation) return;
-    if (agentResumeState(unspanned)?.ended) return; // finished before the interruption
-    const span =
-      unspanned.tracer &&
-      unspanned.startSpan('agent', `invoke_agent ${this.name}`, {
-        'gen_ai.agent.name': this.name,
-      });
-    const ctx = unspanned.withSpan(span);
+    if (parentContext.endInvocation) return;
+    // Its span (when traced) and its context, new spans under that span: one context, not two.
+    const tracer = parentContext.tracer;
+    const span = tracer?.agent(parentContext, this.name);
+    const ctx = parentContext.forAgent(this, parentContext.branch, span);
+    // Finished before the interruption (its span, never ended, is not written).
+    if (agentResumeState(ctx)?.ended) return;
     let failure: string | undefined;
     try {
       for await (const event of this.runAsyncImpl(ctx)) {
@@ -102,7 +100,7 @@ export abstract class BaseAgent {
       throw error;
     } finally {
       // Also when the run is cancelled or its reader stops: the span ends where the agent did.
-      ctx.endSpan(span, { error: failure });
+      if (span) tracer?.end(span, failure);
     }
   }
 

@@ -77,13 +77,9 @@ async function tracedCall(
   tools: ReadonlyMap<string, BaseTool>,
   confirmation: ToolConfirmation | undefined,
 ): Promise<CallOutcome> {
-  if (!ctx.tracer) return runCall(ctx, call, tools, confirmation);
-  const span = ctx.startSpan('tool', `execute_tool ${call.name}`, {
-    'gen_ai.tool.name': call.name,
-    ...(call.id ? { 'gen_ai.tool.call.id': call.id } : {}),
-    'trellis.tool.arguments': clipped(JSON.stringify(call.args ?? {})),
-  });
-  if (!span) return runCall(ctx, call, tools, confirmation);
+  const tracer = ctx.tracer;
+  if (!tracer) return runCall(ctx, call, tools, confirmation);
+  const span = tracer.tool(ctx, call, clipped(JSON.stringify(call.args ?? {})));
   let outcome: CallOutcome | undefined;
   let thrown: unknown;
   try {
@@ -95,20 +91,15 @@ async function tracedCall(
   } finally {
     const response = outcome?.part?.functionResponse?.response;
     const asked = outcome?.actions.requestedToolConfirmations !== undefined;
-    const answer = response === undefined ? '' : JSON.stringify(response);
+    span.resultBytes = response === undefined ? 0 : JSON.stringify(response).length;
+    span.approvalRequested = asked;
     const failed =
       thrown !== undefined && !ctx.isCancellation(thrown)
         ? messageOf(thrown)
         : !asked && typeof response?.error === 'string'
           ? response.error
           : undefined;
-    ctx.endSpan(span, {
-      error: failed,
-      attributes: {
-        'trellis.tool.result_bytes': answer.length,
-        ...(asked ? { 'trellis.tool.outcome': 'approval requested' } : {}),
-      },
-    });
+    tracer.end(span, failed);
   }
 }
 

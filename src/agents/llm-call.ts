@@ -63,26 +63,6 @@ function modelNameOf(agent: LlmAgent): string {
   }
 }
 
-/** What a model call's span says of its answer (GenAI semantic conventions' names). */
-function modelCallAttributes(event: Event): Record<string, string | number | readonly string[]> {
-  // Built key by key, without spreads: this runs for every model call of every traced run.
-  const attributes: Record<string, string | number | readonly string[]> = {
-    'trellis.event_id': event.id,
-  };
-  if (event.modelVersion) attributes['gen_ai.response.model'] = event.modelVersion;
-  const usage = event.usageMetadata;
-  if (usage?.promptTokenCount !== undefined)
-    attributes['gen_ai.usage.input_tokens'] = usage.promptTokenCount;
-  if (usage?.candidatesTokenCount !== undefined)
-    attributes['gen_ai.usage.output_tokens'] = usage.candidatesTokenCount;
-  const timing = (event.customMetadata?.trellis as { timing?: ModelTiming } | undefined)?.timing;
-  if (timing) attributes['trellis.time_to_first_token_ms'] = timing.firstTokenMs;
-  attributes['gen_ai.response.finish_reasons'] = [
-    event.errorCode ?? (functionCallsOf(event.content).length > 0 ? 'tool_calls' : 'stop'),
-  ];
-  return attributes;
-}
-
 export async function* callModel(
   agent: LlmAgent,
   ctx: InvocationContext,
@@ -90,15 +70,13 @@ export async function* callModel(
   tools: ReadonlyMap<string, BaseTool>,
 ): AsyncGenerator<Event, Event | undefined> {
   // The call's span, closed however the call ends (one generator: this runs for every call).
-  const name = ctx.tracer && modelNameOf(agent);
-  const span =
-    name === undefined
-      ? undefined
-      : ctx.startSpan('model', `chat ${name}`, {
-          'gen_ai.request.model': name,
-          'trellis.contents': request.contents.length,
-          'trellis.tools': request.tools?.length ?? 0,
-        });
+  const tracer = ctx.tracer;
+  const span = tracer?.model(
+    ctx,
+    modelNameOf(agent),
+    request.contents.length,
+    request.tools?.length ?? 0,
+  );
   let event: Event | undefined;
   let error: string | undefined;
   try {
@@ -153,7 +131,10 @@ export async function* callModel(
     if (!ctx.isCancellation(thrown)) error = messageOf(thrown);
     throw thrown;
   } finally {
-    if (span) ctx.endSpan(span, { error, attributes: event ? modelCallAttributes(event) : {} });
+    if (span) {
+      if (event) span.answered(event);
+      tracer?.end(span, error);
+    }
   }
 }
 

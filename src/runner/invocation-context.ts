@@ -1,7 +1,7 @@
 // What an agent sees of the invocation it runs in.
 
-import type { EndSpanOptions, InvocationTracer, OpenSpan } from '../tracing/tracer.ts';
-import type { SpanAttribute, SpanKind } from '../tracing/span.ts';
+import type { OpenSpan } from '../tracing/open-span.ts';
+import type { InvocationTracer } from '../tracing/tracer.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { ActiveEventsView } from '../core/active-events.ts';
 import { appendEvent, logOf, withLogEvents } from '../core/log-prefix.ts';
@@ -93,7 +93,7 @@ interface ContextFields {
   readonly runConfig: RunConfig;
   readonly resumable: boolean;
   readonly resumeScope: number | undefined;
-  readonly spanId: string | undefined;
+  readonly span: OpenSpan | undefined;
   readonly shared: InvocationShared;
 }
 
@@ -116,7 +116,7 @@ export class InvocationContext {
    */
   readonly resumeScope: number | undefined;
   /** The span that new spans go under: the running agent's, or the invocation's. */
-  readonly spanId: string | undefined;
+  readonly span: OpenSpan | undefined;
   private readonly shared: InvocationShared;
 
   private constructor(fields: ContextFields) {
@@ -130,7 +130,7 @@ export class InvocationContext {
     this.runConfig = fields.runConfig;
     this.resumable = fields.resumable;
     this.resumeScope = fields.resumeScope;
-    this.spanId = fields.spanId;
+    this.span = fields.span;
     this.shared = fields.shared;
   }
 
@@ -159,7 +159,7 @@ export class InvocationContext {
       runConfig: init.runConfig ?? {},
       resumable: init.resumable ?? false,
       resumeScope: undefined,
-      spanId: undefined,
+      span: undefined,
       shared: {
         endInvocation: false,
         llmCalls: 0,
@@ -171,9 +171,16 @@ export class InvocationContext {
     });
   }
 
-  /** The same invocation, seen by another agent (and, for a parallel sub-agent, its branch). */
-  forAgent(agent: BaseAgent, branch: string | undefined = this.branch): InvocationContext {
-    return new InvocationContext({ ...this, shared: this.shared, agent, branch });
+  /**
+   * The same invocation, seen by another agent (and, for a parallel sub-agent, its branch; for
+   * an agent that opened one, with new spans under its `span`).
+   */
+  forAgent(
+    agent: BaseAgent,
+    branch: string | undefined = this.branch,
+    span: OpenSpan | undefined = this.span,
+  ): InvocationContext {
+    return new InvocationContext({ ...this, shared: this.shared, agent, branch, span });
   }
 
   /**
@@ -193,25 +200,7 @@ export class InvocationContext {
   /** This context, with new spans going under `span` (an agent's). */
   withSpan(span: OpenSpan | undefined): InvocationContext {
     if (!span) return this;
-    return new InvocationContext({ ...this, shared: this.shared, spanId: span.spanId });
-  }
-
-  /** Opens a span under this context's (nothing when the run is not traced). */
-  startSpan(
-    kind: SpanKind,
-    name: string,
-    attributes: Record<string, SpanAttribute> = {},
-  ): OpenSpan | undefined {
-    return this.shared.tracer?.start(kind, name, {
-      parentSpanId: this.spanId,
-      branch: this.branch,
-      attributes,
-    });
-  }
-
-  /** Closes a span that `startSpan` opened. */
-  endSpan(span: OpenSpan | undefined, options?: EndSpanOptions): void {
-    if (span) this.shared.tracer?.end(span, options);
+    return new InvocationContext({ ...this, shared: this.shared, span });
   }
 
   /** This context, for a child to run fresh (`undefined`) or resume from `scope` in `resumeLog`. */

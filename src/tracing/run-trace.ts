@@ -4,11 +4,11 @@
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { RunOutcome } from '../runner/run-tracker.ts';
-import type { OpenSpan } from './tracer.ts';
-import { answeredIdsOf, rootSpanIdOf, waitSpans } from './wait-spans.ts';
+import type { InvocationSpan } from './open-span.ts';
+import { answeredIdsOf, waitSpans } from './wait-spans.ts';
 
 export interface RunTrace {
-  root: OpenSpan;
+  root: InvocationSpan;
   /** Ends the run's span (and writes the waits it leaves), then writes what is queued. */
   finish(
     /** The invocation's events (read only when the run paused: a wait is left open). */
@@ -31,19 +31,10 @@ export function traceRun(
   const tracer = ctx.tracer;
   if (!tracer) return undefined;
   // The first run's span has an id its waits know; a resumed run's is a span of its own.
-  const root = tracer.start('invocation', resume ? 'invocation (resumed)' : 'invocation', {
-    ...(resume ? {} : { spanId: rootSpanIdOf(ctx.invocationId) }),
-    attributes: { 'gen_ai.conversation.id': ctx.session.id, 'gen_ai.agent.name': agentName },
-  });
+  const root = tracer.invocation(agentName, resume);
   if (resume && message) {
     const events = ctx.activeView.peek().filter((e) => e.invocationId === ctx.invocationId);
-    for (const wait of waitSpans(
-      tracer,
-      ctx.invocationId,
-      events,
-      answeredIdsOf(message),
-      message.timestamp,
-    ))
+    for (const wait of waitSpans(tracer, events, answeredIdsOf(message), message.timestamp))
       tracer.write(wait);
   }
   return {
@@ -51,13 +42,12 @@ export function traceRun(
     async finish(events, outcome, details) {
       const pending = details?.pendingCallIds ?? [];
       if (pending.length > 0)
-        for (const wait of waitSpans(tracer, ctx.invocationId, events(), pending))
-          tracer.write(wait);
-      tracer.end(root, {
-        attributes: { 'trellis.outcome': outcome },
-        error: details?.error?.message,
-      });
-      await tracer.flush();
+        for (const wait of waitSpans(tracer, events(), pending)) tracer.write(wait);
+      root.outcome = outcome;
+      tracer.end(root, details?.error?.message);
+      // In memory, the spans are kept already: nothing to wait for.
+      const written = tracer.flush();
+      if (written) await written;
     },
   };
 }

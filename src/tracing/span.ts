@@ -56,16 +56,6 @@ export function traceIdOf(invocationId: string): string {
     : hexHash(invocationId, 4);
 }
 
-/**
- * A random span id: 16 hex digits, never all zero (OTLP's invalid id). Unique, not secret:
- * `Math.random` is enough, and far cheaper than the crypto source on every span.
- */
-export function newSpanId(): string {
-  const high = (Math.random() * 0x100000000) >>> 0 || 1;
-  const low = (Math.random() * 0x100000000) >>> 0;
-  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
-}
-
 /** A span id derived from `seed` (a wait's call id: the same wait is one span, however often written). */
 export function spanIdOf(seed: string): string {
   return hexHash(seed, 2);
@@ -84,9 +74,12 @@ function hexHash(text: string, lanes: number): string {
   return /^0+$/.test(out) ? `${out.slice(0, -1)}1` : out;
 }
 
+const clock =
+  typeof performance !== 'undefined' && performance.timeOrigin ? performance : undefined;
+/** Read once: it never changes, and its getter is not free. */
+const origin = clock ? clock.timeOrigin : 0;
+
 /** Now, in milliseconds since the epoch, finer than `Date.now()` where the platform allows. */
 export function preciseNow(): number {
-  return typeof performance !== 'undefined' && performance.timeOrigin
-    ? performance.timeOrigin + performance.now()
-    : Date.now();
+  return clock ? origin + clock.now() : Date.now();
 }

@@ -3,7 +3,10 @@
 // best-effort, not in the transaction of the events they belong to (a crash can lose the spans
 // of the moment it struck, never an event). A trace is read by invocation, without the log.
 
+import { OpenSpan, spanRecordOf, type TraceRun } from './open-span.ts';
 import type { SpanKey, SpanRecord } from './span.ts';
+import { BatchedSpans } from './span-batches.ts';
+import type { SpanSink } from './tracer.ts';
 
 export interface ListSpansRequest extends SpanKey {
   /** One invocation's spans; all of the session's when absent. */
@@ -17,46 +20,78 @@ export abstract class BaseTraceService {
   abstract listSpans(request: ListSpansRequest): Promise<SpanRecord[]>;
   /** Forgets a session's spans (the IndexedDB service's session deletion does it too). */
   abstract deleteSpans(key: SpanKey): Promise<void>;
+
+  /**
+   * Where the spans of `run` go as they end: by default made into records and written with
+   * `putSpans` in batches (see span-batches.ts).
+   */
+  spanSink(run: TraceRun): SpanSink {
+    return new BatchedSpans(this);
+  }
 }
+
+/** A span kept in memory: a run's own (made into a record when read), or a record put. */
+type KeptSpan = OpenSpan | SpanRecord;
 
 export class InMemoryTraceService extends BaseTraceService {
   /**
-   * Session key → invocation id → its spans as written, in order. A span written again (a wait
-   * answered) is found at read time: the later copy wins. Arrays, not maps by id: a trace is kept
-   * for every turn of a run in memory, and a map entry per span costs more than it saves.
+   * Session key → its spans as they came, in order: one list, not one per invocation (a trace
+   * is kept for every turn run in memory, and what it keeps costs every turn after it: the
+   * garbage collector walks it). A run's spans are kept as the run made them, made into records
+   * when read. A span written again (a wait answered) is found at read time: the later copy wins.
    */
-  private readonly sessions = new Map<string, Map<string, SpanRecord[]>>();
+  private readonly sessions = new Map<string, KeptSpan[]>();
+
+  /** The run's spans join its session's as they end: nothing to batch, nothing to await. */
+  override spanSink(run: TraceRun): SpanSink {
+    return new KeptSpans(this.sessionSpans(sessionKey(run)));
+  }
 
   override async putSpans(spans: readonly SpanRecord[]): Promise<void> {
-    let key = '';
+    let kept: KeptSpan[] = [];
     let last: SpanRecord | undefined;
     for (const span of spans) {
-      // A batch is mostly one session's: its key is worked out once.
-      if (!last || !sameSession(last, span)) key = sessionKey(span);
+      // A batch is mostly one session's: its list is looked up once.
+      if (!last || !sameSession(last, span)) kept = this.sessionSpans(sessionKey(span));
       last = span;
-      let invocations = this.sessions.get(key);
-      if (!invocations) this.sessions.set(key, (invocations = new Map()));
-      const written = invocations.get(span.invocationId);
-      // Kept as given: the tracer never changes a span once it is written (reads copy).
-      if (written) written.push(span);
-      else invocations.set(span.invocationId, [span]);
+      // Kept as given; reads copy.
+      kept.push(span);
     }
   }
 
-  override async listSpans(request: ListSpansRequest): Promise<SpanRecord[]> {
-    const invocations = this.sessions.get(sessionKey(request));
-    if (!invocations) return [];
-    const lists =
-      request.invocationId === undefined
-        ? [...invocations.values()]
-        : [invocations.get(request.invocationId) ?? []];
-    const latest = new Map<string, SpanRecord>();
-    for (const list of lists) for (const span of list) latest.set(span.spanId, span);
-    return byStart([...latest.values()].map((span) => structuredClone(span)));
+  override async listSpans({ invocationId, ...key }: ListSpansRequest): Promise<SpanRecord[]> {
+    const latest = new Map<string, KeptSpan>();
+    for (const span of this.sessions.get(sessionKey(key)) ?? []) {
+      const of = span instanceof OpenSpan ? span.run.invocationId : span.invocationId;
+      if (invocationId === undefined || of === invocationId) latest.set(span.spanId, span);
+    }
+    return byStart(
+      [...latest.values()].map((span) =>
+        span instanceof OpenSpan ? spanRecordOf(span) : structuredClone(span),
+      ),
+    );
   }
 
   override async deleteSpans(key: SpanKey): Promise<void> {
     this.sessions.delete(sessionKey(key));
+  }
+
+  private sessionSpans(key: string): KeptSpan[] {
+    let spans = this.sessions.get(key);
+    if (!spans) this.sessions.set(key, (spans = []));
+    return spans;
+  }
+}
+
+class KeptSpans implements SpanSink {
+  constructor(private readonly spans: KeptSpan[]) {}
+
+  add(span: OpenSpan): void {
+    this.spans.push(span);
+  }
+
+  flush(): undefined {
+    return undefined;
   }
 }
 

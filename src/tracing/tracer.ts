@@ -1,134 +1,90 @@
 // The spans of one run of an invocation, as it happens. The runner makes one per run (a resumed
 // invocation gets another, on the same trace); agents, model calls and tool calls open and close
-// spans through their InvocationContext. Ended spans are written in batches, never awaited by
-// the run's steps: a trace that cannot be stored costs the run nothing (see trace-service.ts).
+// spans through it. An ended span goes to its trace service's sink for the run (see
+// trace-service.ts): kept as it is in memory, written in batches elsewhere, never awaited by the
+// run's steps, so a trace that cannot be stored costs the run nothing.
 
+import type { FunctionCall } from '../core/content.ts';
 import {
-  newSpanId,
-  preciseNow,
-  traceIdOf,
-  type SpanAttribute,
-  type SpanKind,
-  type SpanRecord,
-} from './span.ts';
+  AgentSpan,
+  InvocationSpan,
+  ModelSpan,
+  ToolSpan,
+  TraceRun,
+  WaitSpan,
+  type OpenSpan,
+  type SpanParent,
+} from './open-span.ts';
+import { preciseNow, type SpanKey } from './span.ts';
 import type { BaseTraceService } from './trace-service.ts';
 
-/** A span being recorded: its record itself (no wrapper object per span). */
-export type OpenSpan = SpanRecord;
-
-export interface StartSpanOptions {
-  parentSpanId?: string | undefined;
-  branch?: string | undefined;
-  attributes?: Record<string, SpanAttribute>;
-  /** The span's id (default: a new random one). */
-  spanId?: string;
-  /** When it began (default: now). */
-  startTime?: number;
+/** Where a run's spans go as they end (each trace service has its own, see trace-service.ts). */
+export interface SpanSink {
+  add(span: OpenSpan): void;
+  /** Resolves once every span added so far was written or dropped; nothing: already kept. */
+  flush(): Promise<void> | undefined;
 }
-
-export interface EndSpanOptions {
-  attributes?: Record<string, SpanAttribute>;
-  error?: string | undefined;
-  /** When it ended (default: now). */
-  endTime?: number;
-}
-
-/** How many ended spans wait at most before they are written. */
-const BATCH = 32;
-/** How long the first of them waits at most. */
-const FLUSH_AFTER_MS = 1000;
 
 export class InvocationTracer {
-  readonly traceId: string;
-  private pending: SpanRecord[] = [];
-  private writing: Promise<void> = Promise.resolve();
+  readonly run: TraceRun;
+  private readonly sink: SpanSink;
+  private spans = 0;
 
-  constructor(
-    private readonly service: BaseTraceService,
-    private readonly key: {
-      appName: string;
-      userId: string;
-      sessionId: string;
-      invocationId: string;
-    },
-  ) {
-    this.traceId = traceIdOf(key.invocationId);
+  constructor(service: BaseTraceService, key: SpanKey & { invocationId: string }) {
+    this.run = new TraceRun(key);
+    this.sink = service.spanSink(this.run);
   }
 
-  start(kind: SpanKind, name: string, options: StartSpanOptions = {}): OpenSpan {
-    // Built field by field: this runs for every agent, model call and tool call of every run.
-    const { appName, userId, sessionId, invocationId } = this.key;
-    const record: SpanRecord = {
-      appName,
-      userId,
-      sessionId,
-      invocationId,
-      traceId: this.traceId,
-      spanId: options.spanId ?? newSpanId(),
-      kind,
+  /** The run's root span: the invocation's (`resumed`: a later run of it). */
+  invocation(agentName: string, resumed: boolean): InvocationSpan {
+    return new InvocationSpan(this.run, this.spans++, preciseNow(), agentName, resumed);
+  }
+
+  agent(parent: SpanParent, agentName: string): AgentSpan {
+    return new AgentSpan(this.run, this.spans++, parent, preciseNow(), agentName);
+  }
+
+  model(parent: SpanParent, model: string, contents: number, tools: number): ModelSpan {
+    return new ModelSpan(this.run, this.spans++, parent, preciseNow(), model, contents, tools);
+  }
+
+  /** A call's span; `args` its arguments as JSON (cut short). */
+  tool(parent: SpanParent, call: FunctionCall, args: string): ToolSpan {
+    return new ToolSpan(this.run, this.spans++, parent, preciseNow(), call.name, call.id, args);
+  }
+
+  /** The wait for the answer to call `callId`, from `event`, which asked (open: no end yet). */
+  wait(
+    name: string,
+    callId: string,
+    event: { id: string; branch?: string | undefined; timestamp: number },
+  ): WaitSpan {
+    return new WaitSpan(
+      this.run,
+      this.spans++,
+      event.branch,
+      event.timestamp,
       name,
-      startTime: options.startTime ?? preciseNow(),
-      status: 'ok',
-      // The caller's object, not a copy: callers pass one made for the span.
-      attributes: options.attributes ?? {},
-    };
-    if (options.parentSpanId) record.parentSpanId = options.parentSpanId;
-    if (options.branch) record.branch = options.branch;
-    return record;
+      callId,
+      event.id,
+    );
   }
 
-  /** Closes a span (once: a second end is ignored) and queues it for writing. */
-  end(record: OpenSpan, options: EndSpanOptions = {}): void {
-    if (record.endTime !== undefined) return;
-    record.endTime = options.endTime ?? preciseNow();
-    if (options.attributes)
-      for (const key in options.attributes) record.attributes[key] = options.attributes[key]!;
-    if (options.error !== undefined) {
-      record.status = 'error';
-      record.error = options.error;
-    }
-    this.write(record);
+  /** Closes a span (once: a second end is ignored) and hands it on to be kept. */
+  end(span: OpenSpan, error?: string): void {
+    if (span.endTime !== undefined) return;
+    span.endTime = preciseNow();
+    if (error !== undefined) span.error = error;
+    this.sink.add(span);
   }
 
-  /** Queues a span as it stands (an open wait, say) for writing. */
-  write(record: SpanRecord): void {
-    this.pending.push(record);
-    // Written in batches: when the run ends (the runner flushes), when many wait, or a moment
-    // after the first waited (so a run cut off by a crash loses at most that moment's spans).
-    if (this.pending.length >= BATCH) void this.flush();
-    else scheduleFlush(this);
+  /** Hands on a span as it stands (a wait left open, or one answered at its `endTime`). */
+  write(span: OpenSpan): void {
+    this.sink.add(span);
   }
 
-  /** Writes what is queued; resolves when every write so far has been tried. */
-  flush(): Promise<void> {
-    waiting.delete(this);
-    const batch = this.pending;
-    if (batch.length > 0) {
-      this.pending = [];
-      this.writing = this.writing
-        .then(() => this.service.putSpans(batch))
-        // Best-effort: a span that cannot be stored (a full disk) is dropped, the run goes on.
-        .catch(() => undefined);
-    }
-    return this.writing;
+  /** Writes what is waiting; resolves when every write so far has been tried (nothing: none). */
+  flush(): Promise<void> | undefined {
+    return this.sink.flush();
   }
-}
-
-/** Tracers with spans waiting to be written, and the one timer that writes them all. */
-const waiting = new Set<InvocationTracer>();
-let timer: ReturnType<typeof setTimeout> | undefined;
-
-/**
- * Writes `tracer`'s spans within FLUSH_AFTER_MS unless it flushes first. One timer for every
- * tracer, not one per run: most runs end (and flush) well before it fires.
- */
-function scheduleFlush(tracer: InvocationTracer): void {
-  waiting.add(tracer);
-  if (timer !== undefined) return;
-  timer = setTimeout(() => {
-    timer = undefined;
-    for (const pending of [...waiting]) void pending.flush();
-  }, FLUSH_AFTER_MS);
-  // In Node, a trace waiting to be written keeps no process alive.
-  (timer as { unref?: () => void }).unref?.();
 }

@@ -6,29 +6,18 @@
 import { functionCallsOf, functionResponsesOf } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
-import { spanIdOf, traceIdOf, type SpanRecord } from './span.ts';
+import type { WaitSpan } from './open-span.ts';
 import type { InvocationTracer } from './tracer.ts';
 
-/**
- * The root span of an invocation's first run (a resumed run's root is a span of its own): the
- * trace id's second half, known to every later run of the invocation.
- */
-export function rootSpanIdOf(invocationId: string): string {
-  return traceIdOf(invocationId).slice(16);
-}
-
-/**
- * The wait spans of calls `callIds` of an invocation's `events`: open, or ended at `endTime`.
- */
+/** The wait spans of calls `callIds` of the run's `events`: open, or ended at `endTime`. */
 export function waitSpans(
   tracer: InvocationTracer,
-  invocationId: string,
   events: readonly Event[],
   callIds: readonly string[],
   endTime?: number,
-): SpanRecord[] {
+): WaitSpan[] {
   const wanted = new Set(callIds);
-  const spans: SpanRecord[] = [];
+  const spans: WaitSpan[] = [];
   for (const event of events) {
     for (const call of functionCallsOf(event.content)) {
       if (!call.id || !wanted.has(call.id)) continue;
@@ -39,15 +28,9 @@ export function waitSpans(
       const name = approval
         ? `wait for approval: ${original?.name ?? 'a tool'}`
         : `wait for the user: ${call.name}`;
-      const record = tracer.start('wait', name, {
-        spanId: spanIdOf(call.id),
-        parentSpanId: rootSpanIdOf(invocationId),
-        branch: event.branch,
-        startTime: event.timestamp,
-        attributes: { 'gen_ai.tool.call.id': call.id, 'trellis.event_id': event.id },
-      });
-      if (endTime !== undefined) record.endTime = endTime;
-      spans.push(record);
+      const span = tracer.wait(name, call.id, event);
+      if (endTime !== undefined) span.endTime = endTime;
+      spans.push(span);
     }
   }
   return spans;

@@ -268,6 +268,23 @@ describe.each(kinds)('traces ($name)', (kind) => {
     });
   });
 
+  it('reads the same spans every time, each read a copy of its own', async () => {
+    const agent = new LlmAgent({ name: 'agent', model: caller('double'), tools: [tool('double')] });
+    const { runner, traces } = setUp(agent);
+    const session = await runner.sessionService.createSession({ appName, userId });
+    await turn(runner, session.id, 'double');
+    await turn(runner, session.id, 'again');
+    const key = { appName, userId, sessionId: session.id };
+    const first = await traces.listSpans(key);
+    const shape = (spans: SpanRecord[]) =>
+      spans.map((span) => [span.spanId, span.parentSpanId, span.name, span.attributes]);
+    const asRead = structuredClone(shape(first));
+    expect(new Set(first.map((span) => span.spanId)).size).toBe(first.length);
+    first[0]!.attributes['gen_ai.agent.name'] = 'changed by a reader';
+    first[1]!.name = 'changed too';
+    expect(shape(await traces.listSpans(key))).toEqual(asRead);
+  });
+
   it('forgets a session’s spans with the session', async () => {
     const agent = new LlmAgent({ name: 'agent', model: caller('double'), tools: [tool('double')] });
     const { runner, traces } = setUp(agent);
