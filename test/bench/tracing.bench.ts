@@ -6,7 +6,7 @@
 //   Trace view reads them) costs ≤ 2× opening it at 1k events: the read starts at the
 //   invocation's first event and never reads the log before it. IndexedDB (fake-indexeddb).
 //
-// Alone: npx vitest run --project bench test/bench/tracing.bench.ts (about 3 minutes).
+// Alone: npx vitest run --project bench test/bench/tracing.bench.ts (about 4 minutes).
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ import { TOOL_ARGS, TOOL_NAME, add, userMessage } from './turns/turn-shape.ts';
 const TURN_GROUP = 'tracing cost per turn';
 const OPEN_GROUP = 'opening a trace';
 const TURNS = 1_000;
-const ROUNDS = 5;
+const ROUNDS = 9;
 const MAX_TRACING_COST = 1.1;
 const OPEN_LENGTHS = [1_000, 100_000];
 const OPENS = 30;
