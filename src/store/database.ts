@@ -16,6 +16,7 @@ import type { Event } from '../core/event.ts';
 import type { AgentSpec } from '../agents/agent-spec.ts';
 import type { Flow } from '../flows/flow.ts';
 import type { ProviderSpec } from '../models/provider-spec.ts';
+import type { LongIds, LongValueRecord } from './long-values.ts';
 import type { SessionRecord, TurnRecord } from './session-log.ts';
 import { summarizeExistingSessions } from './turn-migration.ts';
 import type { RunRecord } from './session-service.ts';
@@ -25,7 +26,7 @@ import type { SpanRecord } from '../tracing/span.ts';
 export const DEFAULT_DB_NAME = 'trellis';
 
 /** The schema version. Bump it and add a step to `migrate`; never edit a step once shipped. */
-export const DB_VERSION = 7;
+export const DB_VERSION = 8;
 
 export interface IndexedDbServiceOptions {
   /** The database; services given the same name share it (default `'trellis'`). */
@@ -46,6 +47,7 @@ export const Stores = {
   providers: 'providers',
   agents: 'agents',
   spans: 'spans',
+  longValues: 'longValues',
 } as const;
 
 export interface EventRecord {
@@ -70,6 +72,8 @@ export interface CheckpointRecord {
   firstSeq: number;
   state: Record<string, unknown>;
   artifacts: Record<string, number>;
+  /** The ids of its long state values, which `state` lacks (src/store/long-values.ts). */
+  long?: LongIds;
   /** The turn bookkeeping (schema 6 on; migrated sessions get it too). */
   tipBefore?: string;
   turn?: TurnRecord;
@@ -141,6 +145,10 @@ export interface TrellisSchema extends DBSchema {
   spans: {
     key: [...SessionKeyTuple, invocationId: string, spanId: string];
     value: SpanRecord;
+  };
+  longValues: {
+    key: [...SessionKeyTuple, id: string];
+    value: LongValueRecord;
   };
 }
 
@@ -249,6 +257,13 @@ function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void {
     // The traces: spans of each invocation, beside their session (src/tracing).
     db.createObjectStore(Stores.spans, {
       keyPath: ['appName', 'userId', 'sessionId', 'invocationId', 'spanId'],
+    });
+  }
+  if (oldVersion < 8) {
+    // Long state values, out of line (src/store/long-values.ts): records and checkpoints name
+    // them by id. Older records hold every value inline, which reads as before.
+    db.createObjectStore(Stores.longValues, {
+      keyPath: ['appName', 'userId', 'sessionId', 'id'],
     });
   }
 }

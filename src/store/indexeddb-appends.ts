@@ -14,7 +14,13 @@ import type { EventLogCache } from './event-log-cache.ts';
 import { putVersionInTx, type VersionContent } from './indexeddb-artifact-service.ts';
 import { deepFreeze, type SessionRecord } from './session-log.ts';
 import type { AppendEventRequest, RunRecord } from './session-service.ts';
-import { appendAfterKnown, appendInTx, appendStores, withRunRecord } from './session-writes.ts';
+import {
+  appendAfterKnown,
+  appendInTx,
+  appendStores,
+  heldRecordOf,
+  withRunRecord,
+} from './session-writes.ts';
 import { writeTransaction } from './transaction.ts';
 
 type SessionRef = AppendEventRequest['session'];
@@ -86,8 +92,9 @@ export class IndexedDbAppends {
     }
     record ??= await writeTransaction(db, stores, (tx) =>
       withRunRecord(tx, run, async () => {
-        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
-        if (!record) throw new SessionNotFoundError(id);
+        const found = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
+        if (!found) throw new SessionNotFoundError(id);
+        const record = await heldRecordOf(tx, found);
         return appendInTx(tx, record, stored, { whenIssued: () => tx.commit() });
       }),
     );
@@ -110,8 +117,9 @@ export class IndexedDbAppends {
     const db = await this.database.open();
     const { record, stored } = await writeTransaction(db, appendStores(run), (tx) =>
       withRunRecord(tx, run, async () => {
-        const record = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
-        if (!record) throw new SessionNotFoundError(id);
+        const found = await tx.objectStore(Stores.sessions).get([appName, userId, id]);
+        if (!found) throw new SessionNotFoundError(id);
+        const record = await heldRecordOf(tx, found);
         const artifactDelta: Record<string, number> = { ...event.actions.artifactDelta };
         for (const { filename, content } of files) {
           const key = { appName, userId, sessionId: id, filename };

@@ -68,7 +68,15 @@ import {
 } from './indexeddb-turns.ts';
 import { readSessionSummary, switchMarker, type TurnReader } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
-import { WRITE_STORES, addSession, appendInTx, readScopes, seqRange } from './session-writes.ts';
+import { heldStateOf } from './long-values.ts';
+import {
+  WRITE_STORES,
+  addSession,
+  appendInTx,
+  heldRecordOf,
+  readScopes,
+  seqRange,
+} from './session-writes.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbSessionService extends BaseSessionService {
@@ -125,10 +133,11 @@ export class IndexedDbSessionService extends BaseSessionService {
     const db = await this.database.open();
     return readTransaction(
       db,
-      [Stores.sessions, Stores.events, Stores.appStates, Stores.userStates],
+      [Stores.sessions, Stores.events, Stores.appStates, Stores.userStates, Stores.longValues],
       async (tx) => {
-        const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-        if (!record) return undefined;
+        const found = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+        if (!found) return undefined;
+        const record = await heldRecordOf(tx, found);
         const [appState, userState] = await readScopes(tx, appName, userId);
         const events = tx.objectStore(Stores.events);
         let log = this.cache.get(record);
@@ -172,12 +181,13 @@ export class IndexedDbSessionService extends BaseSessionService {
     const db = await this.database.open();
     return readTransaction(
       db,
-      [Stores.sessions, Stores.appStates, Stores.userStates],
+      [Stores.sessions, Stores.appStates, Stores.userStates, Stores.longValues],
       async (tx) => {
-        const [records, [appState, userState]] = await Promise.all([
+        const [found, [appState, userState]] = await Promise.all([
           tx.objectStore(Stores.sessions).index('byUser').getAll([appName, userId]),
           readScopes(tx, appName, userId),
         ]);
+        const records = await Promise.all(found.map((record) => heldRecordOf(tx, record)));
         const sessions = records.map((record) => toSession(record, appState, userState, []));
         sessions.sort((a, b) => b.lastUpdateTime - a.lastUpdateTime);
         return { sessions };
@@ -188,7 +198,14 @@ export class IndexedDbSessionService extends BaseSessionService {
   override async deleteSession({ appName, userId, sessionId }: SessionKey): Promise<void> {
     const db = await this.database.open();
     // Its spans too (IndexedDbTraceService keeps them in this database).
-    const stores = [Stores.sessions, Stores.events, Stores.checkpoints, Stores.runs, Stores.spans];
+    const stores = [
+      Stores.sessions,
+      Stores.events,
+      Stores.checkpoints,
+      Stores.runs,
+      Stores.spans,
+      Stores.longValues,
+    ];
     await writeTransaction(db, stores, async (tx) => {
       const sessions = tx.objectStore(Stores.sessions);
       if (!(await sessions.getKey([appName, userId, sessionId]))) {
@@ -201,6 +218,7 @@ export class IndexedDbSessionService extends BaseSessionService {
         tx.objectStore(Stores.checkpoints).delete(range),
         tx.objectStore(Stores.runs).delete(range),
         tx.objectStore(Stores.spans).delete(range),
+        tx.objectStore(Stores.longValues).delete(range),
       ]);
     });
     this.cache.delete(appName, userId, sessionId);
@@ -235,8 +253,9 @@ export class IndexedDbSessionService extends BaseSessionService {
     const sharesDb = this.sharesDatabase(request.artifactService);
     const db = await this.database.open();
     const { marker, record } = await writeTransaction(db, WRITE_STORES, async (tx) => {
-      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-      if (!record) throw new SessionNotFoundError(sessionId);
+      const found = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+      if (!found) throw new SessionNotFoundError(sessionId);
+      const record = await heldRecordOf(tx, found);
       const restored = await snapshotToRestore(rewindReader(tx, record), target, sessionId);
       const plan = planRewind(record, restored);
       const artifactDelta: Record<string, number> = {};
@@ -343,8 +362,10 @@ export class IndexedDbSessionService extends BaseSessionService {
   ): Promise<T | undefined> {
     const db = await this.database.open();
     return readTransaction(db, SUMMARY_STORES, async (tx) => {
-      const record = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
-      return record && read(indexedDbTurnReader(tx, record), record, tx);
+      const found = await tx.objectStore(Stores.sessions).get([appName, userId, sessionId]);
+      if (!found) return undefined;
+      const record = await heldRecordOf(tx, found);
+      return read(indexedDbTurnReader(tx, record), record, tx);
     });
   }
 
@@ -353,12 +374,14 @@ export class IndexedDbSessionService extends BaseSessionService {
   ): Promise<InvocationCheckpoint | undefined> {
     const { appName, userId, sessionId, invocationId } = request;
     const db = await this.database.open();
-    const record = await withStorageErrors(
-      () => db.get(Stores.checkpoints, [appName, userId, sessionId, invocationId]),
-      'read',
-    );
-    if (!record) return undefined;
-    const { firstSeq, state, artifacts } = record;
-    return deepFreeze({ invocationId, firstSeq, state, artifacts });
+    return readTransaction(db, [Stores.checkpoints, Stores.longValues], async (tx) => {
+      const record = await tx
+        .objectStore(Stores.checkpoints)
+        .get([appName, userId, sessionId, invocationId]);
+      if (!record) return undefined;
+      const { firstSeq, artifacts } = record;
+      const { state } = await heldStateOf(tx, { appName, userId, sessionId }, record);
+      return deepFreeze({ invocationId, firstSeq, state, artifacts });
+    });
   }
 }

@@ -7,6 +7,7 @@ import type { ReadTx } from './transaction.ts';
 import { NO_TURN, type SessionRecord } from './session-log.ts';
 import type { StoredTurn, TurnReader } from './turn-summary.ts';
 import type { RewindReader } from './rewind-point.ts';
+import { heldStateOf } from './long-values.ts';
 
 /** The stores a summary reads, and the one it reads first (the session's record). */
 export const SUMMARY_STORES = [
@@ -15,6 +16,7 @@ export const SUMMARY_STORES = [
   Stores.checkpoints,
   Stores.appStates,
   Stores.userStates,
+  Stores.longValues,
 ];
 export type SummaryTx = ReadTx<typeof SUMMARY_STORES>;
 
@@ -44,8 +46,14 @@ export function rewindReader(tx: SummaryTx | AppendTx, record: SessionRecord): R
     const found = await events.index('byEventId').get([appName, userId, sessionId, eventId]);
     return found && { index: found.seq, event: found.event };
   };
-  const checkpoint = (invocationId: string) =>
-    checkpoints.get([appName, userId, sessionId, invocationId]);
+  // A checkpoint's state is whole (its long values read), as the rewind restores it.
+  const checkpoint = async (invocationId: string) => {
+    const found = await checkpoints.get([appName, userId, sessionId, invocationId]);
+    if (!found) return undefined;
+    const { firstSeq, artifacts } = found;
+    const held = await heldStateOf(reads, { appName, userId, sessionId }, found);
+    return { invocationId, firstSeq, artifacts, ...held };
+  };
   const span = (from: number, to: number) =>
     IDBKeyRange.bound([appName, userId, sessionId, from], [appName, userId, sessionId, to]);
   return {

@@ -22,8 +22,13 @@ export interface SessionRecord {
   appName: string;
   userId: string;
   id: string;
-  /** Session-scoped state. */
+  /**
+   * Session-scoped state: whole in memory; as stored, without the long values `long` names
+   * (src/store/long-values.ts).
+   */
   state: Record<string, unknown>;
+  /** The ids of its long state values (IndexedDB only). */
+  long?: Record<string, string>;
   /** Session-scoped artifact file name → latest version named by an event's artifactDelta. */
   artifacts: Record<string, number>;
   createTime: number;

@@ -20,6 +20,14 @@ import {
 import { tipRestoredBy } from './turn-summary.ts';
 import type { RunRecord } from './session-service.ts';
 import type { WriteTx } from './transaction.ts';
+import {
+  heldStateOf,
+  rememberLongValues,
+  storedFormOf,
+  storedStateOf,
+  type FreshLongValue,
+  type LongValueReader,
+} from './long-values.ts';
 
 /**
  * Every write spans all the stores: an append may take a checkpoint and change app or user
@@ -32,6 +40,7 @@ export const WRITE_STORES = [
   Stores.userStates,
   Stores.checkpoints,
   Stores.artifacts,
+  Stores.longValues,
 ];
 export type AppendTx = WriteTx<typeof WRITE_STORES>;
 
@@ -59,6 +68,48 @@ export async function withRunRecord<T>(
   const put = runs.put(run);
   const [result] = await Promise.all([append(), put]);
   return result;
+}
+
+/**
+ * The record `next` (made from `previous` by an append) as held in memory and as stored, and the
+ * long values it holds that `previous` did not (src/store/long-values.ts).
+ */
+export function encodeRecord(
+  next: SessionRecord,
+  previous: SessionRecord | undefined,
+): { held: SessionRecord; stored: SessionRecord; fresh: FreshLongValue[] } {
+  const { stored, held, fresh } = storedStateOf(next.state, previous);
+  const { long: _long, ...rest } = next;
+  return { held: { ...rest, ...held }, stored: { ...rest, ...stored }, fresh };
+}
+
+/** A held record as stored, its long values already written. */
+export function storedRecordOf(held: SessionRecord): SessionRecord {
+  const { long: _long, ...rest } = held;
+  return { ...rest, ...storedFormOf(held) };
+}
+
+/** The record as held in memory, of one read from the store (its long values read too). */
+export async function heldRecordOf(
+  tx: LongValueReader,
+  stored: SessionRecord,
+): Promise<SessionRecord> {
+  if (!stored.long) return stored;
+  const { appName, userId, id: sessionId } = stored;
+  return { ...stored, ...(await heldStateOf(tx, { appName, userId, sessionId }, stored)) };
+}
+
+/** Writes long values of the session `scope` names, in `tx`. */
+export function putLongValues(
+  tx: AppendTx,
+  scope: { appName: string; userId: string; id: string },
+  fresh: readonly FreshLongValue[],
+): Promise<unknown>[] {
+  const { appName, userId, id: sessionId } = scope;
+  rememberLongValues({ appName, userId, sessionId }, fresh);
+  return fresh.map(({ id, value }) =>
+    tx.objectStore(Stores.longValues).put({ appName, userId, sessionId, id, value }),
+  );
 }
 
 /** Key range of the session's events from seq `from` on (up to `to`, included, if given). */
@@ -149,7 +200,7 @@ export async function appendAfterKnown(
     .objectStore(Stores.sessions)
     .get([appName, userId, id])
     .then((stored) => {
-      if (stored && sameData(stored, known)) return commitWhenReady();
+      if (stored && sameData(stored, storedRecordOf(known))) return commitWhenReady();
       tx.abort();
       throw new StaleRecordError(id);
     });
@@ -245,8 +296,12 @@ export async function appendInTx(
     : undefined;
   // Written as if the event begins its invocation (it nearly always does); `resumed` is written
   // after it when the invocation turns out to have begun before (it is resumed after another).
-  let next = withTip(outcome.record, event, startsInvocation, restored);
-  const resumed = startsInvocation ? withTip(outcome.record, event, false, restored) : next;
+  const encoded = encodeRecord(withTip(outcome.record, event, startsInvocation, restored), record);
+  let next = encoded.held;
+  const resumedTip = startsInvocation ? withTip(outcome.record, event, false, restored) : undefined;
+  // The same state as `next`: its long values are those `next` writes.
+  const resumed = resumedTip ? encodeRecord(resumedTip, next).held : next;
+  const sameTip = resumedTip === undefined || resumedTip.tip === encoded.held.tip;
   const writes: Promise<unknown>[] = [
     tx
       .objectStore(Stores.events)
@@ -257,17 +312,29 @@ export async function appendInTx(
           throw new DuplicateEventError(event.id);
         throw error;
       }),
-    tx.objectStore(Stores.sessions).put(next),
+    ...putLongValues(tx, record, encoded.fresh),
+    tx.objectStore(Stores.sessions).put(encoded.stored),
   ];
   if (startsInvocation) {
     const { firstSeq, state, artifacts } = checkpointBefore(record, event.invocationId);
     const invocationId = event.invocationId;
     const turn = invocationTurn(record, event, restored);
-    const checkpoint = { appName, userId, sessionId, invocationId, firstSeq, state, artifacts };
+    // The record's long values are stored already: the checkpoint names them.
+    const held = storedStateOf(state, { state, long: record.long });
+    const checkpoint = {
+      appName,
+      userId,
+      sessionId,
+      invocationId,
+      firstSeq,
+      ...held.stored,
+      artifacts,
+    };
     const added = addUnlessTaken(unwrap(tx.objectStore(Stores.checkpoints)), {
       ...checkpoint,
       ...turn,
     });
+    writes.push(...putLongValues(tx, record, held.fresh));
     // Not before the checkpoint's answer: once `commit()` is called, Chromium aborts on any
     // failed request, even one whose error is cancelled.
     writes.push(
@@ -275,7 +342,9 @@ export async function appendInTx(
         // Taken: the invocation began earlier and is resumed. Its checkpoint stays as it was,
         // and the record is that of an event within an invocation.
         const put =
-          added || resumed === next ? undefined : tx.objectStore(Stores.sessions).put(resumed);
+          added || sameTip
+            ? undefined
+            : tx.objectStore(Stores.sessions).put(storedRecordOf(resumed));
         if (put) next = resumed;
         whenIssued?.();
         await put;

@@ -108,16 +108,39 @@ export async function readStore(page: Page): Promise<Store> {
         request.onerror = () => reject(request.error);
       });
     try {
-      const [sessions, events, runs, artifacts] = await Promise.all([
+      const [sessions, events, runs, artifacts, longValues] = await Promise.all([
         all('sessions'),
         all('events'),
         all('runs'),
         all('artifacts'),
+        all('longValues'),
       ]);
       type Row = { sessionId: string; seq: number; event: unknown };
+      type Long = { sessionId: string; id: string; value: unknown };
+      type StoredRecord = {
+        id: string;
+        state: Record<string, unknown>;
+        long?: Record<string, string>;
+      };
+      // The state whole: a long value is stored apart and named by id (src/store/long-values.ts).
+      const whole = ({ long, ...record }: StoredRecord) => {
+        const state = { ...record.state };
+        for (const [key, id] of Object.entries(long ?? {})) {
+          const found = (longValues as Long[]).find(
+            (v) => v.sessionId === record.id && v.id === id,
+          );
+          Object.defineProperty(state, key, {
+            value: found?.value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        return { ...record, state };
+      };
       return {
-        sessions: (sessions as { id: string }[]).map((record) => ({
-          record,
+        sessions: (sessions as StoredRecord[]).map((record) => ({
+          record: whole(record),
           events: (events as Row[])
             .filter((row) => row.sessionId === record.id)
             .map(({ seq, event }) => ({ seq, event })),

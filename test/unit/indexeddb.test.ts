@@ -102,6 +102,12 @@ const SCHEMA_V7 = {
   },
 };
 
+/** Version 8 adds long state values, kept out of line (src/store/long-values.ts). */
+const SCHEMA_V8 = {
+  ...SCHEMA_V7,
+  longValues: { keyPath: ['appName', 'userId', 'sessionId', 'id'], indexes: {} },
+};
+
 type Schema = Record<
   string,
   {
@@ -206,7 +212,7 @@ describe('IndexedDB storage', () => {
     expect(await upgraded.getSessionSummary(key)).toEqual(expected);
     await upgraded.close();
     expect(await sessionRecords(dbName)).toEqual(written);
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
   });
 
   it('creates the current schema', async () => {
@@ -214,7 +220,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -246,7 +252,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -273,7 +279,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
   });
 
   it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
@@ -315,7 +321,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listAgentSpecs()).toEqual([agent]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V7 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
   });
 
   it('stores artifact bytes as Blobs', async () => {
