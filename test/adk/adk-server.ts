@@ -16,7 +16,10 @@ export interface AdkServer {
   readonly url: string;
   /** Everything the server printed, for a failing test's message. */
   output(): string;
+  /** Asks it to exit (SIGTERM), and kills it if it has not within 5 s. */
   stop(): Promise<void>;
+  /** Kills it at once (SIGKILL), as a crash or a pulled plug would: no graceful close. */
+  kill(): Promise<void>;
 }
 
 export interface AdkServerOptions {
@@ -60,6 +63,10 @@ export async function startAdkServer(options: AdkServerOptions = {}): Promise<Ad
     await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`adk api_server exited:\n${printed}`);
@@ -75,7 +82,7 @@ export async function startAdkServer(options: AdkServerOptions = {}): Promise<Ad
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, output: () => printed, stop };
+  return { url, output: () => printed, stop, kill };
 }
 
 /**

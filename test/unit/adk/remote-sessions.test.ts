@@ -204,47 +204,56 @@ describe('sessions on an ADK server', () => {
     expect(await app.remote.servers()).toEqual([]);
   });
 
-  it('offers to resume a run whose stream broke when the server went away', async () => {
-    const own = await startAdkServer();
-    const app = open();
-    const added = await app.remote.addServer(own.url);
-    const session = await app.createSession(`adk:${added.id}:echo`);
-    let partials = 0;
-    const run = app.runs.send(session.id, 'count slowly', (event) => {
-      if (event.partial && ++partials === 2) void own.stop();
-    });
-    const error = await rejectionOf(run);
-    expect(error.name).toBe('AdkServerUnreachableError');
-    const offered = (await app.runs.interruptedRuns()).filter((r) => r.sessionId === session.id);
-    expect(offered).toHaveLength(1);
-    expect(offered[0]).toMatchObject({
-      status: 'interrupted',
-      cause: 'failed',
-      turnText: 'count slowly',
-    });
-  });
+  // Each starts a server of its own (a few seconds on a loaded machine): more than the default 5 s.
+  it(
+    'offers to resume a run whose stream broke when the server went away',
+    { timeout: 30_000 },
+    async () => {
+      const own = await startAdkServer();
+      const app = open();
+      const added = await app.remote.addServer(own.url);
+      const session = await app.createSession(`adk:${added.id}:echo`);
+      let partials = 0;
+      const run = app.runs.send(session.id, 'count slowly', (event) => {
+        if (event.partial && ++partials === 2) void own.kill();
+      });
+      const error = await rejectionOf(run);
+      expect(error.name).toBe('AdkServerUnreachableError');
+      const offered = (await app.runs.interruptedRuns()).filter((r) => r.sessionId === session.id);
+      expect(offered).toHaveLength(1);
+      expect(offered[0]).toMatchObject({
+        status: 'interrupted',
+        cause: 'failed',
+        turnText: 'count slowly',
+      });
+    },
+  );
 });
 
 describe('the app opening with sessions on an ADK server that is gone', () => {
-  it('opens on a session in this browser, without an error, and keeps the remote ones listed', async () => {
-    const own = await startAdkServer();
-    const app = open();
-    const added = await app.remote.addServer(own.url);
-    const remote = await app.createSession(`adk:${added.id}:echo`);
-    await own.stop();
-    const client: RuntimeClient = {
-      runtime: inProcessApi(app),
-      callback: (listener) => listener,
-      onBroadcast: () => () => {},
-    };
-    const workbench = new Workbench(client);
-    await workbench.init();
-    const state = workbench.snapshot;
-    expect(state.error).toBeUndefined();
-    expect(state.ready).toBe(true);
-    expect(state.current?.summary.remote).toBeUndefined();
-    expect(state.sessions.map((s) => s.id)).toContain(remote.id);
-  });
+  it(
+    'opens on a session in this browser, without an error, and keeps the remote ones listed',
+    { timeout: 30_000 },
+    async () => {
+      const own = await startAdkServer();
+      const app = open();
+      const added = await app.remote.addServer(own.url);
+      const remote = await app.createSession(`adk:${added.id}:echo`);
+      await own.kill();
+      const client: RuntimeClient = {
+        runtime: inProcessApi(app),
+        callback: (listener) => listener,
+        onBroadcast: () => () => {},
+      };
+      const workbench = new Workbench(client);
+      await workbench.init();
+      const state = workbench.snapshot;
+      expect(state.error).toBeUndefined();
+      expect(state.ready).toBe(true);
+      expect(state.current?.summary.remote).toBeUndefined();
+      expect(state.sessions.map((s) => s.id)).toContain(remote.id);
+    },
+  );
 });
 
 describe('a served session with rewind markers, as ADK Python writes them', () => {
