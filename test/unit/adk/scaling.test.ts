@@ -32,7 +32,8 @@ async function twoServers() {
   return { app, a, b };
 }
 
-describe('two ADK servers over one PostgreSQL', () => {
+// Two servers and a database answer each step: seconds on a loaded machine, over vitest's 5 s.
+describe('two ADK servers over one PostgreSQL', { timeout: 30_000 }, () => {
   it('continues a session through the other server, and each sees every turn', async () => {
     const { app, a, b } = await twoServers();
     const viaA = await app.createSession(`adk:${a.id}:echo`);
