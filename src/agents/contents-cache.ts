@@ -11,8 +11,10 @@
 //   response to a call already placed (a later answer replacing an earlier one, or the answer to
 //   a call that was left out for want of one), or a new call of this agent that an earlier event
 //   of another author answers (which would make that event the agent's own), starts over;
-// - the contents handed out are a copy of the list, and every content in it is frozen, so that
-//   no request can change what the next one is built from.
+// - `contents` only ever grows at its end (a state that starts over makes a new list), and every
+//   content in it is frozen: the list is handed out as it is, and a request lends its first
+//   contents (see lent-contents.ts) or copies them, so that no request can change what the next
+//   one is built from, nor see what is appended after it.
 
 import type { ActiveEventsView } from '../core/active-events.ts';
 import type { Content, FunctionResponse, Part } from '../core/content.ts';
@@ -43,13 +45,15 @@ interface ContentsState {
 /**
  * `buildContents(view.peek(), agentName, branch, options)`, from the contents of the previous
  * request of this agent on this branch plus the events appended since, when that gives the same.
+ * Not a copy: the list grows with the next request, so read its first `length` now, and lend
+ * or copy them for whoever may keep or change them.
  */
 export function cachedContents(
   view: ActiveEventsView,
   agentName: string,
   branch: string | undefined,
   options: ContentsOptions = {},
-): Content[] {
+): readonly Content[] {
   const events = view.peek();
   if (options.includeContents === 'none') return buildContents(events, agentName, branch, options);
   const key = `contents\u0000${agentName}\u0000${branch ?? ''}`;
@@ -63,7 +67,7 @@ export function cachedContents(
   }
   view.derived.set(key, state);
   if (endsWithLateAnswer(state)) return buildContents(events, agentName, branch, options);
-  return state.contents.slice();
+  return state.contents;
 }
 
 function emptyState(generation: number): ContentsState {

@@ -219,7 +219,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     const calls: FunctionCall[] = [];
     for (const answer of functionResponsesOf(ctx.userContent)) {
       if (answer.name !== REQUEST_CONFIRMATION_FUNCTION || answer.id === undefined) continue;
-      const requestEvent = findCallEvent(ctx.activeEvents(), answer.id);
+      const requestEvent = findCallEvent(ctx.activeView.peek(), answer.id);
       if (requestEvent?.author !== this.name) continue;
       const request = functionCallsOf(requestEvent.content).find((call) => call.id === answer.id);
       const original = request && originalCallOf(request);

@@ -4,12 +4,15 @@ import { functionCallsOf, textOf, type Content } from '../core/content.ts';
 import { LlmCallsLimitExceededError, ModelError, messageOf } from '../core/errors.ts';
 import { isFinalResponse, type Event, type ModelTiming } from '../core/event.ts';
 import { newFunctionCallId } from '../core/ids.ts';
-import type { LlmRequest, LlmResponse } from '../models/llm.ts';
+import { DemoModel } from '../models/demo-model.ts';
+import type { BaseLlm, LlmRequest, LlmResponse } from '../models/llm.ts';
+import { ScriptedModel } from '../models/scripted-model.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { buildContents } from './contents.ts';
 import { cachedContents } from './contents-cache.ts';
 import { renderInstruction } from './instructions.ts';
+import { lendContents } from './lent-contents.ts';
 import type { LlmAgent } from './llm-agent.ts';
 import { transferInstruction, transferTargets } from './transfer.ts';
 
@@ -28,9 +31,10 @@ export async function buildLlmRequest(
   const targets = transferTargets(agent);
   if (targets.length > 0) instructions.push(transferInstruction(agent, targets));
   const declarations = [...tools.values()].map((tool) => tool.declaration());
+  const model = agent.model;
   return {
-    model: agent.model.model,
-    contents: contentsFor(agent, ctx),
+    model: model.model,
+    contents: requestContents(model, contentsFor(agent, ctx)),
     systemInstruction: instructions.join('\n\n'),
     ...(declarations.length > 0 ? { tools: declarations } : {}),
   };
@@ -40,7 +44,7 @@ export async function buildLlmRequest(
  * The conversation for the model: kept up to date with the active events (see contents-cache)
  * unless a history selector chose other events than all of them.
  */
-function contentsFor(agent: LlmAgent, ctx: InvocationContext): Content[] {
+function contentsFor(agent: LlmAgent, ctx: InvocationContext): readonly Content[] {
   const options = { includeContents: agent.includeContents };
   if (agent.history) {
     const events = ctx.activeEvents();
@@ -48,6 +52,21 @@ function contentsFor(agent: LlmAgent, ctx: InvocationContext): Content[] {
     if (chosen !== events) return buildContents(chosen, agent.name, ctx.branch, options);
   }
   return cachedContents(ctx.activeView, agent.name, ctx.branch, options);
+}
+
+/**
+ * The request's contents, of its own to whoever receives the request (the model, and whatever
+ * it hands the request to): a change to them never reaches the next request, and later
+ * requests never change them. ScriptedModel and DemoModel keep the request or hand it to a
+ * script, which reads the last contents or so: they are lent a view fixed at the contents'
+ * length, O(1) (see lent-contents.ts). Any other model gets a plain copy, O(contents): a model
+ * that sends the conversation reads all of it anyway, and a plain array is what a model written
+ * elsewhere may clone, post to a worker or show in devtools.
+ */
+function requestContents(model: BaseLlm, contents: readonly Content[]): Content[] {
+  return model instanceof ScriptedModel || model instanceof DemoModel
+    ? lendContents(contents, contents.length)
+    : contents.slice();
 }
 
 /**

@@ -172,7 +172,7 @@ function modelNode(
       renderTemplate(instruction, {
         state: ctx.session.state,
         question: textOf(ctx.userContent),
-        output: nodeInput(ctx.activeEvents(), build.name, node.id, ctx.branch),
+        output: nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
       }),
     history: historySelector(node.history ?? 'all', build.name),
     // A node hands on to the flow's next node, never to another agent.

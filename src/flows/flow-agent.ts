@@ -196,7 +196,7 @@ export class FlowAgent extends BaseAgent {
         const child = ctx.resuming(run.scope);
         yield* agent.runAsync(child);
         if (child.isPausedBelow() || ctx.endInvocation) return undefined;
-        const output = nodeOutput(node, ctx.activeEvents(), this.name, ctx.branch);
+        const output = nodeOutput(node, ctx.activeView.peek(), this.name, ctx.branch);
         const route = node.type === 'conditionAgent' ? (output as string) : undefined;
         const chosen = targets(route);
         return {

@@ -8,13 +8,15 @@ import { runStartIndex } from './flow-events.ts';
 import type { HistoryMode } from './flow.ts';
 
 /**
- * - `all`: the whole conversation (the other nodes' words as context);
+ * - `all`: the whole conversation (the other nodes' words as context): no selector;
  * - `lastMessage`: the last message before the node ran, and the node's own run;
  * - `userQuestion`: the user's message of this turn, and the node's own run;
  * - `none`: only the node's own run (its tool calls and their answers).
  */
-export function historySelector(mode: HistoryMode, flowName: string): HistorySelector {
-  if (mode === 'all') return (events) => events;
+export function historySelector(mode: HistoryMode, flowName: string): HistorySelector | undefined {
+  // No selector: the agent keeps its contents up to date with every active event, and never
+  // takes a stable copy of them (`ctx.activeEvents()`) that the next event appended would copy.
+  if (mode === 'all') return undefined;
   return (events, ctx) => {
     const start = runStartIndex(events, flowName, ctx.agent.name, ctx.branch);
     const own = events.slice(start + 1);

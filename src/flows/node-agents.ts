@@ -133,7 +133,7 @@ export class ToolNodeAgent extends BaseAgent {
 
   /** The unanswered calls of the latest model event on this branch before the node ran. */
   private callsToRun(ctx: InvocationContext): FunctionCall[] {
-    const events = ctx.activeEvents();
+    const events = ctx.activeView.peek();
     const start = runStartIndex(events, this.flowName, this.name, ctx.branch);
     const answered = new Set<string>();
     for (let i = (start < 0 ? events.length : start) - 1; i >= 0; i--) {

@@ -21,7 +21,10 @@ export interface ScriptedModelOptions {
 }
 
 export class ScriptedModel extends BaseLlm {
-  /** Every request received, in order. */
+  /**
+   * Every request received, in order, each with the contents it was sent with (later requests
+   * never change them; they are lent, not copied: see agents/lent-contents.ts).
+   */
   readonly requests: LlmRequest[] = [];
   private readonly delayMs: number;
 

@@ -271,7 +271,7 @@ export function hasFinished(invocationEvents: readonly Event[], agentName: strin
  */
 export function beginResume(ctx: InvocationContext): InvocationContext {
   return ctx.beginResume(
-    ctx.activeEvents().filter((event) => event.invocationId === ctx.invocationId),
+    ctx.activeView.peek().filter((event) => event.invocationId === ctx.invocationId),
   );
 }
 

@@ -136,16 +136,21 @@ describe('contents kept up to date with the session', () => {
     },
   );
 
-  it('hands out contents that no later request can change', () => {
+  it('never changes contents it handed out: it appends, or starts a new list after a rewind', () => {
     const log: Event[] = [];
     const view = new ActiveEventsView(log);
-    log.push(message('u1', 'user', 'hello'));
+    log.push(message('u1', 'user', 'hello', 'i1'), message('a1', 'a', 'hi', 'i1'));
     const first = cachedContents(view, 'a', undefined);
-    const copy = structuredClone(first);
-    log.push(message('a1', 'a', 'hi'), message('u2', 'user', 'again'));
-    cachedContents(view, 'a', undefined);
-    expect(first).toEqual(copy);
-    expect(Object.isFrozen(first[0])).toBe(true);
+    // What a request lends (see lent-contents.ts): the first `length` of the list, not a copy.
+    const lent = [...first];
+    log.push(message('u2', 'user', 'again', 'i2'));
+    const grown = cachedContents(view, 'a', undefined);
+    log.push(rewindBefore('i2'), message('u3', 'user', 'instead', 'i3'));
+    const rewound = cachedContents(view, 'a', undefined);
+    expect(grown).toHaveLength(3);
+    expect(rewound.map((c) => c.parts[0]!.text)).toEqual(['hello', 'hi', 'instead']);
+    for (const list of [first, grown]) lent.forEach((c, i) => expect(list[i]).toBe(c));
+    expect(lent.every((c) => Object.isFrozen(c) && Object.isFrozen(c.parts))).toBe(true);
   });
 
   it('forgets a rewound turn, and a turn written after the rewind shows', () => {
@@ -261,8 +266,10 @@ describe.each(serviceKinds)('contents through the runner, on $name sessions', (k
       const userId = 'ada';
       let sessionId = '';
       const mismatches: string[] = [];
+      const sent: string[] = [];
       // Calls the tool for a message that asks for it, else answers; and checks every request.
       const model = new ScriptedModel(async (request: LlmRequest) => {
+        sent.push(JSON.stringify(request.contents));
         const session = await sessionService.getSession({ appName, userId, sessionId });
         const expected = buildContents(activeEvents(session!.events), 'calc', undefined);
         if (JSON.stringify(request.contents) !== JSON.stringify(expected))
@@ -323,6 +330,8 @@ describe.each(serviceKinds)('contents through the runner, on $name sessions', (k
       }
       expect(model.requests.length).toBeGreaterThan(10);
       expect(mismatches).toEqual([]);
+      // The requests ScriptedModel kept show what they were sent with, whatever came after.
+      expect(model.requests.map((request) => JSON.stringify(request.contents))).toEqual(sent);
       await services.close();
     },
   );
