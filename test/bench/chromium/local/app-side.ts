@@ -6,6 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import type { Event } from '../../../../src/core/event.ts';
+import { RELOADED } from '../../../../src/ui/isolation.ts';
 
 /** One message, as the page showed its answer. Times from the Send click, on the page's clock. */
 export interface AppSample {
@@ -56,8 +57,14 @@ function installProbe() {
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
+/**
+ * Opens the app as a tab that has already made its one reload for cross-origin isolation
+ * (src/ui/isolation.ts): served without the headers, it stays single-threaded, as the baseline
+ * is loaded, instead of reloading under its service worker in the middle of the setup.
+ */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.addInitScript(installProbe);
+  await page.addInitScript((key) => sessionStorage.setItem(key, 'local model bench'), RELOADED);
   await page.goto(url);
   await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
 }
