@@ -24,6 +24,8 @@ export interface AppSample {
 interface Probe {
   sentAt?: number;
   shown: { at: number; chars: number; text: string }[];
+  /** Told once the answer on screen has this many characters. */
+  waiting?: { chars: number; done: () => void };
 }
 
 /** Runs in the page before the app (addInitScript); keep it self-contained. */
@@ -54,6 +56,7 @@ function installProbe() {
     const last = probe.shown.at(-1);
     if (text.length > (last?.chars ?? 0))
       probe.shown.push({ at: performance.now(), chars: text.length, text });
+    if (probe.waiting && text.length >= probe.waiting.chars) probe.waiting.done();
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
@@ -158,15 +161,21 @@ export async function askApp(
     const probe = (window as unknown as { __localBench: Probe }).__localBench;
     probe.sentAt = undefined;
     probe.shown = [];
+    probe.waiting = undefined;
   });
-  await page.getByRole('button', { name: 'Send' }).click();
-  await page.waitForFunction(
+  // Told by the probe, not polled: waitForFunction would run a check every frame in the page
+  // while it streams, work the baseline's page does not do.
+  const shown = page.evaluate(
     (chars) =>
-      ((window as unknown as { __localBench: Probe }).__localBench.shown.at(-1)?.chars ?? 0) >=
-      chars,
+      new Promise<void>((done) => {
+        const probe = (window as unknown as { __localBench: Probe }).__localBench;
+        if ((probe.shown.at(-1)?.chars ?? 0) >= chars) done();
+        else probe.waiting = { chars, done };
+      }),
     replyChars,
-    { timeout: 300_000 },
   );
+  await page.getByRole('button', { name: 'Send' }).click();
+  await shown;
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
   const probe = await page.evaluate(
     () => (window as unknown as { __localBench: Probe }).__localBench,
