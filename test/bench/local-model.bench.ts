@@ -75,7 +75,8 @@ it(
       const browser = await launch();
       try {
         version = browser.context.browser()?.version() ?? version;
-        const app = browser.page;
+        // Both sides in a tab opened alike (not the context's first, initial tab for one of them).
+        const app = await browser.context.newPage();
         const baseline = await browser.context.newPage();
         await baseline.goto(served.baselineUrl);
         await baseline.waitForFunction(() => 'localBaseline' in window);
