@@ -12,8 +12,8 @@
 import type { Event } from '../src/core/event.ts';
 import type { EventListener } from './app-runs.ts';
 
-/** At most this often, streamed text goes to the page: 20 draws a second. */
-export const PARTIAL_BATCH_MS = 50;
+/** At most this often, streamed text goes to the page: 10 draws a second. */
+export const PARTIAL_BATCH_MS = 100;
 
 export interface PartialBatches {
   /** Takes each event of the run, in order. */
