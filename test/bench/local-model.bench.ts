@@ -8,7 +8,7 @@
 // bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
 // docs/local-models.md, "Measured".
 //
-// npx vitest run --project bench test/bench/local-model.bench.ts (about 6 minutes).
+// npx vitest run --project bench test/bench/local-model.bench.ts (1–2 minutes, up to 6 on a busy machine).
 // TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two threads.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
