@@ -68,13 +68,20 @@ export class AppRuns {
         ? userText(text)
         : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
     await this.run(sessionId, onEvent, async (runner, runConfig) => {
-      await this.titleFromFirstMessage(sessionId, message);
-      return runner.runAsync({
+      // Written beside the run, not before it: the model's first token need not wait for it.
+      const titled = this.titleFromFirstMessage(sessionId, message);
+      // Awaited after the run; a run that fails says why itself, and its failure comes first.
+      titled.catch(() => undefined);
+      const events = runner.runAsync({
         userId: USER_ID,
         sessionId,
         newMessage: message,
         runConfig,
       });
+      return (async function* () {
+        yield* events;
+        await titled;
+      })();
     });
   }
 

@@ -12,6 +12,9 @@
 //   fails for memory says so;
 // - unloading waits for the model's reply in progress, then frees its memory; its next request
 //   loads it again;
+// - a model no request has used for `idleUnloadMs` (15 minutes unless told) is unloaded, so a
+//   tab left open does not hold gigabytes for nothing; a request in progress keeps it, and each
+//   one that ends starts the wait again;
 // - wllama (and its 9 MB of WebAssembly) is imported only when a local model first runs, so
 //   the worker's own chunk stays as small as before.
 
@@ -60,6 +63,18 @@ interface Entry {
   model: LocalGgufModel;
   engine?: Promise<LoadedLocalModel>;
   status: LocalModelStatus;
+  /** Requests running on its engine now. */
+  running: number;
+  /** Unloads it once it has been unused long enough. */
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** How long a loaded model may go unused before it is unloaded. */
+export const IDLE_UNLOAD_MS = 15 * 60_000;
+
+export interface LocalModelsOptions {
+  /** Unused this long, a loaded model is unloaded; `Infinity`: never. */
+  idleUnloadMs?: number;
 }
 
 export class LocalModels {
@@ -70,7 +85,14 @@ export class LocalModels {
   /** Add a local model by URL: downloads straight into OPFS (workers/local-download.ts). */
   readonly downloads = new LocalDownloads(modelsDirectory);
 
-  constructor(private readonly backend: LocalModelBackend = opfsBackend) {}
+  private readonly idleUnloadMs: number;
+
+  constructor(
+    private readonly backend: LocalModelBackend = opfsBackend,
+    { idleUnloadMs = IDLE_UNLOAD_MS }: LocalModelsOptions = {},
+  ) {
+    this.idleUnloadMs = idleUnloadMs;
+  }
 
   /**
    * Downloads `url` (or the rest of it) as the file of the provider `id`. The URL of the first
@@ -197,6 +219,7 @@ export class LocalModels {
     const entry: Entry = {
       record,
       status: { state: 'unloaded' },
+      running: 0,
       model: new LocalGgufModel({
         model: record.defaultModel,
         engine: () => {
@@ -240,7 +263,8 @@ export class LocalModels {
         threads: engine.threads ?? 1,
         ...(engine.memory ? { memory: engine.memory } : {}),
       };
-      return engine;
+      this.waitIdle(entry);
+      return this.watched(entry, engine);
     } catch (error) {
       entry.engine = undefined;
       const failure = loadFailure(error, entry.record, others.length > 0);
@@ -249,7 +273,38 @@ export class LocalModels {
     }
   }
 
+  /** The engine, counting its requests: none running starts the wait before an idle unload. */
+  private watched(entry: Entry, engine: LoadedLocalModel): LoadedLocalModel {
+    const createChatCompletion: LocalChatEngine['createChatCompletion'] = async (params) => {
+      entry.running++;
+      clearTimeout(entry.idleTimer);
+      try {
+        return await engine.createChatCompletion(params);
+      } finally {
+        if (--entry.running === 0) this.waitIdle(entry);
+      }
+    };
+    return {
+      createChatCompletion,
+      exit: () => engine.exit(),
+      ...(engine.memory ? { memory: engine.memory } : {}),
+      ...(engine.threads ? { threads: engine.threads } : {}),
+    };
+  }
+
+  private waitIdle(entry: Entry): void {
+    clearTimeout(entry.idleTimer);
+    if (!Number.isFinite(this.idleUnloadMs)) return;
+    const minutes = Math.round(this.idleUnloadMs / 60_000);
+    const note =
+      minutes >= 1
+        ? `Unloaded after ${minutes} minute${minutes === 1 ? '' : 's'} unused.`
+        : 'Unloaded while unused.';
+    entry.idleTimer = setTimeout(() => void this.unloadEntry(entry, note), this.idleUnloadMs);
+  }
+
   private async unloadEntry(entry: Entry, note: string): Promise<void> {
+    clearTimeout(entry.idleTimer);
     const engine = await entry.model.unload();
     entry.engine = undefined;
     if (!engine) return;

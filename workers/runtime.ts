@@ -1,10 +1,12 @@
 // The Web Worker that owns the runtime: runners and IndexedDB services live here, and the page
 // reaches them through Comlink. Everything it takes and returns is plain data; run events come
-// back through a callback the page passes as a Comlink proxy.
+// back through a callback the page passes as a Comlink proxy, streamed text in batches
+// (partial-batches.ts).
 
 import { expose } from 'comlink';
 import { AppRuntime } from './app-runtime.ts';
 import type { EventListener } from './app-runs.ts';
+import { withPartialBatches } from './partial-batches.ts';
 import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
@@ -44,7 +46,10 @@ const api = {
     text: string,
     onEvent: EventListener,
     attachments?: OutgoingAttachment[],
-  ) => runtime.runs.send(sessionId, text, onEvent, attachments),
+  ) =>
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.send(sessionId, text, listener, attachments),
+    ),
   stop: (sessionId: string) => runtime.runs.stop(sessionId),
   rewind: (sessionId: string, invocationId: string) =>
     runtime.rewinds.rewind(sessionId, invocationId),
@@ -53,9 +58,13 @@ const api = {
   rewindToCheckpoint: (sessionId: string, checkpointEventId: string) =>
     runtime.rewinds.rewindToCheckpoint(sessionId, checkpointEventId),
   edit: (sessionId: string, invocationId: string, text: string, onEvent: EventListener) =>
-    runtime.runs.edit(sessionId, invocationId, text, onEvent),
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.edit(sessionId, invocationId, text, listener),
+    ),
   regenerate: (sessionId: string, invocationId: string, onEvent: EventListener) =>
-    runtime.runs.regenerate(sessionId, invocationId, onEvent),
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.regenerate(sessionId, invocationId, listener),
+    ),
   fork: (sessionId: string, invocationId: string) => runtime.rewinds.fork(sessionId, invocationId),
   // The State panel's edits and History's "Edit state and re-run" (workers/app-state-edits.ts)
   editState: (sessionId: string, changes: Record<string, unknown>) =>
@@ -67,23 +76,34 @@ const api = {
     invocationId: string,
     changes: Record<string, unknown>,
     onEvent: EventListener,
-  ) => runtime.stateEdits.editStateAndRerun(sessionId, invocationId, changes, onEvent),
+  ) =>
+    withPartialBatches(onEvent, (listener) =>
+      runtime.stateEdits.editStateAndRerun(sessionId, invocationId, changes, listener),
+    ),
   resume: (sessionId: string, invocationId: string, onEvent: EventListener) =>
-    runtime.runs.resume(sessionId, invocationId, onEvent),
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.resume(sessionId, invocationId, listener),
+    ),
   answer: (
     sessionId: string,
     requestId: string,
     confirmed: boolean,
     payload: unknown,
     onEvent: EventListener,
-  ) => runtime.runs.answer(sessionId, requestId, confirmed, payload, onEvent),
+  ) =>
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.answer(sessionId, requestId, confirmed, payload, listener),
+    ),
   respond: (
     sessionId: string,
     callId: string,
     name: string,
     response: Record<string, unknown>,
     onEvent: EventListener,
-  ) => runtime.runs.respond(sessionId, callId, name, response, onEvent),
+  ) =>
+    withPartialBatches(onEvent, (listener) =>
+      runtime.runs.respond(sessionId, callId, name, response, listener),
+    ),
   interruptedRuns: () => runtime.runs.interruptedRuns(),
   busySessions: () => runtime.runs.busySessions(),
   loadArtifact: (sessionId: string, filename: string, version?: number) =>

@@ -9,7 +9,8 @@
 // - nothing happens where isolation is already there (`vite preview`, `vite dev`, a host that
 //   sends the headers) or impossible (no service worker, no `crossOriginIsolated`).
 
-const RELOADED = 'trellis-isolation-reload';
+/** The tab's mark that it reloaded once already (sessionStorage). */
+export const RELOADED = 'trellis-isolation-reload';
 
 export function reloadOnceForIsolation(): void {
   if (typeof crossOriginIsolated !== 'boolean' || crossOriginIsolated) return;

@@ -209,8 +209,11 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
         (event.content?.parts[0]?.text ?? '');
       // Drawn once a frame, however fast chunks come: a fast model (or a long answer at the
       // demos' instant pace) sends hundreds a second, and each drawing costs the whole chat.
+      // An answer's first words are drawn at once: waiting for a frame would only add to the
+      // time to its first token.
       this.pendingStream = { eventId: event.id, author: event.author, text };
-      this.streamFrame ??= nextFrame(() => this.flushStream());
+      if (previous?.eventId !== event.id) this.flushStream();
+      else this.streamFrame ??= nextFrame(() => this.flushStream());
       return;
     }
     this.flushStream();

@@ -8,7 +8,7 @@
 // bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
 // docs/local-models.md, "Measured".
 //
-// npx vitest run --project bench test/bench/local-model.bench.ts (about 6 minutes).
+// npx vitest run --project bench test/bench/local-model.bench.ts (1–2 minutes, up to 6 on a busy machine).
 // TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two threads.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { benchGguf, REPLY, type BenchModelSize } from './chromium/local/bench-mo
 import type { BaselineSample } from './chromium/local/page/baseline.ts';
 import { LOCAL_GROUP, localRows, type LocalRound } from './chromium/local/rows.ts';
 import { serveLocalBenchPages } from './chromium/local/serve.ts';
+import { formatThreads, traceThreads } from './chromium/local/thread-profile.ts';
 import { nodeMachine } from './machine.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';
 import { mergeResults, readResults } from './results-file.ts';
@@ -33,6 +34,12 @@ const WARMUPS = 2;
  * hidden while it streams, so the page's layout, paint and raster of the answer cost nothing.
  */
 const HIDE_CHAT = process.env.TRELLIS_LOCAL_HIDE_CHAT === '1';
+/**
+ * A diagnosis too: after the rounds, one more answer of each side traced (every thread's busy
+ * time and the functions V8's profiler caught running), printed, not written. A directory as
+ * its value keeps the traces there too (<side>.json, for DevTools' Performance panel).
+ */
+const PROFILE = process.env.TRELLIS_LOCAL_PROFILE !== undefined;
 /** A token takes milliseconds on one thread (f32 weights, 8 blocks). */
 const SIZE: BenchModelSize = { embeddingLength: 256, blockCount: 8 };
 /** As workers/local-engine.ts loads the model, and LocalGgufModel asks it. */
@@ -68,7 +75,8 @@ it(
       const browser = await launch();
       try {
         version = browser.context.browser()?.version() ?? version;
-        const app = browser.page;
+        // Both sides in a tab opened alike (not the context's first, initial tab for one of them).
+        const app = await browser.context.newPage();
         const baseline = await browser.context.newPage();
         await baseline.goto(served.baselineUrl);
         await baseline.waitForFunction(() => 'localBaseline' in window);
@@ -142,6 +150,20 @@ it(
               `LocalGgufModel ${round.model.chunkMs[0]!.toFixed(0)} ms, Trellis ${round.app.shownMs[0]!.toFixed(0)} ms (${elapsed()})`,
           );
         }
+        if (PROFILE) {
+          for (const [side, page, ask] of [
+            ['wllama', baseline, askBaseline],
+            ['trellis', app, askTrellis],
+            ['local-gguf-model', baseline, askModel],
+          ] as const) {
+            const directory = process.env.TRELLIS_LOCAL_PROFILE;
+            const file =
+              directory && directory !== '1' ? join(directory, `${side}.json`) : undefined;
+            const stop = await traceThreads(page, file);
+            await ask(100);
+            console.log(`${side}, traced:\n${formatThreads(await stop())}`);
+          }
+        }
         await baseline.close();
         if (browser.errors.length) console.warn(`browser errors: ${browser.errors.join('\n')}`);
       } finally {
@@ -165,8 +187,8 @@ it(
       loadAverage,
     });
     results[0]!.note = `${results[0]!.note}; taken ${date} on ${browserName}`;
-    if (HIDE_CHAT) {
-      console.log(`The chat hidden (a diagnosis, not written):\n${textTable(results)}`);
+    if (HIDE_CHAT || PROFILE) {
+      console.log(`A diagnosis, not written:\n${textTable(results)}`);
       return;
     }
     // As markdown.bench.ts: the chromium part's date and machine stay those of chromium.bench.ts.

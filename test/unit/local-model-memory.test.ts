@@ -1,11 +1,11 @@
 // Local models in this tab's memory (workers/local-models.ts) on a backend in memory instead of
 // OPFS and wllama: Load and Unload, the state Settings shows (loading: bytes read; loaded:
 // threads and memory), one model at a time (loading one unloads the other, after its reply),
-// and a load that fails for memory saying so. Also the pure parts: the memory estimate, split
+// unloading one left unused, and a load that fails for memory saying so. Also the pure parts: the memory estimate, split
 // models' parts, and the sentences of the state.
 
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BaseLlm } from '../../src/index.ts';
 import {
   modelParts,
@@ -61,13 +61,13 @@ class MemoryBackend implements LocalModelBackend {
   }
 }
 
-function open() {
+function open(options?: ConstructorParameters<typeof LocalModels>[1]) {
   const backend = new MemoryBackend();
   const runtime = new AppRuntime({
     dbName: freshDbName(),
     locks: inProcessLocks(),
     broadcast: () => {},
-    localModels: new LocalModels(backend),
+    localModels: new LocalModels(backend, options),
   });
   return { runtime, backend };
 }
@@ -120,6 +120,39 @@ describe('local models in memory', () => {
       state: 'unloaded',
       note: 'Unloaded to make room for b.',
     });
+  });
+
+  it('unloads a model left unused, counting from the end of its last reply', async () => {
+    const { runtime, backend } = open({ idleUnloadMs: 10 * 60_000 });
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const model = runtime.providers.model(await runtime.providers.record(info.id), 'tiny.gguf');
+    vi.useFakeTimers();
+    try {
+      await runtime.providers.loadLocal(info.id);
+      await vi.advanceTimersByTimeAsync(9 * 60_000);
+      // A reply that lasts longer than the wait keeps it; the wait starts again after it.
+      let letGo!: () => void;
+      backend.replyGate = new Promise((resolve) => (letGo = resolve));
+      const reply = ask(model);
+      await vi.advanceTimersByTimeAsync(20 * 60_000);
+      expect(runtime.providers.localStatus(info.id).state).toBe('loaded');
+      letGo();
+      await reply;
+      await vi.advanceTimersByTimeAsync(9 * 60_000);
+      expect(runtime.providers.localStatus(info.id).state).toBe('loaded');
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(runtime.providers.localStatus(info.id)).toEqual({
+        state: 'unloaded',
+        note: 'Unloaded after 10 minutes unused.',
+      });
+      expect(backend.exited).toEqual([info.id]);
+    } finally {
+      vi.useRealTimers();
+    }
+    // The next message loads it again.
+    backend.replyGate = undefined;
+    await ask(model);
+    expect(runtime.providers.localStatus(info.id).state).toBe('loaded');
   });
 
   it('says so when a load fails for memory, and tries again on the next request', async () => {

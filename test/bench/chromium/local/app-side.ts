@@ -6,6 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import type { Event } from '../../../../src/core/event.ts';
+import { RELOADED } from '../../../../src/ui/isolation.ts';
 
 /** One message, as the page showed its answer. Times from the Send click, on the page's clock. */
 export interface AppSample {
@@ -23,6 +24,8 @@ export interface AppSample {
 interface Probe {
   sentAt?: number;
   shown: { at: number; chars: number; text: string }[];
+  /** Told once the answer on screen has this many characters. */
+  waiting?: { chars: number; done: () => void };
 }
 
 /** Runs in the page before the app (addInitScript); keep it self-contained. */
@@ -53,11 +56,18 @@ function installProbe() {
     const last = probe.shown.at(-1);
     if (text.length > (last?.chars ?? 0))
       probe.shown.push({ at: performance.now(), chars: text.length, text });
+    if (probe.waiting && text.length >= probe.waiting.chars) probe.waiting.done();
   }).observe(document, { subtree: true, childList: true, characterData: true });
 }
 
+/**
+ * Opens the app as a tab that has already made its one reload for cross-origin isolation
+ * (src/ui/isolation.ts): served without the headers, it stays single-threaded, as the baseline
+ * is loaded, instead of reloading under its service worker in the middle of the setup.
+ */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.addInitScript(installProbe);
+  await page.addInitScript((key) => sessionStorage.setItem(key, 'local model bench'), RELOADED);
   await page.goto(url);
   await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
 }
@@ -151,15 +161,21 @@ export async function askApp(
     const probe = (window as unknown as { __localBench: Probe }).__localBench;
     probe.sentAt = undefined;
     probe.shown = [];
+    probe.waiting = undefined;
   });
-  await page.getByRole('button', { name: 'Send' }).click();
-  await page.waitForFunction(
+  // Told by the probe, not polled: waitForFunction would run a check every frame in the page
+  // while it streams, work the baseline's page does not do.
+  const shown = page.evaluate(
     (chars) =>
-      ((window as unknown as { __localBench: Probe }).__localBench.shown.at(-1)?.chars ?? 0) >=
-      chars,
+      new Promise<void>((done) => {
+        const probe = (window as unknown as { __localBench: Probe }).__localBench;
+        if ((probe.shown.at(-1)?.chars ?? 0) >= chars) done();
+        else probe.waiting = { chars, done };
+      }),
     replyChars,
-    { timeout: 300_000 },
   );
+  await page.getByRole('button', { name: 'Send' }).click();
+  await shown;
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
   const probe = await page.evaluate(
     () => (window as unknown as { __localBench: Probe }).__localBench,
