@@ -176,8 +176,13 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
     });
     this.stopped = false;
     const logged: Event[] = [];
+    // The run's events come on a port of their own, its end on another, and two ports keep no
+    // order between them: an event that arrives after the end is dropped (a late partial would
+    // draw a stream nobody ends; a stored one is in the reload below).
+    let ended = false;
     const failure = await start(
       this.client.callback((event) => {
+        if (ended) return;
         if (!event.partial) logged.push(event);
         this.onEvent(sessionId, event);
       }),
@@ -185,6 +190,7 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
       () => undefined,
       (error: unknown) => error ?? new Error('The run failed'),
     );
+    ended = true;
     this.flushStream();
     // What a stopped answer had said stays shown, marked as stopped (partial text is not stored).
     const cut = this.stopped ? this.state.streaming : undefined;
