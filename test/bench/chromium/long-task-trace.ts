@@ -5,6 +5,7 @@
 // the rest (mostly JS).
 
 import type { Page } from 'playwright-core';
+import { traceBrowser } from './browser-trace.ts';
 
 interface TraceEvent {
   name: string;
@@ -51,24 +52,8 @@ const KINDS: Record<string, string> = {
 
 /** Starts tracing the page; the returned function stops and summarizes its long tasks. */
 export async function traceLongTasks(page: Page): Promise<() => Promise<LongTaskTrace>> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) =>
-    events.push(...(value as unknown as TraceEvent[])),
-  );
-  const complete = new Promise<void>((resolve) =>
-    cdp.once('Tracing.tracingComplete', () => resolve()),
-  );
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: CATEGORIES },
-    transferMode: 'ReportEvents',
-  });
-  return async () => {
-    await cdp.send('Tracing.end');
-    await complete;
-    await cdp.detach();
-    return summarize(events);
-  };
+  const stop = await traceBrowser<TraceEvent>(page, CATEGORIES);
+  return async () => summarize(await stop());
 }
 
 function summarize(events: TraceEvent[]): LongTaskTrace {

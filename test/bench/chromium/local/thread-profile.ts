@@ -6,6 +6,7 @@
 
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { traceBrowser } from '../browser-trace.ts';
 
 interface TraceEvent {
   name: string;
@@ -54,22 +55,9 @@ export async function traceThreads(
   /** Where to write the whole trace too (for DevTools' Performance panel), if anywhere. */
   file?: string,
 ): Promise<() => Promise<ThreadProfile[]>> {
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', ({ value }) =>
-    events.push(...(value as unknown as TraceEvent[])),
-  );
-  const complete = new Promise<void>((resolve) =>
-    cdp.once('Tracing.tracingComplete', () => resolve()),
-  );
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: CATEGORIES },
-    transferMode: 'ReportEvents',
-  });
+  const stop = await traceBrowser<TraceEvent>(page, CATEGORIES);
   return async () => {
-    await cdp.send('Tracing.end');
-    await complete;
-    await cdp.detach();
+    const events = await stop();
     if (file) writeFileSync(file, JSON.stringify({ traceEvents: events }));
     return byThread(events);
   };
