@@ -1,6 +1,5 @@
 // Local models (Settings → Providers → Add local model), in the worker: each GGUF file the user
-// picked is copied once into the Origin Private File System, under models/<provider id>.gguf
-// (a split model: models/<provider id>-0000n-of-0000m.gguf, one file per part), and loaded into
+// picked is copied once into the Origin Private File System (workers/local-opfs.ts), and loaded into
 // wllama on an agent's first call (or Load in Settings). The loaded model is kept for the next
 // calls (loading takes seconds), one per provider, until it is unloaded.
 //
@@ -24,10 +23,9 @@ import { modelParts, partName, sizeProblem, splitPart } from '../src/models/loca
 import { LocalGgufModel, type LocalChatEngine } from '../src/models/local/local-gguf-model.ts';
 import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import { LocalDownloads, type DownloadProgress } from './local-download.ts';
+import { modelsDirectory, opfsBackend } from './local-opfs.ts';
 import type { LocalModelStatus } from './protocol.ts';
 import type { ProviderRecord } from '../src/store/app-store.ts';
-
-const MODELS_DIRECTORY = 'models';
 
 /** A GGUF file starts with these four bytes. */
 const GGUF_MAGIC = 'GGUF';
@@ -354,52 +352,3 @@ function lastSegment(url: string): string {
     return 'model.gguf';
   }
 }
-
-async function modelsDirectory(): Promise<FileSystemDirectoryHandle> {
-  const root = await navigator.storage.getDirectory();
-  return root.getDirectoryHandle(MODELS_DIRECTORY, { create: true });
-}
-
-/** The OPFS names of the model `id`'s files, in load order. */
-async function fileNames(directory: FileSystemDirectoryHandle, id: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const name of (directory as unknown as { keys(): AsyncIterable<string> }).keys()) {
-    if (name === `${id}.gguf` || (name.startsWith(`${id}-`) && splitPart(name))) names.push(name);
-  }
-  return names.sort();
-}
-
-const opfsBackend: LocalModelBackend = {
-  async save(id, file, part) {
-    const name = part ? partName(id, part.no, part.count) : `${id}.gguf`;
-    const handle = await (await modelsDirectory()).getFileHandle(name, { create: true });
-    const writable = await handle.createWritable();
-    await file.stream().pipeTo(writable);
-  },
-  async remove(id) {
-    const directory = await modelsDirectory();
-    for (const name of await fileNames(directory, id)) {
-      try {
-        await directory.removeEntry(name);
-      } catch (error) {
-        // Already gone is what remove wants.
-        if ((error as Error).name !== 'NotFoundError') throw error;
-      }
-    }
-  },
-  async load(id, onRead) {
-    const directory = await modelsDirectory();
-    const names = await fileNames(directory, id);
-    const files = await Promise.all(
-      names.map(async (name) => (await directory.getFileHandle(name)).getFile()),
-    );
-    const check = modelParts(files);
-    if (files.length === 0 || 'problem' in check)
-      throw new InvalidRequestError(
-        'This local model’s file is gone from the browser’s storage: delete the provider and add the file again',
-      );
-    const total = files.reduce((sum, file) => sum + file.size, 0);
-    const { loadLocalEngine } = await import('./local-engine.ts');
-    return loadLocalEngine(check.parts, (read) => onRead?.(read, total));
-  },
-};
