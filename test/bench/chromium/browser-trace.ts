@@ -3,6 +3,19 @@
 
 import type { Page } from 'playwright-core';
 
+/** A trace event, with the fields the benches read (`args` as each category fills it). */
+export interface TraceEvent<Args = { name?: string }> {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  id?: string;
+  args?: Args;
+}
+
 /** Starts tracing `categories`; the returned function stops and gives the trace's events. */
 export async function traceBrowser<Event>(
   page: Page,

@@ -5,18 +5,7 @@
 // the rest (mostly JS).
 
 import type { Page } from 'playwright-core';
-import { traceBrowser } from './browser-trace.ts';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string };
-}
+import { traceBrowser, type TraceEvent } from './browser-trace.ts';
 
 export interface TracedLongTask {
   wallMs: number;

@@ -6,19 +6,9 @@
 
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { traceBrowser } from '../browser-trace.ts';
+import { traceBrowser, type TraceEvent as BaseTraceEvent } from '../browser-trace.ts';
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  id?: string;
-  args?: { name?: string; data?: ProfileChunkData };
-}
+type TraceEvent = BaseTraceEvent<{ name?: string; data?: ProfileChunkData }>;
 
 interface ProfileNode {
   id: number;
