@@ -49,6 +49,17 @@ async function usage(cdp: CDPSession, origin: string): Promise<number> {
   return usage;
 }
 
+/** The origin's usage once it has not changed for 1.5 s. */
+async function settledUsage(cdp: CDPSession, origin: string): Promise<number> {
+  let last = await usage(cdp, origin);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const now = await usage(cdp, origin);
+    if (now === last) return now;
+    last = now;
+  }
+}
+
 /** Writes 60 MB from the page: more than the 50 MB Chromium can hold back, so it asks again. */
 const probeQuota = (page: Page) =>
   page.evaluate(async () => {
@@ -85,8 +96,12 @@ it('interrupts a run whose artifact finds the disk full, and Resume finishes it 
   const approvals = region(page, 'Pending approvals');
   await approvals.getByRole('button', { name: 'Approve' }).waitFor();
 
-  // Room for the answer, the run's record and an error event, not for the post.
-  const used = await usage(cdp, origin);
+  // Room for the answer, the run's record and an error event, not for the post. The card is
+  // shown as its event arrives, before the run's pause and its spans are stored: the usage is
+  // read once those writes are done (the record says paused, and the usage holds still for
+  // longer than spans wait to be written), or the room left would be theirs.
+  await expect.poll(async () => (await readStore(page)).runs[0]?.status).toBe('paused');
+  const used = await settledUsage(cdp, origin);
   await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 64_000 });
   expect(await probeQuota(page)).toBe('QuotaExceededError');
   await approvals.getByRole('button', { name: 'Approve' }).click();
