@@ -294,9 +294,13 @@ export async function appendInTx(
   const restored = target
     ? await tipRestoredBy(indexedDbTurnReader(tx, record), target, event.invocationId)
     : undefined;
+  // A record stored before long values went out of line (schema 8) holds them inline: they are
+  // named here once, so that the record and the invocation's checkpoint write each under one id.
+  const named = startsInvocation ? storedStateOf(record.state, record) : undefined;
+  const start: SessionRecord = named ? { ...record, ...named.held } : record;
   // Written as if the event begins its invocation (it nearly always does); `resumed` is written
   // after it when the invocation turns out to have begun before (it is resumed after another).
-  const encoded = encodeRecord(withTip(outcome.record, event, startsInvocation, restored), record);
+  const encoded = encodeRecord(withTip(outcome.record, event, startsInvocation, restored), start);
   let next = encoded.held;
   const resumedTip = startsInvocation ? withTip(outcome.record, event, false, restored) : undefined;
   // The same state as `next`: its long values are those `next` writes.
@@ -312,15 +316,15 @@ export async function appendInTx(
           throw new DuplicateEventError(event.id);
         throw error;
       }),
-    ...putLongValues(tx, record, encoded.fresh),
+    ...putLongValues(tx, record, named ? [...named.fresh, ...encoded.fresh] : encoded.fresh),
     tx.objectStore(Stores.sessions).put(encoded.stored),
   ];
   if (startsInvocation) {
     const { firstSeq, state, artifacts } = checkpointBefore(record, event.invocationId);
     const invocationId = event.invocationId;
     const turn = invocationTurn(record, event, restored);
-    // The record's long values are stored already: the checkpoint names them.
-    const held = storedStateOf(state, { state, long: record.long });
+    // The record's long values are stored already, or named above: the checkpoint names them.
+    const held = storedStateOf(state, { state, long: start.long });
     const checkpoint = {
       appName,
       userId,

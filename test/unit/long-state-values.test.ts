@@ -177,4 +177,29 @@ describe('long state values in IndexedDB', () => {
       n: 1,
     });
   });
+
+  it('a session stored before they went out of line writes its inline value once, at its next turn', async () => {
+    const dbName = freshDbName();
+    const store = service(dbName);
+    await store.createSession(key);
+    const text = longText('old');
+    await store.appendEvent({ session, event: event('i1', { text }) });
+    // As schema 7 left it: the value inline in the record, no long values stored.
+    const db = await store.openDatabase();
+    const { record } = await raw(store);
+    const { long: _long, ...inline } = record!;
+    await db.put(Stores.sessions, { ...inline, state: { ...record!.state, text } });
+    await db.clear(Stores.longValues);
+    forgetLongValues();
+
+    const fresh = service(dbName);
+    await fresh.appendEvent({ session, event: event('i2', { n: 1 }) });
+    const after = await raw(fresh);
+    expect(after.values.map((row) => row.value)).toEqual([text]);
+    const [row] = after.values;
+    expect(after.record!.long).toEqual({ text: row!.id });
+    const checkpoint = after.checkpoints.find((c) => c.invocationId === 'i2');
+    expect(checkpoint!.long).toEqual({ text: row!.id });
+    expect(await stateAfterReload(dbName)).toEqual({ text, n: 1 });
+  });
 });
