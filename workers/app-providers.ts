@@ -14,6 +14,7 @@ import type { FlowModelSet } from './app-flows.ts';
 import { LocalModels, type LocalModelFile } from './local-models.ts';
 import type {
   ConnectionTest,
+  LocalModelLoad,
   LocalModelStatus,
   ProviderInfo,
   ProviderInput,
@@ -71,6 +72,11 @@ export class AppProviders {
   /** Where a local model is in this tab: not loaded, loading, or loaded (and its memory). */
   localStatus(id: string): LocalModelStatus {
     return this.local.status(id);
+  }
+
+  /** The local models loading in this tab now (the chat shows them while a turn waits). */
+  localLoads(): LocalModelLoad[] {
+    return this.local.loads();
   }
 
   /** Settings → Load: loads a local model now rather than on an agent's first message. */

@@ -24,7 +24,7 @@ import { LocalGgufModel, type LocalChatEngine } from '../src/models/local/local-
 import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import { LocalDownloads, type DownloadProgress } from './local-download.ts';
 import { modelsDirectory, opfsBackend } from './local-opfs.ts';
-import type { LocalModelStatus } from './protocol.ts';
+import type { LocalModelLoad, LocalModelStatus } from './protocol.ts';
 import type { ProviderRecord } from '../src/store/app-store.ts';
 
 /** A GGUF file starts with these four bytes. */
@@ -192,6 +192,17 @@ export class LocalModels {
   /** Where the provider's model is: not loaded, loading (how far), or loaded (with its memory). */
   status(id: string): LocalModelStatus {
     return this.entries.get(id)?.status ?? { state: 'unloaded' };
+  }
+
+  /** The models loading now (one at most, as loads run one after the other). */
+  loads(): LocalModelLoad[] {
+    const loads: LocalModelLoad[] = [];
+    for (const { record, status } of this.entries.values())
+      if (status.state === 'loading') {
+        const { read, total, since } = status;
+        loads.push({ providerId: record.id, name: record.name, read, total, since });
+      }
+    return loads;
   }
 
   /** Settings → Load: loads the model now, rather than on an agent's first message. */

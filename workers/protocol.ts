@@ -128,6 +128,18 @@ export type LocalModelStatus =
       loadSeconds: number;
     };
 
+/**
+ * A local model being loaded in this tab's runtime worker now: what the chat shows while a turn
+ * waits for it (a model loads on an agent's first message).
+ */
+export interface LocalModelLoad {
+  providerId: string;
+  name: string;
+  read: number;
+  total: number;
+  since: number;
+}
+
 /** What "Test connection" (or fetching the model list) found. */
 export type ConnectionTest = { ok: true; models: string[] } | { ok: false; message: string };
 

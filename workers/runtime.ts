@@ -138,6 +138,7 @@ const api = {
   downloadLocalModel: (url: string) => runtime.providers.downloadLocal(url),
   cancelLocalDownload: (url: string) => runtime.providers.cancelDownload(url),
   localModelStatus: (id: string) => runtime.providers.localStatus(id),
+  localModelLoads: () => runtime.providers.localLoads(),
   loadLocalModel: (id: string) => runtime.providers.loadLocal(id),
   unloadLocalModel: (id: string) => runtime.providers.unloadLocal(id),
   testProvider: (input: ProviderInput) => runtime.providers.test(input),

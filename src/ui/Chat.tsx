@@ -6,6 +6,8 @@ import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
+import type { LocalModelLoad } from '../../workers/protocol.ts';
+import { loadingProgress } from './local-model-status.ts';
 
 interface Props {
   items: ChatItem[];
@@ -17,6 +19,8 @@ interface Props {
   /** What a run the user stopped had streamed (not stored). */
   stopped: Streaming | undefined;
   running: boolean;
+  /** Local models loading while the run waits for its first words (see use-model-loads.ts). */
+  loads?: LocalModelLoad[];
   context: MessageContext;
   /** Earlier messages are not shown yet. */
   earlier: boolean;
@@ -91,6 +95,7 @@ function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
 }
 
 const EMPTY: ChatItem[] = [];
+const NO_LOADS: LocalModelLoad[] = [];
 
 export function Chat({
   items,
@@ -99,6 +104,7 @@ export function Chat({
   streaming,
   stopped,
   running,
+  loads = NO_LOADS,
   context,
   earlier,
   onShowEarlier,
@@ -153,7 +159,16 @@ export function Chat({
             <p class="message-usage">Stopped: this part of the answer was not saved.</p>
           </li>
         )}
-        {running && !streaming && <li class="thinking">Working…</li>}
+        {running && !streaming && loads.length === 0 && <li class="thinking">Working…</li>}
+        {running &&
+          !streaming &&
+          loads.map((load) => (
+            <li class="thinking model-loading" key={load.providerId}>
+              Loading the model “{load.name}” for its first answer in this tab…{' '}
+              {loadingProgress(load, Date.now())}
+              <progress value={load.read} max={load.total || 1} aria-label="Model file read" />
+            </li>
+          ))}
       </ol>
       <div class="chat-end" ref={end} />
     </section>

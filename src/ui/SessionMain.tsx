@@ -19,6 +19,7 @@ import { RewindNote } from './RewindNote.tsx';
 import { SessionBar } from './SessionBar.tsx';
 import type { SessionView } from './session-view.ts';
 import { sessionUsageText } from './usage-format.ts';
+import { useModelLoads } from './use-model-loads.ts';
 import type { WorkbenchState } from './workbench-state.ts';
 
 // Shown above a session on an ADK server only.
@@ -51,6 +52,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
   const agentId = current?.summary.agentId;
   const flow = !!agent?.flow;
   const approvals = session && waitingApprovals(session.approvals, answered);
+  const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
   return (
     <>
       <SessionBar
@@ -104,6 +106,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           streaming={state.streaming}
           stopped={state.stoppedText}
           running={running}
+          loads={loads}
           context={props.messageContext}
           earlier={session?.earlierMessages ?? false}
           onShowEarlier={actions.showEarlierMessages}

@@ -47,6 +47,7 @@ export function actionsOf(workbench: Workbench) {
     editState: (changes: StateChanges) => workbench.editState(changes),
     stateBefore: (id: string) => workbench.stateBefore(id),
     stateValue: (key: string) => workbench.stateValue(key),
+    localModelLoads: () => workbench.localModelLoads(),
     editStateAndRerun: (id: string, changes: StateChanges) => {
       void workbench.editStateAndRerun(id, changes);
       focusMessageBox();

@@ -2,7 +2,7 @@
 // of LocalModelPanel.tsx, kept out of the component so that tests can read them.
 
 import { formatBytes } from '../core/format.ts';
-import type { LocalModelStatus } from '../../workers/protocol.ts';
+import type { LocalModelLoad, LocalModelStatus } from '../../workers/protocol.ts';
 
 export interface LocalModelStatusView {
   /** One sentence or two, for a `role="status"` line. */
@@ -25,16 +25,11 @@ export function localModelStatusView(status: LocalModelStatus, now: number): Loc
           .join(' '),
         action: 'load',
       };
-    case 'loading': {
-      const seconds = Math.max(0, Math.round((now - status.since) / 1000));
-      const percent = status.total ? Math.floor((status.read / status.total) * 100) : 0;
+    case 'loading':
       return {
-        text:
-          `Loading the model… ${percent}% (${formatBytes(status.read)} of ` +
-          `${formatBytes(status.total)} read), ${seconds} s.`,
+        text: `Loading the model… ${loadingProgress(status, now)}`,
         progress: { value: status.read, max: status.total || 1 },
       };
-    }
     case 'loaded': {
       const threads = `${status.threads} thread${status.threads === 1 ? '' : 's'}`;
       const loaded = `Loaded in this tab (${threads}), in ${status.loadSeconds.toFixed(1)} s.`;
@@ -51,4 +46,14 @@ export function localModelStatusView(status: LocalModelStatus, now: number): Loc
       throw new Error(`Unknown local model state ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/** How far a load has gone: "45% (1.2 MB of 2.5 MB read), 3 s." */
+export function loadingProgress(
+  { read, total, since }: Pick<LocalModelLoad, 'read' | 'total' | 'since'>,
+  now: number,
+): string {
+  const seconds = Math.max(0, Math.round((now - since) / 1000));
+  const percent = total ? Math.floor((read / total) * 100) : 0;
+  return `${percent}% (${formatBytes(read)} of ${formatBytes(total)} read), ${seconds} s.`;
 }

@@ -5,7 +5,7 @@
 
 import type { AdkSpan } from '../remote/client.ts';
 import type { Event } from '../core/event.ts';
-import type { Settings } from '../../workers/protocol.ts';
+import type { LocalModelLoad, Settings } from '../../workers/protocol.ts';
 import { sessionView } from './session-view.ts';
 import { WorkbenchRuns } from './workbench-runs.ts';
 
@@ -198,6 +198,11 @@ export class Workbench extends WorkbenchRuns {
       return true;
     });
     return saved ?? false;
+  }
+
+  /** The local models this tab's worker is loading now (the chat shows them while a turn waits). */
+  localModelLoads(): Promise<LocalModelLoad[]> {
+    return this.client.runtime.localModelLoads();
   }
 
   /** One value of the open session's state, whole (its opening has only a preview of a long one). */

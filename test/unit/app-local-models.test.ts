@@ -15,15 +15,22 @@ class MemoryBackend implements LocalModelBackend {
   readonly files = new Map<string, Blob>();
   loads = 0;
   exits = 0;
+  /** When set, a load reads half the file, then waits for it. */
+  held: Promise<void> | undefined;
   async save(id: string, file: Blob) {
     this.files.set(id, file);
   }
   async remove(id: string) {
     this.files.delete(id);
   }
-  async load(id: string) {
-    if (!this.files.has(id)) throw new Error(`no file ${id}`);
+  async load(id: string, onRead?: (read: number, total: number) => void) {
+    const file = this.files.get(id);
+    if (!file) throw new Error(`no file ${id}`);
     this.loads++;
+    if (this.held) {
+      onRead?.(file.size / 2, file.size);
+      await this.held;
+    }
     const engine: LocalChatEngine & { exit(): Promise<void> } = {
       createChatCompletion: async ({ onData }) =>
         onData({ choices: [{ delta: { content: 'hello' }, finish_reason: 'stop' }] }),
@@ -94,6 +101,32 @@ describe('local models in the app', () => {
     });
     expect(renamed).toMatchObject({ name: 'My tiny model', localFile: { name: 'tiny.gguf' } });
     expect(renamed.defaultModel).toBe('tiny.gguf');
+  });
+
+  it('says which model is loading, and how far, while a turn waits for it', async () => {
+    const { runtime, backend } = open();
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const model = runtime.providers.model(await runtime.providers.record(info.id), 'tiny.gguf');
+    expect(runtime.providers.localLoads()).toEqual([]);
+    let release!: () => void;
+    backend.held = new Promise((resolve) => (release = resolve));
+    const before = Date.now();
+    const answer = collect(
+      model.generateContentAsync({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    );
+    await expect.poll(() => runtime.providers.localLoads()[0]?.read).toBe(32);
+    const [load] = runtime.providers.localLoads();
+    expect(load).toEqual({
+      providerId: info.id,
+      name: 'tiny',
+      read: 32,
+      total: 64,
+      since: expect.any(Number),
+    });
+    expect(load!.since).toBeGreaterThanOrEqual(before);
+    release();
+    await answer;
+    expect(runtime.providers.localLoads()).toEqual([]);
   });
 
   it('deletes the file and unloads the model with the provider', async () => {
