@@ -30,6 +30,13 @@ const THREADS = Number(process.env.TRELLIS_LOCAL_THREADS ?? 1);
 const ROUNDS = Number(process.env.TRELLIS_LOCAL_ROUNDS ?? 7);
 const WARMUPS = 2;
 /**
+ * Each side is asked on a quiet machine: this long after the last answer of any side (longer
+ * than the app's tail after an answer: its last writes, and the spans written within a second),
+ * and, in the app, after the new session is made and the message typed, as a user does.
+ */
+const SETTLE_MS = 1_500;
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+/**
  * A diagnosis, not a figure of the app (its results are printed, not written): the app's chat
  * hidden while it streams, so the page's layout, paint and raster of the answer cost nothing.
  */
@@ -99,6 +106,7 @@ it(
 
         const askBaseline = async (n: number): Promise<BaselineSample> => {
           await baseline.bringToFront();
+          await settle();
           return baseline.evaluate(
             ([messages, max, temperature]) =>
               window.localBaseline.chat([...messages], max, temperature),
@@ -114,6 +122,7 @@ it(
         };
         const askModel = async (n: number): Promise<BaselineSample> => {
           await baseline.bringToFront();
+          await settle();
           return baseline.evaluate(([system, user]) => window.localBaseline.model(system, user), [
             SYSTEM,
             message(n),
@@ -121,7 +130,10 @@ it(
         };
         const askTrellis = async (n: number): Promise<AppSample> => {
           await app.bringToFront();
-          return askApp(app, added.agentId, message(n), REPLY.length, { hideChat: HIDE_CHAT });
+          return askApp(app, added.agentId, message(n), REPLY.length, {
+            hideChat: HIDE_CHAT,
+            settle,
+          });
         };
         // The first calls load the model in the app and warm both up (compiled code, caches);
         // each side then has the same messages in its KV cache before each round.

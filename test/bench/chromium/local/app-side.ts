@@ -140,14 +140,18 @@ async function newSession(page: Page, agentId: string): Promise<void> {
 
 /**
  * Sends `message` in a new session and waits until the answer of `replyChars` characters is
- * shown and the run has ended (Send is back).
+ * shown and the run has ended (Send is back). `settle` is awaited once the session is made and
+ * the message typed, before Send: the page's work for those is not the answer's.
  */
 export async function askApp(
   page: Page,
   agentId: string,
   message: string,
   replyChars: number,
-  { hideChat = false } = {},
+  {
+    hideChat = false,
+    settle = async () => {},
+  }: { hideChat?: boolean; settle?: () => Promise<unknown> } = {},
 ): Promise<AppSample> {
   await newSession(page, agentId);
   await page.getByLabel('Message').fill(message);
@@ -174,6 +178,7 @@ export async function askApp(
       }),
     replyChars,
   );
+  await settle();
   await page.getByRole('button', { name: 'Send' }).click();
   await shown;
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
