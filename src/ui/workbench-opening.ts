@@ -181,7 +181,18 @@ export abstract class WorkbenchOpening extends ViewState<WorkbenchState> {
   }
 
   protected async refreshSessions(): Promise<void> {
-    await this.guard(async () => this.set({ sessions: await this.client.runtime.listSessions() }));
+    await this.guard(async () => {
+      const sessions = await this.client.runtime.listSessions();
+      // The open session's heading follows its title too: a new session is titled by its first
+      // message as its run starts, not when the run ends.
+      const current = this.state.current;
+      const listed = current && sessions.find((session) => session.id === current.summary.id);
+      const retitled =
+        current && listed && listed.title !== current.summary.title
+          ? { current: { ...current, summary: { ...current.summary, title: listed.title } } }
+          : {};
+      this.set({ sessions, ...retitled });
+    });
   }
 
   protected async refreshInterrupted(): Promise<void> {

@@ -140,6 +140,23 @@ describe('Workbench', () => {
     expect(sessionView(current).history.at(-1)!.text).toBe('set color to red');
   });
 
+  it('titles a new session’s heading by its first message while the run is under way', async () => {
+    const { runtime, workbench } = setUp();
+    const { id } = await runtime.createSession();
+    await workbench.init();
+    await workbench.open(id);
+    const before = workbench.snapshot.current!.summary.title;
+    const titles = new Set<string>();
+    const unsubscribe = workbench.subscribe(() => {
+      const { running, current } = workbench.snapshot;
+      if (running) titles.add(current!.summary.title);
+    });
+    await workbench.send('set a to b');
+    unsubscribe();
+    expect(before).not.toBe('set a to b');
+    expect(titles).toContain('set a to b');
+  });
+
   it('shows the message being sent as not saved until it is stored, then as part of the log', async () => {
     const { runtime, workbench } = setUp();
     const { id } = await runtime.createSession();
