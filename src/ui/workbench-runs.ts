@@ -21,6 +21,8 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
   /** Streamed text not drawn yet, and the frame that will draw it. */
   private pendingStream: Streaming | undefined;
   private streamFrame: (() => void) | undefined;
+  /** When streamed text was last drawn (performance.now()). */
+  private streamDrawnAt = Number.NEGATIVE_INFINITY;
 
   async send(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
     const sessionId = this.state.current?.summary.id;
@@ -213,12 +215,16 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
       const text =
         (previous?.eventId === event.id ? previous.text : '') +
         (event.content?.parts[0]?.text ?? '');
-      // Drawn once a frame, however fast chunks come: a fast model (or a long answer at the
-      // demos' instant pace) sends hundreds a second, and each drawing costs the whole chat.
-      // An answer's first words are drawn at once: waiting for a frame would only add to the
-      // time to its first token.
+      // Drawn at most once a frame, however fast chunks come: a fast model (or a long answer at
+      // the demos' instant pace) sends hundreds a second, and each drawing costs the whole chat.
+      // But drawn at once when none was drawn in the last frames: an answer's first words
+      // (waiting would add to the time to its first token), and the worker's batches of a run
+      // it streams (see workers/partial-batches.ts), which come ten times a second. Drawn inside
+      // a frame's callback, a change would be scrolled into view (stick-to-bottom.ts) only in
+      // the frame after: two frames drawn per change instead of one.
       this.pendingStream = { eventId: event.id, author: event.author, text };
-      if (previous?.eventId !== event.id) this.flushStream();
+      if (previous?.eventId !== event.id || performance.now() - this.streamDrawnAt > QUIET_MS)
+        this.flushStream();
       else this.streamFrame ??= nextFrame(() => this.flushStream());
       return;
     }
@@ -245,9 +251,13 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
     const pending = this.pendingStream;
     if (!pending) return;
     this.pendingStream = undefined;
+    this.streamDrawnAt = performance.now();
     this.set({ streaming: pending });
   }
 }
+
+/** Streamed text that comes after this long without a drawing is drawn at once: two frames. */
+const QUIET_MS = 33;
 
 /** The message as shown until the log has it: its text, and the names of its files. */
 function sentText(text: string, attachments: readonly OutgoingAttachment[]): string {
