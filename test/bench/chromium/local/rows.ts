@@ -16,6 +16,8 @@ export interface LocalRound {
 }
 
 export interface LocalSetup {
+  /** Which of the bench's model sizes. */
+  size: string;
   threads: number;
   /** What Settings → Providers said of threads in the app. */
   appThreads: string;
@@ -32,6 +34,7 @@ export function tokensPerSecond(times: number[], chars: number[]): number {
 
 export function localRows(rounds: LocalRound[], setup: LocalSetup): BenchResult[] {
   const params = {
+    model: setup.size,
     threads: setup.threads,
     'prompt tokens': setup.promptTokens,
     'reply tokens': setup.replyTokens,
