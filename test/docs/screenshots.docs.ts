@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { it } from 'vitest';
-import { chooseAgent, openApp, region, say, waitReady } from '../e2e/app-page.ts';
+import {
+  addLocalModelFiles,
+  chooseAgent,
+  openApp,
+  region,
+  say,
+  waitReady,
+} from '../e2e/app-page.ts';
 import { launch } from '../e2e/browser.ts';
 import { startModelServer } from '../support/model-server.ts';
 import { startAdkServer } from '../adk/adk-server.ts';
@@ -386,14 +393,7 @@ it('takes the local model screenshots: a loaded model in Settings, on a desktop 
       try {
         if (dark) await page.emulateMedia({ colorScheme: 'dark' });
         await openForShots(page);
-        await page.getByText('Settings', { exact: true }).click();
-        await page.getByRole('button', { name: 'Providers', exact: true }).click();
-        const providers = region(page, 'Providers');
-        const [chooser] = await Promise.all([
-          page.waitForEvent('filechooser'),
-          providers.getByRole('button', { name: 'Add local model' }).click(),
-        ]);
-        await chooser.setFiles(file);
+        const providers = await addLocalModelFiles(page, file);
         await providers.getByRole('button', { name: 'Load', exact: true }).click();
         const state = providers.getByLabel('Local model state');
         await state.filter({ hasText: /^Loaded/ }).waitFor({ timeout: 60_000 });

@@ -2,7 +2,7 @@
 
 import { expect } from 'vitest';
 import { inject } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { FileChooser, Locator, Page } from 'playwright-core';
 
 export const appUrl = () => inject('appUrl');
 
@@ -33,6 +33,25 @@ export async function chooseAgent(page: Page, label: RegExp): Promise<void> {
 }
 
 export const region = (page: Page, name: string) => page.getByRole('region', { name });
+
+/**
+ * Settings → Providers → Add local model, picking `files` (paths, or files' names and bytes);
+ * returns the Providers region, for what it says next.
+ */
+export async function addLocalModelFiles(
+  page: Page,
+  files: Parameters<FileChooser['setFiles']>[0],
+): Promise<Locator> {
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  const providers = region(page, 'Providers');
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    providers.getByRole('button', { name: 'Add local model' }).click(),
+  ]);
+  await chooser.setFiles(files);
+  return providers;
+}
 
 /** The text of the State panel. */
 export const stateText = (page: Page) => region(page, 'State').innerText();

@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { region, waitReady } from './app-page.ts';
+import { addLocalModelFiles, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { serveStatic, type StaticServer } from '../support/static-server.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
@@ -43,14 +43,7 @@ it('is isolated once its service worker serves it, after one reload, and only on
   expect(loads).toHaveLength(3);
 
   // And Settings says the local model runs on threads: the runtime worker loads it on them.
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = region(page, 'Providers');
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    providers.getByRole('button', { name: 'Add local model' }).click(),
-  ]);
-  await chooser.setFiles({
+  const providers = await addLocalModelFiles(page, {
     name: 'tiny.gguf',
     mimeType: 'application/octet-stream',
     buffer: Buffer.from(tinyGguf()),

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages, openApp, region } from './app-page.ts';
+import { addLocalModelFiles, messages, openApp, region } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
 
@@ -31,14 +31,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 it('shows the model loading in the chat while the first message waits for it', async () => {
   const { page } = browser;
   await openApp(page);
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = region(page, 'Providers');
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    providers.getByRole('button', { name: 'Add local model' }).click(),
-  ]);
-  await chooser.setFiles(modelPath);
+  const providers = await addLocalModelFiles(page, modelPath);
   await providers
     .getByRole('status')
     .filter({ hasText: /^Added “big”/ })

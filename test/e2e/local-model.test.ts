@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { messages, openApp, region, waitReady } from './app-page.ts';
+import { addLocalModelFiles, messages, openApp, region, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
 
@@ -45,14 +45,7 @@ async function openOffline(page: Page): Promise<void> {
 
 /** Settings → Providers → Add local model, then an agent with the calculator on it. */
 async function addLocalAgent(page: Page): Promise<void> {
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = region(page, 'Providers');
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    providers.getByRole('button', { name: 'Add local model' }).click(),
-  ]);
-  await chooser.setFiles(modelPath);
+  const providers = await addLocalModelFiles(page, modelPath);
   await providers
     .getByRole('status')
     .filter({ hasText: /^Added “tiny” \(\d+ KB\)\.$/ })
@@ -175,14 +168,7 @@ const storedModels = (page: Page) =>
 it('keeps one copy of the file in the browser, and deletes it with the provider', async () => {
   const { page } = browser;
   await openApp(page);
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = region(page, 'Providers');
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    providers.getByRole('button', { name: 'Add local model' }).click(),
-  ]);
-  await chooser.setFiles(modelPath);
+  const providers = await addLocalModelFiles(page, modelPath);
   await providers
     .getByRole('status')
     .filter({ hasText: /^Added “tiny”/ })

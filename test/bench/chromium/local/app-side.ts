@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { Event } from '../../../../src/core/event.ts';
 import { RELOADED } from '../../../../src/ui/isolation.ts';
+import { addLocalModelFiles } from '../../../e2e/app-page.ts';
 
 /** One message, as the page showed its answer. Times from the Send click, on the page's clock. */
 export interface AppSample {
@@ -81,14 +82,7 @@ export async function addLocalAgent(
   modelPath: string,
   agent: { name: string; instruction: string },
 ): Promise<{ agentId: string; threads: string }> {
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = page.getByRole('region', { name: 'Providers' });
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    providers.getByRole('button', { name: 'Add local model' }).click(),
-  ]);
-  await chooser.setFiles(modelPath);
+  const providers = await addLocalModelFiles(page, modelPath);
   await providers
     .getByRole('status')
     .filter({ hasText: /^Added “/ })
