@@ -164,8 +164,7 @@ export function Chat({
           !streaming &&
           loads.map((load) => (
             <li class="thinking model-loading" key={load.providerId}>
-              Loading the model “{load.name}” for its first answer in this tab…{' '}
-              {loadingProgress(load, Date.now())}
+              Loading the local model “{load.name}” in this tab… {loadingProgress(load, Date.now())}
               <progress value={load.read} max={load.total || 1} aria-label="Model file read" />
             </li>
           ))}

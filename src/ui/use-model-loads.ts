@@ -7,10 +7,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LocalModelLoad } from '../../workers/protocol.ts';
 
 /**
- * How often the worker is asked. The first time too: a turn whose model is loaded has its first
- * words by then, so it is never asked (nothing is added to the way to the first token).
+ * How often the worker is asked, the first time too: a loaded local model has its first words by
+ * then, so its turns are never asked about (nothing is added to the way to the first token).
  */
-export const MODEL_LOADS_POLL_MS = 300;
+const POLL_MS = 300;
 
 const NONE: LocalModelLoad[] = [];
 
@@ -28,9 +28,9 @@ export function useModelLoads(
       const next = await ask().catch(() => NONE);
       if (stopped) return;
       setLoads(next.length > 0 ? next : NONE);
-      timer = setTimeout(() => void poll(), MODEL_LOADS_POLL_MS);
+      timer = setTimeout(() => void poll(), POLL_MS);
     };
-    timer = setTimeout(() => void poll(), MODEL_LOADS_POLL_MS);
+    timer = setTimeout(() => void poll(), POLL_MS);
     return () => {
       stopped = true;
       clearTimeout(timer);

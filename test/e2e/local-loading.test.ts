@@ -70,7 +70,7 @@ it('shows the model loading in the chat while the first message waits for it', a
   expect(loading.length).toBeGreaterThan(0);
   for (const line of loading)
     expect(line).toMatch(
-      /^Loading the model “big” for its first answer in this tab… \d+% \([\d.]+ [KM]?B of [\d.]+ MB read\), \d+ s\.$/,
+      /^Loading the local model “big” in this tab… \d+% \([\d.]+ [KM]?B of [\d.]+ MB read\), \d+ s\.$/,
     );
   const percents = loading.map((line) => Number(/(\d+)%/.exec(line)![1]));
   expect(percents).toEqual([...percents].sort((a, b) => a - b));
