@@ -141,7 +141,10 @@ export class AppAgentSpecs {
       json: toAgentFile(
         root,
         (specId) => specs.get(specId),
-        (pid) => providers.get(pid),
+        (pid) => {
+          const provider = providers.get(pid);
+          return provider && { ...provider, apiKey: undefined }; // never a key in a file
+        },
         (sid) => servers.get(sid),
       ),
     };

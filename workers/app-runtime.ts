@@ -59,6 +59,8 @@ import { AppRuns } from './app-runs.ts';
 import { AppTraces } from './app-traces.ts';
 import { AppBackup } from './app-backup.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
+import { KeyVault, type ChannelLike } from './key-vault.ts';
+import { storedSecrets } from './stored-secrets.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -70,6 +72,10 @@ export interface AppRuntimeOptions {
   modelHttp?: HttpModelOptions;
   /** Local models' files and engines (OPFS and wllama unless a test gives its own). */
   localModels?: LocalModels;
+  /** Where other tabs' key vaults are (KEYS_CHANNEL in the app); none in tests unless given. */
+  keyChannel?: ChannelLike;
+  /** PBKDF2 iterations of a new passphrase (tests use fewer). */
+  keyIterations?: number;
 }
 
 export class AppRuntime {
@@ -90,6 +96,8 @@ export class AppRuntime {
   readonly toolServers: AppToolServers;
   /** Settings → Providers and the agent builder; `runtime.ts` exposes their methods. */
   readonly providers: AppProviders;
+  /** Settings → Security: the passphrase that protects stored keys (workers/key-vault.ts). */
+  readonly keys: KeyVault;
   readonly agentSpecs: AppAgentSpecs;
   /** Settings → ADK servers, and the sessions that live on them (workers/app-remote.ts). */
   readonly remote: AppRemote;
@@ -114,7 +122,13 @@ export class AppRuntime {
       broadcast: options.broadcast,
     });
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
-    this.providers = new AppProviders(this.store, options);
+    this.keys = new KeyVault(this.store, {
+      ...(options.keyChannel ? { channel: options.keyChannel } : {}),
+      ...(options.keyIterations ? { iterations: options.keyIterations } : {}),
+      onChange: () => options.broadcast({ type: 'keys-changed' }),
+    });
+    this.keys.useRewriter(storedSecrets(this.store));
+    this.providers = new AppProviders(this.store, { ...options, vault: this.keys });
     // A flow's nodes may name the providers' models (`Provider name/model`).
     // …and tools of the tool servers (`Server name/tool`).
     this.flows = new AppFlows(

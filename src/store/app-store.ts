@@ -15,6 +15,14 @@ import { writeTransaction } from './transaction.ts';
 export type SessionMeta = SessionMetaRecord;
 export type { AgentSpecRecord, FlowRecord, ProviderRecord };
 
+/** What putSecrets read changed before it could write: read again and retry. */
+export class ConcurrentChangeError extends Error {
+  override name = 'ConcurrentChangeError' as const;
+  constructor() {
+    super('The stored settings changed meanwhile (in another tab?): try again');
+  }
+}
+
 export class IndexedDbAppStore {
   private readonly database: DatabaseRef;
 
@@ -132,6 +140,35 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.settings], (tx) =>
       tx.objectStore(Stores.settings).delete(name),
     );
+  }
+
+  /**
+   * Rewrites the stored secrets (workers/key-vault.ts) in one transaction: each provider of
+   * `providers` is put only if its stored `updatedAt` is still `expectedAt` (else nothing is
+   * written and ConcurrentChangeError is thrown, for the caller to read again); each setting of
+   * `settings` is put, or deleted when `undefined`, only if its stored JSON is still
+   * `expectedJson`.
+   */
+  async putSecrets(change: {
+    providers: { record: ProviderRecord; expectedAt: number }[];
+    settings: { name: string; value: unknown; expectedJson: string | undefined }[];
+  }): Promise<void> {
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.providers, Stores.settings], async (tx) => {
+      const providers = tx.objectStore(Stores.providers);
+      const settings = tx.objectStore(Stores.settings);
+      for (const { record, expectedAt } of change.providers) {
+        const stored = await providers.get(record.id);
+        if (stored?.updatedAt !== expectedAt) throw new ConcurrentChangeError();
+        await providers.put(record);
+      }
+      for (const { name, value, expectedJson } of change.settings) {
+        const stored = await settings.get(name);
+        if (JSON.stringify(stored?.value) !== expectedJson) throw new ConcurrentChangeError();
+        if (value === undefined) await settings.delete(name);
+        else await settings.put({ name, value });
+      }
+    });
   }
 
   close(): Promise<void> {
