@@ -61,6 +61,7 @@ import { AppBackup } from './app-backup.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
 import { KeyVault, type ChannelLike } from './key-vault.ts';
 import { storedSecrets } from './stored-secrets.ts';
+import { SETTING_NAMES, settingLabel, settingProblem } from './settings-schema.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -112,7 +113,7 @@ export class AppRuntime {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
     this.artifacts = new IndexedDbArtifactService(dbName);
-    this.store = new IndexedDbAppStore(dbName);
+    this.store = new IndexedDbAppStore({ ...dbName, checkSetting: settingProblem });
     const traceService = new IndexedDbTraceService(dbName);
     this.traces = new AppTraces(this.sessions, traceService);
     this.backups = new AppBackup({
@@ -316,6 +317,17 @@ export class AppRuntime {
 
   async settings(): Promise<Settings> {
     return { ...DEFAULT_SETTINGS, ...(await this.store.getSetting<Partial<Settings>>('settings')) };
+  }
+
+  /**
+   * The stored settings that do not fit their schema (settings-schema.ts), each read as absent
+   * so that the app runs on its default: the page says so once, on load.
+   */
+  async settingProblems(): Promise<{ name: string; label: string; problem: string }[]> {
+    await Promise.all(SETTING_NAMES.map((name) => this.store.getSetting(name)));
+    return this.store
+      .settingProblems()
+      .map((found) => ({ ...found, label: settingLabel(found.name) }));
   }
 
   async updateSettings(patch: Partial<Settings>): Promise<Settings> {

@@ -134,6 +134,7 @@ const api = {
   deleteFlow: (id: string) => runtime.flows.remove(id),
   // Settings → Providers: keys go in, and only their masked form comes out.
   listProviders: () => runtime.providers.list(),
+  settingProblems: () => runtime.settingProblems(),
   // Settings → Security: a passphrase over the stored keys (workers/key-vault.ts)
   keyStatus: () => runtime.keys.status(),
   protectKeys: (passphrase: string) => runtime.keys.protect(passphrase),

@@ -10,6 +10,7 @@ import {
   type IndexedDbServiceOptions,
   type SessionMetaRecord,
 } from './database.ts';
+import { InvalidRequestError } from '../core/errors.ts';
 import { writeTransaction } from './transaction.ts';
 
 export type SessionMeta = SessionMetaRecord;
@@ -23,11 +24,29 @@ export class ConcurrentChangeError extends Error {
   }
 }
 
+export interface AppStoreOptions extends IndexedDbServiceOptions {
+  /**
+   * What is wrong with a setting's value (undefined: nothing). A stored value with a problem
+   * reads as absent and is listed by `settingProblems`; one is never written.
+   */
+  checkSetting?: (name: string, value: unknown) => string | undefined;
+}
+
+/** A stored setting that could not be used, and why. */
+export interface SettingProblem {
+  name: string;
+  problem: string;
+}
+
 export class IndexedDbAppStore {
   private readonly database: DatabaseRef;
+  private readonly checkSetting: AppStoreOptions['checkSetting'];
+  /** The stored settings read as absent, by name. */
+  private readonly unreadable = new Map<string, string>();
 
-  constructor(options: IndexedDbServiceOptions = {}) {
+  constructor(options: AppStoreOptions = {}) {
     this.database = DatabaseRef.acquire(options.dbName);
+    this.checkSetting = options.checkSetting;
   }
 
   async getSessionMeta(
@@ -124,11 +143,28 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.agents], (tx) => tx.objectStore(Stores.agents).delete(id));
   }
 
+  /** A setting's value; undefined when there is none, or when it does not fit (see checkSetting). */
   async getSetting<T>(name: string): Promise<T | undefined> {
-    return (await (await this.database.open()).get(Stores.settings, name))?.value as T | undefined;
+    const value = (await (await this.database.open()).get(Stores.settings, name))?.value;
+    const problem = value === undefined ? undefined : this.checkSetting?.(name, value);
+    if (problem === undefined) {
+      this.unreadable.delete(name);
+      return value as T | undefined;
+    }
+    this.unreadable.set(name, problem);
+    return undefined;
   }
 
+  /** The settings read so far whose stored values did not fit, and what was wrong. */
+  settingProblems(): SettingProblem[] {
+    return [...this.unreadable].map(([name, problem]) => ({ name, problem }));
+  }
+
+  /** Stores a setting; one that does not fit (see checkSetting) is refused, nothing written. */
   async putSetting(name: string, value: unknown): Promise<void> {
+    const problem = this.checkSetting?.(name, value);
+    if (problem !== undefined)
+      throw new InvalidRequestError(`The setting ${name} was not saved: ${problem}`);
     const db = await this.database.open();
     await writeTransaction(db, [Stores.settings], (tx) =>
       tx.objectStore(Stores.settings).put({ name, value }),
@@ -153,6 +189,11 @@ export class IndexedDbAppStore {
     providers: { record: ProviderRecord; expectedAt: number }[];
     settings: { name: string; value: unknown; expectedJson: string | undefined }[];
   }): Promise<void> {
+    for (const { name, value } of change.settings) {
+      const problem = value === undefined ? undefined : this.checkSetting?.(name, value);
+      if (problem !== undefined)
+        throw new InvalidRequestError(`The setting ${name} was not saved: ${problem}`);
+    }
     const db = await this.database.open();
     await writeTransaction(db, [Stores.providers, Stores.settings], async (tx) => {
       const providers = tx.objectStore(Stores.providers);
