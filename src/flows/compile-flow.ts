@@ -1,6 +1,5 @@
 // compileFlow: a flow file (docs/flows.md) → a BaseAgent the Runner runs like any other.
 
-import { textOf } from '../core/content.ts';
 import { FlowValidationError } from '../core/errors.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { LlmAgent } from '../agents/llm-agent.ts';
@@ -9,7 +8,7 @@ import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
-import { FlowAgent, type FlowGraph } from './flow-agent.ts';
+import { FlowAgent, flowScope, type FlowGraph } from './flow-agent.ts';
 import { nodeInput } from './flow-events.ts';
 import type { Flow, FlowEdge, FlowNode, HistoryMode } from './flow.ts';
 import { reachability } from './frontier.ts';
@@ -169,11 +168,14 @@ function modelNode(
     name: node.id,
     model: (node.model && build.models[node.model]) || build.defaultModel,
     instruction: (ctx: InvocationContext) =>
-      renderTemplate(instruction, {
-        state: ctx.session.state,
-        question: textOf(ctx.userContent),
-        output: nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
-      }),
+      renderTemplate(
+        instruction,
+        flowScope(
+          ctx,
+          build.name,
+          nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
+        ),
+      ),
     history: historySelector(node.history ?? 'all', build.name),
     // A node hands on to the flow's next node, never to another agent.
     disallowTransferToParent: true,

@@ -105,7 +105,14 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     MODEL,
     UPDATE_STATE,
   ],
-  tool: [LABEL, TOOLS, APPROVAL, APPROVAL_PROMPT, UPDATE_STATE],
+  tool: [
+    LABEL,
+    TOOLS,
+    APPROVAL,
+    APPROVAL_PROMPT,
+    { key: 'endWithoutCalls', label: 'End here when no tool is asked for', kind: 'boolean' },
+    UPDATE_STATE,
+  ],
   condition: [
     LABEL,
     {

@@ -165,10 +165,11 @@ it('imports a Flowise Sequential Agents export with its report, saves it as a fl
   await flows.getByRole('button', { name: 'Use in this session' }).click();
   await say(page, 'My invoice INV-1042 was charged twice');
   await graph(/^Flow graph of Triage$/).waitFor();
-  // Flowise's LLM node classified it, and its condition sent it to the billing agent.
+  // Flowise's LLM node classified it, and its condition sent it to the billing agent: each signs
+  // with its name, as Flowise names its graph's nodes.
   expect(await page.locator('.chat .message .author').allInnerTexts()).toEqual([
-    'seqLLMNode_0',
-    'seqAgent_0',
+    'classifier',
+    'billing',
   ]);
   await page
     .locator('.chat .message pre.json')
