@@ -190,3 +190,45 @@ it('builds the support flow on an empty canvas by mouse, saves and runs it, and 
   expect(await flowPanel.getByRole('img', { name: /^agent_2 agent · done/ }).count()).toBe(0);
   expect(browser.errors).toEqual([]);
 }, 120_000);
+
+it('deletes an edge chosen with the mouse (Delete, or its × button) and with the keyboard', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'New flow' }).click();
+  await node(flows, 'answer').waitFor();
+  const edges = flows.locator('.react-flow__edge');
+  await expect.poll(() => edges.count()).toBe(2);
+  const edge = (from: string, to: string) =>
+    flows.getByRole('group', { name: new RegExp(`^edge from ${from} to ${to}`) });
+  const edgesInJson = async () =>
+    (await flowJson(page, flows)).edges.map((e) => `${e.from} → ${e.to}`);
+
+  // A click selects the edge (the whole curve's width is its target), and Delete deletes it.
+  await edge('start', 'answer').click();
+  await flows.locator('.react-flow__edge.selected').waitFor();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['answer → end']);
+
+  // Undone, then deleted by the mouse alone: its × button.
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => edges.count()).toBe(2);
+  await edge('answer', 'end').click();
+  await flows.getByRole('button', { name: 'Delete the edge from answer to end' }).click();
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['start → answer']);
+
+  // By the keyboard: focused (as Tab reaches it), Enter selects it, Delete deletes it.
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => edges.count()).toBe(2);
+  await edge('start', 'answer').focus();
+  await page.keyboard.press('Enter');
+  await flows.locator('.react-flow__edge.selected').waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Delete');
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['answer → end']);
+  expect(browser.errors).toEqual([]);
+});

@@ -5,6 +5,7 @@
 
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
+import './svg-tabindex.ts';
 import {
   Background,
   Controls,
@@ -15,7 +16,6 @@ import {
   useReactFlow,
   useUpdateNodeInternals,
   type Connection,
-  type Edge,
   type NodeChange,
   type OnSelectionChangeParams,
 } from '@xyflow/react';
@@ -24,12 +24,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { nodeState, type NodeMarks } from '../flow-graph-model.ts';
 import { NodeBox, runMarks, sameBox, visibleText, type BoxNode } from './NodeBox.tsx';
 import { CanvasToolbar, DRAG_TYPE } from './CanvasToolbar.tsx';
+import { CanvasEdge, useCanvasEdges, type CanvasFlowEdge } from './CanvasEdge.tsx';
 import {
   addNode,
   canvasGraph,
   connect,
   copyNodes,
-  isLoopJump,
   isNodeType,
   pasteNodes,
   removeElements,
@@ -63,6 +63,7 @@ export interface FlowCanvasProps {
 }
 
 const NODE_TYPES = { box: memo(NodeBox) };
+const EDGE_TYPES = { flow: CanvasEdge };
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
 let clipboard: Clip | undefined;
 
@@ -164,20 +165,7 @@ function Canvas(props: FlowCanvasProps) {
     setNodes((current) => current.map((node) => ({ ...node, selected: node.id === selected })));
   }, [selected]);
 
-  const edges = useMemo(
-    () =>
-      graph.edges.map((edge): Edge => ({
-        id: edge.id,
-        source: edge.source,
-        target: edge.target,
-        sourceHandle: edge.sourceHandle,
-        ...(edge.label ? { label: edge.label } : {}),
-        className: isLoopJump(edge.id) ? 'loop-jump' : undefined,
-        deletable: !readOnly,
-        selectable: !readOnly,
-      })),
-    [graph, readOnly],
-  );
+  const [edges, onEdgesChange] = useCanvasEdges(graph, readOnly);
 
   // The first edit saves where every node is drawn: from then on nothing moves but what the
   // user moves (a node without a position is placed by the automatic layout, which changes as
@@ -279,11 +267,13 @@ function Canvas(props: FlowCanvasProps) {
           }
         }}
       >
-        <ReactFlow<BoxNode, Edge>
+        <ReactFlow<BoxNode, CanvasFlowEdge>
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
           onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
           onNodeDragStop={(_, __, dragged) =>
             change(withPositions(flow, new Map(dragged.map((node) => [node.id, node.position]))))
           }
