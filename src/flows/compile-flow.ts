@@ -10,13 +10,21 @@ import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolse
 import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
 import { FlowAgent, flowScope, type FlowGraph } from './flow-agent.ts';
 import { nodeInput } from './flow-events.ts';
-import type { Flow, FlowEdge, FlowNode, HistoryMode } from './flow.ts';
+import {
+  flowAgentName,
+  type Flow,
+  type FlowEdge,
+  type FlowNode,
+  type HistoryMode,
+} from './flow.ts';
 import { reachability } from './frontier.ts';
 import { historySelector } from './history.ts';
 import { ApprovalRequiredTool, ModelNodeAgent, ToolNodeAgent } from './node-agents.ts';
 import { outputInstruction, outputSchema, parseStructuredOutput } from './structured-output.ts';
 import { renderTemplate } from './templates.ts';
 import { assertValidFlow } from './validate.ts';
+
+export { flowAgentName } from './flow.ts';
 
 export interface CompileFlowOptions {
   /** The model of every node that names none (unless the start node names a default). */
@@ -81,12 +89,6 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
   }
   const graph: FlowGraph = { flow, nodes, edges, reach: reachability(successors), agents };
   return new FlowAgent(name, graph);
-}
-
-/** The agent name of a flow: its name with anything but letters, digits, `_` and `-` as `_`. */
-export function flowAgentName(flowName: string): string {
-  const name = flowName.replace(/[^A-Za-z0-9_-]/g, '_') || 'flow';
-  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
 }
 
 interface NodeBuild {

@@ -222,6 +222,12 @@ export const FLOW_LIMITS = {
   edges: 2000,
 } as const;
 
+/** The agent name of a flow: its name with anything but letters, digits, `_` and `-` as `_`. */
+export function flowAgentName(flowName: string): string {
+  const name = flowName.replace(/[^A-Za-z0-9_-]/g, '_') || 'flow';
+  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
+}
+
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_LOOPS = 5;
 

@@ -6,8 +6,7 @@
 // other than the user's providers, `$flow.state.messages` expressions — goes in the report, each
 // item naming its node, never dropped without a word.
 
-import type { Flow, FlowEdge, FlowNode } from '../flow.ts';
-import { flowAgentName } from '../compile-flow.ts';
+import { flowAgentName, type Flow, type FlowEdge, type FlowNode } from '../flow.ts';
 import { InvalidRequestError } from '../../core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../core/json-limits.ts';
 import { NODE_CONVERTERS } from './converters.ts';
