@@ -206,6 +206,27 @@ function jsonOrText(cell: string): unknown {
   }
 }
 
+/** The flow's name and description as its details form shows them; undefined: no flow. */
+export function detailsOf(text: string): { name: string; description: string } | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const said = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { name: said(flow.name), description: said(flow.description) };
+}
+
+/** The flow text with its name or description set (an empty description is removed). */
+export function withDetail(
+  text: string,
+  key: 'name' | 'description',
+  value: string,
+): string | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const next = { ...flow, [key]: value };
+  if (key === 'description' && !value) delete next.description;
+  return flowText(next);
+}
+
 /** A node as the form shows it: the node's own object, or undefined when the text is no flow. */
 export function nodeOf(text: string, nodeId: string): Record<string, unknown> | undefined {
   const flow = parse(text);

@@ -205,6 +205,24 @@ it('deletes an edge chosen with the mouse (Delete, or its × button) and with th
   const edgesInJson = async () =>
     (await flowJson(page, flows)).edges.map((e) => `${e.from} → ${e.to}`);
 
+  // The wheel over the canvas scrolls the page (it does not zoom the canvas).
+  const zoom = () => flows.locator('.react-flow__viewport').getAttribute('style');
+  const before = await zoom();
+  const scrolled = () =>
+    flows.locator('.canvas-pane').evaluate((pane) => {
+      let at: HTMLElement | null = pane.parentElement;
+      let sum = window.scrollY;
+      for (; at; at = at.parentElement) sum += at.scrollTop;
+      return sum;
+    });
+  const top = await scrolled();
+  const box = (await flows.locator('.canvas-pane').boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 30);
+  await page.mouse.wheel(0, 300);
+  await expect.poll(scrolled).toBeGreaterThan(top);
+  expect(await zoom()).toBe(before);
+  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+
   // A click selects the edge (the whole curve's width is its target), and Delete deletes it.
   await edge('start', 'answer').click();
   await flows.locator('.react-flow__edge.selected').waitFor();

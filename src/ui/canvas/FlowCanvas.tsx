@@ -25,6 +25,7 @@ import { nodeState, type NodeMarks } from '../flow-graph-model.ts';
 import { NodeBox, runMarks, sameBox, visibleText, type BoxNode } from './NodeBox.tsx';
 import { CanvasToolbar, DRAG_TYPE } from './CanvasToolbar.tsx';
 import { CanvasEdge, useCanvasEdges, type CanvasFlowEdge } from './CanvasEdge.tsx';
+import { FocusNode } from './FocusNode.tsx';
 import {
   addNode,
   canvasGraph,
@@ -64,6 +65,11 @@ export interface FlowCanvasProps {
 
 const NODE_TYPES = { box: memo(NodeBox) };
 const EDGE_TYPES = { flow: CanvasEdge };
+/** A session's panel is narrow: its nodes stay readable there (drag to see the rest). */
+const FIT_VIEW = {
+  editable: { padding: 0.15, maxZoom: 1.2 },
+  readOnly: { padding: 0.15, maxZoom: 1.2, minZoom: 0.6 },
+} as const;
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
 let clipboard: Clip | undefined;
 
@@ -166,6 +172,20 @@ function Canvas(props: FlowCanvasProps) {
   }, [selected]);
 
   const [edges, onEdgesChange] = useCanvasEdges(graph, readOnly);
+  // A canvas drawn while hidden (a phone's Flow pane not chosen yet) had no size to fit the
+  // flow to: it fits once it is shown.
+  useEffect(() => {
+    const pane = wrapper.current;
+    if (!pane || typeof ResizeObserver === 'undefined') return;
+    let hidden = pane.clientWidth === 0;
+    const observer = new ResizeObserver(() => {
+      const now = pane.clientWidth === 0;
+      if (hidden && !now) void flowApi.fitView(FIT_VIEW[readOnly ? 'readOnly' : 'editable']);
+      hidden = now;
+    });
+    observer.observe(pane);
+    return () => observer.disconnect();
+  }, [flowApi, readOnly]);
 
   // The first edit saves where every node is drawn: from then on nothing moves but what the
   // user moves (a node without a position is placed by the automatic layout, which changes as
@@ -312,9 +332,12 @@ function Canvas(props: FlowCanvasProps) {
           edgesFocusable={!readOnly}
           elementsSelectable={!readOnly}
           deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          // The wheel scrolls the page, as elsewhere on it; Ctrl+wheel (or a pinch) zooms.
+          zoomOnScroll={false}
+          preventScrolling={false}
           colorMode={dark ? 'dark' : 'light'}
           fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1.2 }}
+          fitViewOptions={FIT_VIEW[readOnly ? 'readOnly' : 'editable']}
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={{
@@ -324,32 +347,19 @@ function Canvas(props: FlowCanvasProps) {
         >
           <Background />
           <Controls showInteractive={false} />
-          <MiniMap
-            pannable
-            zoomable
-            ariaLabel="Minimap of the flow"
-            style={{ width: 150, height: 100 }}
-          />
+          {!readOnly && (
+            <MiniMap
+              pannable
+              zoomable
+              ariaLabel="Minimap of the flow"
+              style={{ width: 150, height: 100 }}
+            />
+          )}
           <FocusNode id={props.focus} />
         </ReactFlow>
       </div>
     </div>
   );
-}
-
-/** Centres node `id` when it changes (a checkpoint row chosen in the run view). */
-function FocusNode({ id }: { id: string | undefined }) {
-  const flowApi = useReactFlow();
-  useEffect(() => {
-    if (!id) return;
-    const node = flowApi.getNode(id);
-    if (!node) return;
-    void flowApi.setCenter(node.position.x + 68, node.position.y + 23, {
-      zoom: Math.max(flowApi.getZoom(), 0.8),
-      duration: 200,
-    });
-  }, [id, flowApi]);
-  return null;
 }
 
 function isDark(): boolean {
