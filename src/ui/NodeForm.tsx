@@ -8,6 +8,7 @@ import {
   type Row,
 } from './node-form-model.ts';
 import type { FlowNodeType } from '../flows/flow.ts';
+import { PALETTE } from './canvas/canvas-model.ts';
 
 /** The id of the list of the providers' models a Model field offers (see FlowsView). */
 export const MODEL_CHOICES_ID = 'flow-model-choices';
@@ -31,9 +32,7 @@ export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange,
   return (
     <section class="node-form" aria-label={`Node ${id}`}>
       <header>
-        <h3>
-          {id} <span class="hint">{type}</span>
-        </h3>
+        <h3>{nodeHeading(node)}</h3>
         <button type="button" class="quiet" onClick={onClose}>
           Close
         </button>
@@ -327,4 +326,22 @@ function ListField({
       )}
     </>
   );
+}
+
+/**
+ * A node form's heading: the node's name, then its type in Flowise's word and its id where they
+ * say something more ("Condition", not "condition condition"; "Billing · Agent · billing").
+ */
+export function nodeHeading(node: Record<string, unknown>): string {
+  const id = String(node.id);
+  const name = typeof node.label === 'string' && node.label.trim() ? node.label.trim() : id;
+  const type = PALETTE.find((item) => item.type === node.type)?.label ?? String(node.type);
+  const seen = new Set([name.toLowerCase()]);
+  const parts = [name];
+  for (const part of [type, id])
+    if (!seen.has(part.toLowerCase())) {
+      seen.add(part.toLowerCase());
+      parts.push(part);
+    }
+  return parts.join(' · ');
 }
