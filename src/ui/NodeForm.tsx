@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   NODE_FIELDS,
   STATE_FIELD,
@@ -29,8 +29,16 @@ export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange,
   const type = node.type as FlowNodeType;
   const fields = NODE_FIELDS[type] ?? [];
   const id = String(node.id);
+  const form = useRef<HTMLElement>(null);
+  // A node chosen on the canvas opens its form below it: brought into view if it starts out of
+  // it, so that choosing a node visibly opens something (the canvas stays where it is otherwise).
+  useEffect(() => {
+    const box = form.current?.getBoundingClientRect();
+    if (box && box.top > window.innerHeight - 48)
+      form.current!.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [id]);
   return (
-    <section class="node-form" aria-label={`Node ${id}`}>
+    <section class="node-form" aria-label={`Node ${id}`} ref={form}>
       <header>
         <h3>{nodeHeading(node)}</h3>
         <button type="button" class="quiet" onClick={onClose}>

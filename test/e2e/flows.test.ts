@@ -203,6 +203,15 @@ it('edits a node in its form: the JSON follows, a problem shows at the node, Sav
   // The condition's rule table.
   await flows.getByRole('button', { name: /^route condition/ }).click();
   const route = flows.getByRole('region', { name: 'Node route' });
+  // The form opens below the canvas, brought into view.
+  await expect
+    .poll(() =>
+      route.evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.top < innerHeight - 100;
+      }),
+    )
+    .toBe(true);
   await route.getByLabel('Value, row 1').fill('refund');
   await expect
     .poll(async () => JSON.parse(await json.inputValue()).nodes[2].rules[0].value)
