@@ -110,6 +110,7 @@ export class AppRuntime {
     this.backups = new AppBackup({
       sessions: this.sessions,
       artifacts: this.artifacts,
+      traces: traceService,
       store: this.store,
       broadcast: options.broadcast,
     });
