@@ -94,6 +94,8 @@ export interface ProviderInfo {
   keyHint?: string;
   /** A local model's file: its name and size (the bytes stay in the worker's storage). */
   localFile?: { name: string; size: number };
+  /** A local model's context as the user set it (absent: the model's own, capped). */
+  contextTokens?: number;
   updatedAt: number;
 }
 
@@ -110,6 +112,8 @@ export interface ProviderInput {
   defaultModel: string;
   apiKey?: string;
   removeKey?: boolean;
+  /** A local model's context size; absent: the model's own, capped for memory. */
+  contextTokens?: number;
 }
 
 /**
@@ -124,6 +128,8 @@ export type LocalModelStatus =
       state: 'loaded';
       threads: number;
       memory?: LocalModelMemory;
+      /** The tokens a request may fill, and the context the model was trained for. */
+      context?: { tokens: number; own?: number };
       since: number;
       loadSeconds: number;
     };
