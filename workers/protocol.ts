@@ -6,6 +6,7 @@ import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
+import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 import type { Preview } from '../src/core/value-preview.ts';
 import type {
@@ -196,6 +197,27 @@ export interface ToolServerInput {
   disabledTools?: string[];
   /** What the form's last Test connection listed; absent keeps the stored listing. */
   tools?: ToolInfo[];
+}
+
+/**
+ * Every tool an approval policy can be set for (Settings → Tool servers), before any call of it:
+ * the tool servers' (from each one's last listing), the built-in tools of built agents, and the
+ * flows' tools; one row per name, as a policy is set by name.
+ */
+export interface ToolPolicyList {
+  tools: ToolPolicyRow[];
+  /** Servers never listed (not tested since added): their tools are not known yet. */
+  unlistedServers: string[];
+}
+
+export interface ToolPolicyRow {
+  name: string;
+  description: string;
+  /** Where it comes from: tool servers by name, `built-in` (built agents), `flows`. */
+  sources: string[];
+  /** With no policy set, it asks before each call (a tool server's) or runs (the others). */
+  asks: boolean;
+  policy?: ToolPolicy;
 }
 
 /** Test connection: the server's tools, or what went wrong. */

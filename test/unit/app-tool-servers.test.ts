@@ -213,4 +213,30 @@ describe('approval policies', () => {
     await runtime.toolServers.setPolicy('echo', undefined);
     expect(await runtime.toolServers.policies()).toEqual({});
   });
+
+  it('lists every tool a policy can be set for before its first call: the servers’, the built-in, the flows’', async () => {
+    const runtime = open();
+    const tested = await runtime.toolServers.test({ name: 'Local MCP', url: servers.mcp.url });
+    expect(tested.ok).toBe(true);
+    await runtime.toolServers.save({
+      name: 'Local MCP',
+      url: servers.mcp.url,
+      tools: tested.ok ? tested.tools : [],
+    });
+    await runtime.toolServers.save({ name: 'Untested', url: 'http://127.0.0.1:9/mcp' });
+    await runtime.toolServers.setPolicy('echo', 'always');
+    await runtime.toolServers.setPolicy('gone_tool', 'never');
+    const list = await runtime.toolServers.policyList();
+    const row = (name: string) => list.tools.find((tool) => tool.name === name);
+    expect(row('echo')).toMatchObject({ sources: ['Local MCP'], asks: true, policy: 'always' });
+    expect(row('picture')).toMatchObject({ sources: ['Local MCP'], asks: true });
+    expect(row('picture')?.policy).toBeUndefined();
+    // A name several places use is one row (a policy is by name).
+    expect(row('calculator')).toMatchObject({ sources: ['built-in', 'flows'], asks: false });
+    expect(row('set_state')).toMatchObject({ sources: ['built-in'], asks: false });
+    expect(row('lookup_invoice')).toMatchObject({ sources: ['flows'] });
+    expect(row('gone_tool')).toMatchObject({ sources: [], policy: 'never' });
+    expect(list.tools.filter((tool) => tool.name === 'calculator')).toHaveLength(1);
+    expect(list.unlistedServers).toEqual(['Untested']);
+  });
 });
