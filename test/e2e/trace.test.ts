@@ -195,7 +195,8 @@ it("downloads the session's traces as OTLP JSON, and says when a turn has none",
     page.waitForEvent('download'),
     trace(page).getByRole('button', { name: 'Export traces (OTLP JSON)' }).click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/\.otlp\.json$/);
+  // Named by the session's title and the day, not its id.
+  expect(download.suggestedFilename()).toMatch(/^set-color-to-red-\d{4}-\d\d-\d\d\.otlp\.json$/);
   const json = JSON.parse(await readFile((await download.path())!, 'utf8')) as {
     resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[];
   };
