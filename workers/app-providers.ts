@@ -234,7 +234,13 @@ export class AppProviders {
           defaultModel: '',
           id: input.id ?? '',
         };
-      return { ...stored, name: String(input.name ?? '') };
+      const { contextTokens: _set, ...kept } = stored;
+      const { contextTokens } = input;
+      return {
+        ...kept,
+        name: String(input.name ?? ''),
+        ...(contextTokens !== undefined ? { contextTokens } : {}),
+      };
     }
     return {
       id: input.id ?? crypto.randomUUID().slice(0, 8),
@@ -249,7 +255,7 @@ export class AppProviders {
 
 /** What the page may know of a provider. Field by field: a key must never ride along. */
 export function infoOf(record: ProviderRecord): ProviderInfo {
-  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile } = record;
+  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile, contextTokens } = record;
   const keyHint = maskKey(record.apiKey);
   return {
     id,
@@ -260,6 +266,7 @@ export function infoOf(record: ProviderRecord): ProviderInfo {
     updatedAt,
     ...(keyHint ? { keyHint } : {}),
     ...(localFile ? { localFile: { name: localFile.name, size: localFile.size } } : {}),
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
   };
 }
 
