@@ -7,6 +7,7 @@
 // - an export never holds a key; an import is checked whole and writes all of it or nothing.
 
 import { parseAgentFile, specFields, toAgentFile } from '../src/agents/agent-file.ts';
+import { shownName } from '../src/agents/agent-name.ts';
 import {
   agentSpecProblems,
   buildSpecAgent,
@@ -66,7 +67,7 @@ export class AppAgentSpecs {
     const names = new Map(providers.map((provider) => [provider.id, provider.name]));
     return records
       .map((record) => infoOf(record, names.get(record.providerId)))
-      .sort((a, b) => a.name.localeCompare(b.name));
+      .sort((a, b) => shownName(a).localeCompare(shownName(b)));
   }
 
   /** The built-in tools the builder offers. */
@@ -80,7 +81,7 @@ export class AppAgentSpecs {
     const kinds = new Map(providers.map((provider) => [provider.id, provider.kind]));
     return specs.map((spec) => ({
       id: spec.agentId,
-      name: spec.name,
+      name: shownName(spec),
       description:
         `${spec.model || 'default model'} on ${spec.providerName ?? 'a deleted provider'}` +
         (spec.description ? `: ${spec.description}` : ''),
@@ -122,7 +123,7 @@ export class AppAgentSpecs {
     );
     if (parents.length > 0) {
       throw new InvalidRequestError(
-        `This agent is a sub-agent of ${parents.map((spec) => spec.name).join(', ')}: remove it there first`,
+        `This agent is a sub-agent of ${parents.map(shownName).join(', ')}: remove it there first`,
       );
     }
     await this.store.deleteAgentSpec(id);
@@ -202,13 +203,17 @@ export class AppAgentSpecs {
     const names = new Set((await this.store.listAgentSpecs()).map((spec) => spec.name));
     const now = Date.now();
     const records: AgentSpecRecord[] = file.agents.map((spec) => {
+      // One of the same name here: both renamed alike (calc_2, "Calculator 2").
       let name = spec.name;
-      for (let n = 2; names.has(name); n++) name = `${spec.name}_${n}`;
+      let n = 1;
+      while (names.has(name)) name = `${spec.name}_${++n}`;
       names.add(name);
+      const { displayName } = spec;
       return {
         ...spec,
         id: ids.get(spec.id)!,
         name,
+        ...(displayName !== undefined && n > 1 ? { displayName: `${displayName} ${n}` } : {}),
         providerId: providerIds.get(spec.providerId)!,
         subAgentIds: spec.subAgentIds.map((childId) => ids.get(childId)!),
         ...(spec.toolServers

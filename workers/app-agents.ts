@@ -5,8 +5,9 @@
 
 import { DEMO_AGENTS } from '../src/demos/index.ts';
 import type { DemoTiming } from '../src/demos/writing-workflow.ts';
-import { InvalidRequestError, type BaseAgent, type Runner } from '../src/index.ts';
+import { BaseAgent, InvalidRequestError, type Event, type Runner } from '../src/index.ts';
 import { agentChoice } from './app-sessions.ts';
+import { isRemoteId, remoteIdParts } from './adk-servers.ts';
 import { isFlowAgent, type AgentSource, type AppFlows } from './app-flows.ts';
 import { isSpecAgent, type AppAgentSpecs } from './app-agent-specs.ts';
 import type { AgentInfo } from './protocol.ts';
@@ -64,9 +65,33 @@ export class AppAgents {
   }
 
   private async source(agentId: string): Promise<AgentSource & { resumable?: boolean }> {
+    // A session copied from an ADK server keeps the server's app as its agent: its runner
+    // rewinds and forks as any local one, and a message sent there is refused, not answered by
+    // another agent.
+    if (isRemoteId(agentId)) {
+      const appName = remoteIdParts(agentId)[1] ?? '';
+      return { version: 'adk-app', create: () => new ServerAppInCopy(appName) };
+    }
     if (isFlowAgent(agentId)) return this.flows.source(agentId);
     if (isSpecAgent(agentId)) return this.specs.source(agentId);
     const choice = agentChoice(agentId);
     return { version: 'demo', create: (timing) => choice.create(timing) };
+  }
+}
+
+/**
+ * The agent of a session copied from an ADK server: the server's app, which answers only in its
+ * own sessions. A run in the copy says so, and how to go on.
+ */
+class ServerAppInCopy extends BaseAgent {
+  constructor(private readonly appName: string) {
+    super({ name: appName.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^(?![A-Za-z_])/, '_') });
+  }
+
+  // eslint-disable-next-line require-yield
+  protected override async *runAsyncImpl(): AsyncGenerator<Event, void> {
+    throw new InvalidRequestError(
+      `This session is a copy in this browser, and its agent, the ADK server's app "${this.appName}", answers only in its own sessions: choose an agent of this browser in the Agent select to go on here, or start a new session with the app`,
+    );
   }
 }

@@ -6,7 +6,10 @@
 // - ids are kept; something here already with the same id and the same content is left as it is,
 //   with different content it is a conflict, named in the report and never overwritten;
 // - sessions travel as their own session files (the Export format, artifacts' bytes included),
-//   so restoring one goes through the same checks as importing it.
+//   so restoring one goes through the same checks as importing it, with their dates (created,
+//   last updated: the session list's) and their traces' spans;
+// - a file of an older version still restores (version 1 had no spans and no last update: a
+//   session is dated by its last event).
 
 import { InvalidRequestError } from '../src/core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../src/core/json-limits.ts';
@@ -21,13 +24,18 @@ import type {
 } from '../src/store/app-store.ts';
 import type { IndexedDbArtifactService } from '../src/store/indexeddb-artifact-service.ts';
 import type { IndexedDbSessionService } from '../src/store/indexeddb-session-service.ts';
-import { exportSessionFile } from './app-session-files.ts';
+import type { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
+import type { SpanRecord } from '../src/tracing/span.ts';
+import { spanProblem, spanUnder } from '../src/tracing/span-check.ts';
+import { exportSessionFile, forget } from './app-session-files.ts';
 import { APP_NAME, USER_ID } from './app-sessions.ts';
 import type { ToolServerRecord } from './app-tool-servers.ts';
 import type { RuntimeBroadcast } from './protocol.ts';
 
 export const BACKUP_FORMAT = 'trellis-backup';
-const BACKUP_VERSION = 1;
+/** 2 added each session's `lastUpdateTime` and `spans`. */
+const BACKUP_VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2];
 const MB = 1024 * 1024;
 
 /** A backup holds whole session files as strings: its limits are theirs, a level up. */
@@ -49,8 +57,12 @@ interface BackupSession {
   title: string;
   agentId: string;
   createdAt: number;
+  /** When it last changed (ms), as the session list shows it; absent in version 1. */
+  lastUpdateTime?: number;
   /** The session's file, as Export writes it. */
   file: string;
+  /** Its traces' spans (their session key left out: they go under the session restored); absent in version 1. */
+  spans?: SpanRecord[];
 }
 
 interface BackupFile {
@@ -75,6 +87,7 @@ export interface RestoreReport {
 export interface BackupDeps {
   sessions: IndexedDbSessionService;
   artifacts: IndexedDbArtifactService;
+  traces: IndexedDbTraceService;
   store: IndexedDbAppStore;
   broadcast: (message: RuntimeBroadcast) => void;
 }
@@ -84,18 +97,26 @@ export class AppBackup {
 
   /** The workspace as one file (remote sessions stay on their ADK servers: their list is kept). */
   async backup(): Promise<{ filename: string; json: string }> {
-    const { store } = this.deps;
+    const { store, traces } = this.deps;
     const metas = await store.listSessionMeta(APP_NAME, USER_ID);
+    const listed = await this.deps.sessions.listSessions({ appName: APP_NAME, userId: USER_ID });
+    const updated = new Map(listed.sessions.map((s) => [s.id, s.lastUpdateTime]));
     const sessions: BackupSession[] = [];
     for (const meta of metas) {
       if (meta.sessionId.startsWith('adk:')) continue;
       const { json } = await exportSessionFile(this.sessionDeps(), meta);
+      const key = { appName: APP_NAME, userId: USER_ID, sessionId: meta.sessionId };
+      const spans = (await traces.listSpans(key)).map(
+        ({ appName: _app, userId: _user, sessionId: _session, ...span }) => span as SpanRecord,
+      );
       sessions.push({
         id: meta.sessionId,
         title: meta.title,
         agentId: meta.agentId,
         createdAt: meta.createdAt,
+        ...(updated.has(meta.sessionId) ? { lastUpdateTime: updated.get(meta.sessionId)! } : {}),
         file: json,
+        spans,
       });
     }
     const settings: Record<string, unknown> = {};
@@ -219,7 +240,7 @@ export class AppBackup {
     parsed: ReadonlyMap<string, ParsedSessionFile>,
     report: RestoreReport,
   ): Promise<void> {
-    const { store, sessions: service, artifacts } = this.deps;
+    const { store, sessions: service, artifacts, traces } = this.deps;
     for (const session of sessions) {
       const key = { appName: APP_NAME, userId: USER_ID, sessionId: session.id };
       const events = parsed.get(session.id)!.events;
@@ -234,13 +255,25 @@ export class AppBackup {
           );
         continue;
       }
-      await service.importSession({ ...key, events, artifactService: artifacts });
-      await store.putSessionMeta({
-        ...key,
-        title: session.title,
-        agentId: session.agentId,
-        createdAt: session.createdAt,
-      });
+      // A version 1 file has no last update: the session's last event is the best guess.
+      const lastUpdateTime =
+        session.lastUpdateTime ??
+        events.reduce((latest, event) => Math.max(latest, event.timestamp), session.createdAt);
+      await service.importSession({ ...key, events, artifactService: artifacts, lastUpdateTime });
+      try {
+        await traces.putSpans((session.spans ?? []).map((span) => spanUnder(key, span)));
+        await store.putSessionMeta({
+          ...key,
+          title: session.title,
+          agentId: session.agentId,
+          createdAt: session.createdAt,
+        });
+      } catch (error) {
+        // Half a session is not restored: take it back, so that the next restore of the same
+        // file finds it missing and restores it whole.
+        await forget(this.sessionDeps(), session.id);
+        throw error;
+      }
       report.restored.push(`session ${session.title}`);
     }
   }
@@ -270,8 +303,10 @@ function checkedBackup(json: string): BackupFile {
   if (!isRecord(value) || value.format !== BACKUP_FORMAT)
     refuse('it is not a Trellis backup (Settings → Back up makes one)');
   const file = value as Record<string, unknown>;
-  if (file.version !== BACKUP_VERSION)
-    refuse(`it is a backup of version ${String(file.version)}; this Trellis reads version 1`);
+  if (!READABLE_VERSIONS.includes(file.version))
+    refuse(
+      `it is a backup of version ${String(file.version)}; this Trellis reads versions ${READABLE_VERSIONS.join(' and ')}`,
+    );
   for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers'])
     if (!Array.isArray(file[part])) refuse(`its "${part}" is not a list`);
   if (!isRecord(file.settings)) refuse('its "settings" is not an object');
@@ -288,8 +323,16 @@ function checkedBackup(json: string): BackupFile {
     if (typeof session.file !== 'string' || typeof session.title !== 'string')
       refuse(`session #${index + 1} has no file or title`);
     if (typeof session.agentId !== 'string') refuse(`session #${index + 1} has no agent`);
-    if (typeof session.createdAt !== 'number') session.createdAt = Date.now();
+    if (!isTime(session.createdAt)) session.createdAt = Date.now();
+    if (session.lastUpdateTime !== undefined && !isTime(session.lastUpdateTime))
+      refuse(`session #${index + 1} has a last update that is not a time`);
     session.title = String(session.title).slice(0, 200);
+    if (session.spans === undefined) return;
+    if (!Array.isArray(session.spans)) refuse(`the spans of session #${index + 1} are not a list`);
+    (session.spans as unknown[]).forEach((span, at) => {
+      const problem = spanProblem(span);
+      if (problem) refuse(`span #${at + 1} of session #${index + 1} is not valid: ${problem}`);
+    });
   });
   for (const record of file.flows as Record<string, unknown>[]) {
     const problems = validateFlow(record.flow);
@@ -328,6 +371,10 @@ function withoutHeaderValues(server: ToolServerRecord): ToolServerRecord {
 /** The same content (updatedAt aside: comparable() leaves it out where it may differ). */
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

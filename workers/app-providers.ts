@@ -272,8 +272,15 @@ export class AppProviders {
             id: input.id ?? '',
           },
         };
-      const { apiKey: _key, keyHint: _hint, updatedAt: _at, ...fields } = stored;
-      return { spec: { ...fields, name: String(input.name ?? '') } };
+      const { apiKey: _key, keyHint: _hint, updatedAt: _at, contextTokens: _set, ...kept } = stored;
+      const { contextTokens } = input;
+      return {
+        spec: {
+          ...kept,
+          name: String(input.name ?? ''),
+          ...(contextTokens !== undefined ? { contextTokens } : {}),
+        },
+      };
     }
     const newKey = input.removeKey ? undefined : input.apiKey?.trim() || undefined;
     const keep = !input.removeKey && !newKey && stored?.apiKey !== undefined;
@@ -293,7 +300,8 @@ export class AppProviders {
 
 /** What the page may know of a provider. Field by field: a key must never ride along. */
 export function infoOf(record: ProviderRecord): ProviderInfo {
-  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile, apiKey } = record;
+  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile, contextTokens, apiKey } =
+    record;
   const keyHint =
     apiKey === undefined
       ? undefined
@@ -309,6 +317,7 @@ export function infoOf(record: ProviderRecord): ProviderInfo {
     updatedAt,
     ...(keyHint ? { keyHint } : {}),
     ...(localFile ? { localFile: { name: localFile.name, size: localFile.size } } : {}),
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
   };
 }
 

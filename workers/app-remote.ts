@@ -17,6 +17,7 @@ import { AdkServers, remoteAgentId, remoteIdParts, remoteSessionId } from './adk
 import { RemoteRuns } from './remote-runs.ts';
 import { rewindIntoNewSession, servedCopy, servedOpening, toMs } from './remote-copies.ts';
 import { APP_NAME, USER_ID } from './app-sessions.ts';
+import { distinctTitle } from './app-session-files.ts';
 import type {
   AdkServerInfo,
   AgentInfo,
@@ -275,9 +276,13 @@ export class AppRemote {
     return { how: 'new-session', sessionId: summary.id, note };
   }
 
-  /** Imports a remote session into this browser: then it works offline, with a local agent. */
+  /**
+   * Imports a remote session into this browser: then it works offline (rewind, branches, edit,
+   * fork, export). It keeps its title and its agent, the server's app: a message sent in the copy
+   * is refused with a word on choosing a local agent, rather than answered by another agent.
+   */
   async copyToBrowser(id: string): Promise<SessionSummary> {
-    const { tracked, client } = await this.resolve(id);
+    const { tracked, server, client } = await this.resolve(id);
     const served = await client.getSession(tracked.appName, tracked.sessionId);
     // The artifacts' bytes come along from the server's artifact routes, as in a session file
     // (a served session names its versions, but carries none of their bytes).
@@ -286,7 +291,19 @@ export class AppRemote {
         (await client.loadArtifact(tracked.appName, tracked.sessionId, filename, version)) as
           Part | undefined,
     });
-    return this.importLocal(JSON.stringify(withBytes));
+    const copied = await this.importLocal(JSON.stringify(withBytes));
+    // A served session's file has neither its title here nor its agent.
+    const metas = await this.store.listSessionMeta(APP_NAME, USER_ID);
+    const meta = metas.find((m) => m.sessionId === copied.id)!;
+    const taken = new Set(metas.filter((m) => m !== meta).map((m) => m.title));
+    const kept = {
+      ...meta,
+      title: distinctTitle(tracked.title, taken),
+      agentId: remoteAgentId(server.id, tracked.appName),
+    };
+    await this.store.putSessionMeta(kept);
+    this.broadcast({ type: 'sessions-changed' });
+    return { ...copied, title: kept.title, agentId: kept.agentId };
   }
 
   // ── bookkeeping ──────────────────────────────────────────────────────────────────────────

@@ -115,10 +115,11 @@ export class AppRuntime {
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore({ ...dbName, checkSetting: settingProblem });
     const traceService = new IndexedDbTraceService(dbName);
-    this.traces = new AppTraces(this.sessions, traceService);
+    this.traces = new AppTraces(this.sessions, traceService, this.store);
     this.backups = new AppBackup({
       sessions: this.sessions,
       artifacts: this.artifacts,
+      traces: traceService,
       store: this.store,
       broadcast: options.broadcast,
     });

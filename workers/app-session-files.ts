@@ -110,8 +110,8 @@ async function importParsed(
   return summaryOf(session, meta);
 }
 
-/** Takes an imported session back: its log, artifacts and title. */
-async function forget(
+/** Takes an imported (or restored) session back: its log, spans, artifacts and title. */
+export async function forget(
   { sessions, artifacts, store }: SessionFileDeps,
   sessionId: string,
 ): Promise<void> {

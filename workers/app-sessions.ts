@@ -78,11 +78,20 @@ export function attachmentName(name: string): string {
 
 /** The file name of a session's export, from its title (at most 60 characters of it). */
 export function sessionFileName(title: string): string {
-  const slug =
+  return `${titleSlug(title)}.trellis.json`;
+}
+
+/**
+ * A title as the start of a file name, safe on every file system: its letters and digits (any
+ * script's), lower-cased, the rest as single hyphens, at most 60 characters; `session` if none.
+ */
+export function titleSlug(title: string): string {
+  return (
     title
+      .normalize('NFC')
       .slice(0, 60)
       .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'session';
-  return `${slug}.trellis.json`;
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '') || 'session'
+  );
 }

@@ -16,10 +16,12 @@ import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type {
   RuntimeBroadcast,
   ToolInfo,
+  ToolPolicyList,
   ToolServerInfo,
   ToolServerInput,
   ToolServerTest,
 } from './protocol.ts';
+import { toolPolicyList } from './tool-policy-list.ts';
 
 const SETTING = 'toolServers';
 const POLICIES = 'toolPolicies';
@@ -121,6 +123,11 @@ export class AppToolServers {
     if (policy === undefined) delete policies[toolName];
     else policies[toolName] = policy;
     await this.store.putSetting(POLICIES, policies);
+  }
+
+  /** Every tool a policy can be set for, with the policy set, before any call of it. */
+  async policyList(): Promise<ToolPolicyList> {
+    return toolPolicyList(await this.records(), await this.policies());
   }
 
   /** The policy of one tool (read at each call of it). */

@@ -9,7 +9,8 @@ import type { IndexedDbTraceService } from '../src/store/indexeddb-trace-service
 import { toOtlpJson } from '../src/tracing/otlp.ts';
 import type { SpanRecord } from '../src/tracing/span.ts';
 import { isRemoteId } from './adk-servers.ts';
-import { APP_NAME, USER_ID } from './app-sessions.ts';
+import type { IndexedDbAppStore } from '../src/store/app-store.ts';
+import { APP_NAME, USER_ID, titleSlug } from './app-sessions.ts';
 
 /** What the Trace view shows of one invocation. */
 export interface InvocationTrace {
@@ -27,6 +28,7 @@ export class AppTraces {
   constructor(
     private readonly sessions: IndexedDbSessionService,
     private readonly traces: IndexedDbTraceService,
+    private readonly store: IndexedDbAppStore,
   ) {}
 
   async trace(sessionId: string, invocationId: string): Promise<InvocationTrace> {
@@ -50,13 +52,18 @@ export class AppTraces {
     return { invocationId, spans, events };
   }
 
-  /** Every span of the session as one OTLP JSON file. */
+  /**
+   * Every span of the session as one OTLP JSON file, named by the session's title and the day
+   * (`plan-a-trip-2026-11-27.otlp.json`).
+   */
   async exportOtlp(sessionId: string): Promise<{ filename: string; json: string }> {
     const spans = await this.traces.listSpans(this.key(sessionId));
     if (spans.length === 0)
       throw new InvalidRequestError('This session has no trace yet: its runs were not traced');
     const json = await toOtlpJson(spans, { serviceName: 'trellis' });
-    return { filename: `${sessionId}.otlp.json`, json };
+    const meta = await this.store.getSessionMeta(APP_NAME, USER_ID, sessionId);
+    const day = new Date().toISOString().slice(0, 10);
+    return { filename: `${titleSlug(meta?.title ?? '')}-${day}.otlp.json`, json };
   }
 
   private key(sessionId: string) {

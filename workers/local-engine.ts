@@ -5,22 +5,26 @@
 import { LoggerWithoutDebug, Wllama } from '@wllama/wllama/esm/index.js';
 // Bundled by vite (and precached by the service worker), so a local model runs offline.
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import { readGgufFacts } from '../src/models/local/gguf-metadata.ts';
+import { contextToLoad } from '../src/models/local/local-context.ts';
 import { localModelMemory } from '../src/models/local/local-memory.ts';
 import { localThreads } from '../src/models/local/local-threads.ts';
 import type { LoadedLocalModel } from './local-models.ts';
 
-/** Tokens of context: room for a conversation with tool results, within a small model's memory. */
-export const CONTEXT_TOKENS = 4096;
-
 /**
  * Loads the model from its files (the parts of a split model in order). `onRead` is told how many
  * bytes of them wllama has read so far: loading is mostly reading the file into memory, and
- * wllama has no progress callback for blobs, so the files it is given count what it reads.
+ * wllama has no progress callback for blobs, so the files it is given count what it reads. The
+ * context is the user's `contextTokens`, else the model's own capped (local-context.ts), read
+ * from the file's header first.
  */
 export async function loadLocalEngine(
   files: File[],
   onRead: (bytes: number) => void,
+  contextTokens?: number,
 ): Promise<LoadedLocalModel> {
+  const facts = await readGgufFacts(files[0]!);
+  const context = contextToLoad(facts, contextTokens);
   const wllama = new Wllama(
     { default: wasmUrl },
     { suppressNativeLog: true, logger: LoggerWithoutDebug },
@@ -34,7 +38,7 @@ export async function loadLocalEngine(
   try {
     await wllama.loadModel(
       files.map((file) => countedFile(file, count)),
-      { n_ctx: CONTEXT_TOKENS, n_threads: threads },
+      { n_ctx: context, n_threads: threads },
     );
   } catch (error) {
     // Whatever it allocated before failing goes with its worker.
@@ -42,9 +46,13 @@ export async function loadLocalEngine(
     throw error;
   }
   const size = files.reduce((sum, file) => sum + file.size, 0);
+  // llama.cpp cuts a request's context to the one the model was trained for.
+  const { n_ctx: loaded, n_ctx_train: own } = wllama.getLoadedContextInfo();
   return Object.assign(wllama, {
-    memory: localModelMemory(wllama.getModelMetadata(), size, CONTEXT_TOKENS),
+    memory: localModelMemory(wllama.getModelMetadata(), size, loaded),
     threads: wllama.isMultithread() ? threads : 1,
+    contextTokens: own > 0 ? Math.min(loaded, own) : loaded,
+    ...(own > 0 ? { modelContextTokens: own } : {}),
   });
 }
 

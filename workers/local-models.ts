@@ -44,6 +44,8 @@ export interface LoadedLocalModel extends LocalChatEngine {
   memory?: LocalModelMemory;
   /** Threads it runs on. */
   threads?: number;
+  /** The context it was trained for, in tokens (its GGUF's own). */
+  modelContextTokens?: number;
 }
 
 /** Where the files are kept, and how one is loaded: OPFS and wllama in the app. */
@@ -52,8 +54,15 @@ export interface LocalModelBackend {
   save(id: string, file: Blob, part?: { no: number; count: number }): Promise<void>;
   /** Deletes the model's file, or all its parts. */
   remove(id: string): Promise<void>;
-  /** Loads the model; `onRead` is told the bytes read so far of `total`. */
-  load(id: string, onRead?: (read: number, total: number) => void): Promise<LoadedLocalModel>;
+  /**
+   * Loads the model; `onRead` is told the bytes read so far of `total`. `contextTokens` is the
+   * user's context size (absent: the model's own, capped).
+   */
+  load(
+    id: string,
+    onRead?: (read: number, total: number) => void,
+    options?: { contextTokens?: number },
+  ): Promise<LoadedLocalModel>;
 }
 
 interface Entry {
@@ -222,7 +231,14 @@ export class LocalModels {
   private entry(record: ProviderRecord): Entry {
     const kept = this.entries.get(record.id);
     if (kept) {
+      const resized = kept.record.contextTokens !== record.contextTokens;
       kept.record = record;
+      // Its context is allocated at load: a new size takes a new load (at its next request).
+      if (resized && kept.engine)
+        void this.unloadEntry(
+          kept,
+          'Unloaded: its context size changed; it loads again with the new one.',
+        );
       return kept;
     }
     const entry: Entry = {
@@ -261,16 +277,29 @@ export class LocalModels {
     );
     const started = Date.now();
     try {
-      const engine = await this.backend.load(entry.record.id, (read, size) => {
-        if (entry.status.state === 'loading')
-          entry.status = { ...entry.status, read: Math.min(read, size), total: size };
-      });
+      const { contextTokens } = entry.record;
+      const engine = await this.backend.load(
+        entry.record.id,
+        (read, size) => {
+          if (entry.status.state === 'loading')
+            entry.status = { ...entry.status, read: Math.min(read, size), total: size };
+        },
+        contextTokens !== undefined ? { contextTokens } : {},
+      );
       entry.status = {
         state: 'loaded',
         since: Date.now(),
         loadSeconds: (Date.now() - started) / 1000,
         threads: engine.threads ?? 1,
         ...(engine.memory ? { memory: engine.memory } : {}),
+        ...(engine.contextTokens
+          ? {
+              context: {
+                tokens: engine.contextTokens,
+                ...(engine.modelContextTokens ? { own: engine.modelContextTokens } : {}),
+              },
+            }
+          : {}),
       };
       this.waitIdle(entry);
       return this.watched(entry, engine);
@@ -298,6 +327,7 @@ export class LocalModels {
       exit: () => engine.exit(),
       ...(engine.memory ? { memory: engine.memory } : {}),
       ...(engine.threads ? { threads: engine.threads } : {}),
+      ...(engine.contextTokens ? { contextTokens: engine.contextTokens } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import type { Flow, FlowProblem } from '../src/flows/flow.ts';
 import type { AttachmentPolicy } from '../src/models/attachments.ts';
 import type { LocalModelMemory } from '../src/models/local/local-memory.ts';
 import type { ProviderKind } from '../src/models/provider-spec.ts';
+import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 import type { Event, InterruptedInvocation } from '../src/index.ts';
 import type { Preview } from '../src/core/value-preview.ts';
 import type {
@@ -96,6 +97,8 @@ export interface ProviderInfo {
   keyHint?: string;
   /** A local model's file: its name and size (the bytes stay in the worker's storage). */
   localFile?: { name: string; size: number };
+  /** A local model's context as the user set it (absent: the model's own, capped). */
+  contextTokens?: number;
   updatedAt: number;
 }
 
@@ -112,6 +115,8 @@ export interface ProviderInput {
   defaultModel: string;
   apiKey?: string;
   removeKey?: boolean;
+  /** A local model's context size; absent: the model's own, capped for memory. */
+  contextTokens?: number;
 }
 
 /**
@@ -126,6 +131,8 @@ export type LocalModelStatus =
       state: 'loaded';
       threads: number;
       memory?: LocalModelMemory;
+      /** The tokens a request may fill, and the context the model was trained for. */
+      context?: { tokens: number; own?: number };
       since: number;
       loadSeconds: number;
     };
@@ -192,6 +199,27 @@ export interface ToolServerInput {
   disabledTools?: string[];
   /** What the form's last Test connection listed; absent keeps the stored listing. */
   tools?: ToolInfo[];
+}
+
+/**
+ * Every tool an approval policy can be set for (Settings → Tool servers), before any call of it:
+ * the tool servers' (from each one's last listing), the built-in tools of built agents, and the
+ * flows' tools; one row per name, as a policy is set by name.
+ */
+export interface ToolPolicyList {
+  tools: ToolPolicyRow[];
+  /** Servers never listed (not tested since added): their tools are not known yet. */
+  unlistedServers: string[];
+}
+
+export interface ToolPolicyRow {
+  name: string;
+  description: string;
+  /** Where it comes from: tool servers by name, `built-in` (built agents), `flows`. */
+  sources: string[];
+  /** With no policy set, it asks before each call (a tool server's) or runs (the others). */
+  asks: boolean;
+  policy?: ToolPolicy;
 }
 
 /** Test connection: the server's tools, or what went wrong. */

@@ -175,6 +175,7 @@ const api = {
     ...(await runtime.toolServers.flowToolChoices()),
   ],
   toolPolicies: () => runtime.toolServers.policies(),
+  toolPolicyList: () => runtime.toolServers.policyList(),
   setToolPolicy: (toolName: string, policy: ToolPolicy | undefined) =>
     runtime.toolServers.setPolicy(toolName, policy),
   // The agent builder.

@@ -77,8 +77,8 @@ export function toAgentFile(
 
 /** Only the fields of a spec, in a stable order (a record may carry more, like `updatedAt`). */
 export function specFields(spec: AgentSpec): AgentSpec {
-  const { id, name, description, providerId, model, instruction, tools, subAgentIds, resumable } =
-    spec;
+  const { id, name, displayName, description, providerId, model, instruction, tools } = spec;
+  const { subAgentIds, resumable } = spec;
   const toolServers = spec.toolServers?.map(({ serverId, tools: named }) => ({
     serverId,
     ...(named ? { tools: [...named] } : {}),
@@ -86,6 +86,7 @@ export function specFields(spec: AgentSpec): AgentSpec {
   return {
     id,
     name,
+    ...(displayName !== undefined ? { displayName } : {}),
     description,
     providerId,
     model,

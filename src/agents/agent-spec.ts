@@ -9,12 +9,18 @@ import { InvalidRequestError } from '../core/errors.ts';
 import type { BaseLlm } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import type { BaseToolset } from '../tools/base-toolset.ts';
+import { MAX_DISPLAY_NAME } from './agent-name.ts';
 import { LlmAgent } from './llm-agent.ts';
 
 export interface AgentSpec {
   id: string;
-  /** An identifier (letters, digits, _ and -): the author of its events, the transfer target. */
+  /**
+   * An identifier (letters, digits, _ and -): the author of its events, the transfer target.
+   * The builder makes it from the display name (agent-name.ts), and keeps it when that changes.
+   */
   name: string;
+  /** How the user calls it ("Trip planner"), any text; `name` when absent (older agents). */
+  displayName?: string;
   description: string;
   providerId: string;
   /** The model name; empty for the provider's default model. */
@@ -75,6 +81,12 @@ export function agentSpecProblems(
         `name "${spec.name}" must be an identifier: letters, digits, _ and -, not starting with a digit`,
       );
     else if (spec.name === 'user') problems.push('name cannot be "user"');
+  }
+  if (spec.displayName !== undefined) {
+    if (typeof spec.displayName !== 'string') problems.push('displayName must be text');
+    else if (!spec.displayName.trim()) problems.push('Give the agent a name');
+    else if (spec.displayName.length > MAX_DISPLAY_NAME)
+      problems.push(`displayName is longer than ${MAX_DISPLAY_NAME} characters`);
   }
   text('description', false);
   text('providerId', true);

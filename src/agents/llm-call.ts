@@ -177,7 +177,9 @@ function modelEvent(
     ...(response.errorMessage ? { errorMessage: response.errorMessage } : {}),
     ...(response.usageMetadata ? { usageMetadata: response.usageMetadata } : {}),
     modelVersion,
-    customMetadata: { trellis: { timing } },
+    customMetadata: {
+      trellis: { timing, ...(response.notice ? { notice: response.notice } : {}) },
+    },
     ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
   };
   const hasAnswerText = event.content?.parts.some(

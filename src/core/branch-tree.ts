@@ -2,7 +2,9 @@
 //
 // Rewinds make the log a tree of turns. A turn is an invocation that starts with a message (the
 // user's, usually) or a state edit, together with every event answering it; markers are not
-// turns. A turn hangs
+// turns, and neither is an invocation the user's answer to calls starts (an approval, a reply to
+// a question, a long-running tool's result, as an ADK server or ADK Python's log has them: a new
+// invocation for the answer): it goes on the turn that made the calls. A turn hangs
 // under the turn that ended the active conversation when the turn began. Walking the log once,
 // with `tip` the last turn of the active conversation:
 // - a new turn becomes a child of `tip`, and the new `tip`;
@@ -39,7 +41,7 @@ export interface Turn {
   text: string;
   /** The event that started the turn (the user's message). */
   firstEvent: Event;
-  /** Every event of the turn's invocation, in log order. */
+  /** Every event of the turn's invocation (and of the answers that went on it), in log order. */
   events: Event[];
   /** On the active path (the conversation the model sees now). */
   active: boolean;
@@ -82,6 +84,8 @@ export function branchTree(log: readonly Event[]): BranchTree {
   const tipAtStart = new Map<string, string | undefined>();
   /** Event id → the tip right after it was written. */
   const tipAfter = new Map<string, string | undefined>();
+  /** Invocation id → the turn its events belong to (an answer's: the turn it answers). */
+  const turnOf = new Map<string, string | undefined>();
   let tip: string | undefined;
   /** The tip a marker goes back to, if its target lies before it (else it changes nothing). */
   function restoredBy(
@@ -101,6 +105,7 @@ export function branchTree(log: readonly Event[]): BranchTree {
     const target = rewindTargetOf(event);
     if (!tipAtStart.has(id)) {
       tipAtStart.set(id, tip);
+      turnOf.set(id, isAnswer(event) ? tip : id);
       if (isTurnStart(event)) {
         const parent = tip === undefined ? undefined : byId.get(tip);
         const text = turnText(event);
@@ -128,7 +133,8 @@ export function branchTree(log: readonly Event[]): BranchTree {
         tip = id;
       }
     }
-    byId.get(id)?.events.push(event);
+    const owner = turnOf.get(id);
+    if (owner !== undefined) byId.get(owner)?.events.push(event);
     const restored = target && restoredBy(target, id);
     if (target && restored) {
       markers.push({
@@ -168,11 +174,28 @@ export function branchTree(log: readonly Event[]): BranchTree {
 }
 
 /**
- * Whether `event`, the first of its invocation, starts a turn: a message, not a marker, or the
- * user's edit of the state (core/state-edit.ts), which can be rewound like a message.
+ * Whether `event`, the first of its invocation, starts a turn: a message, not a marker nor the
+ * user's answer to calls, or the user's edit of the state (core/state-edit.ts), which can be
+ * rewound like a message.
  */
 export function isTurnStart(event: Event): boolean {
-  return (Boolean(event.content) && rewindTargetOf(event) === undefined) || isStateEdit(event);
+  return (
+    (Boolean(event.content) && rewindTargetOf(event) === undefined && !isAnswer(event)) ||
+    isStateEdit(event)
+  );
+}
+
+/**
+ * Whether `event` is the user answering calls and nothing else (function responses only: an
+ * approval's `adk_request_confirmation`, a question's reply, a long-running tool's result).
+ */
+export function isAnswer(event: Event): boolean {
+  const parts = event.content?.parts ?? [];
+  return (
+    event.author === 'user' &&
+    parts.length > 0 &&
+    parts.every((part) => part.functionResponse !== undefined)
+  );
 }
 
 /** The text a turn is shown with: the message's text, or what else it holds. */

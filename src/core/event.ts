@@ -65,7 +65,7 @@ export interface Event {
   modelVersion?: string;
   /**
    * Free-form metadata (ADK's `custom_metadata`). Trellis's own goes under `trellis`: a model
-   * event's timing (ModelTiming) and, in a session file, the bytes of the artifact versions the
+   * event's timing (ModelTiming) and notice (modelNoticeOf), in a session file, the bytes of the artifact versions the
    * event names (see core/artifact-payloads).
    */
   customMetadata?: Record<string, unknown>;
@@ -86,6 +86,12 @@ export function modelTimingOf(event: Event): ModelTiming | undefined {
   return timing && typeof timing.totalMs === 'number' && typeof timing.firstTokenMs === 'number'
     ? timing
     : undefined;
+}
+
+/** What a model said of how it made its answer (LlmResponse's `notice`), if anything. */
+export function modelNoticeOf(event: Event): string | undefined {
+  const trellis = event.customMetadata?.trellis as { notice?: unknown } | undefined;
+  return typeof trellis?.notice === 'string' ? trellis.notice : undefined;
 }
 
 export function createEventActions(init: Partial<EventActions> = {}): EventActions {

@@ -1,6 +1,5 @@
 // compileFlow: a flow file (docs/flows.md) → a BaseAgent the Runner runs like any other.
 
-import { textOf } from '../core/content.ts';
 import { FlowValidationError } from '../core/errors.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { LlmAgent } from '../agents/llm-agent.ts';
@@ -9,15 +8,23 @@ import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
-import { FlowAgent, type FlowGraph } from './flow-agent.ts';
+import { FlowAgent, flowScope, type FlowGraph } from './flow-agent.ts';
 import { nodeInput } from './flow-events.ts';
-import type { Flow, FlowEdge, FlowNode, HistoryMode } from './flow.ts';
+import {
+  flowAgentName,
+  type Flow,
+  type FlowEdge,
+  type FlowNode,
+  type HistoryMode,
+} from './flow.ts';
 import { reachability } from './frontier.ts';
 import { historySelector } from './history.ts';
 import { ApprovalRequiredTool, ModelNodeAgent, ToolNodeAgent } from './node-agents.ts';
 import { outputInstruction, outputSchema, parseStructuredOutput } from './structured-output.ts';
 import { renderTemplate } from './templates.ts';
 import { assertValidFlow } from './validate.ts';
+
+export { flowAgentName } from './flow.ts';
 
 export interface CompileFlowOptions {
   /** The model of every node that names none (unless the start node names a default). */
@@ -82,12 +89,6 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
   }
   const graph: FlowGraph = { flow, nodes, edges, reach: reachability(successors), agents };
   return new FlowAgent(name, graph);
-}
-
-/** The agent name of a flow: its name with anything but letters, digits, `_` and `-` as `_`. */
-export function flowAgentName(flowName: string): string {
-  const name = flowName.replace(/[^A-Za-z0-9_-]/g, '_') || 'flow';
-  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
 }
 
 interface NodeBuild {
@@ -169,11 +170,14 @@ function modelNode(
     name: node.id,
     model: (node.model && build.models[node.model]) || build.defaultModel,
     instruction: (ctx: InvocationContext) =>
-      renderTemplate(instruction, {
-        state: ctx.session.state,
-        question: textOf(ctx.userContent),
-        output: nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
-      }),
+      renderTemplate(
+        instruction,
+        flowScope(
+          ctx,
+          build.name,
+          nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
+        ),
+      ),
     history: historySelector(node.history ?? 'all', build.name),
     // A node hands on to the flow's next node, never to another agent.
     disallowTransferToParent: true,

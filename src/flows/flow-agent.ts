@@ -19,7 +19,12 @@ import type { InvocationContext } from '../runner/invocation-context.ts';
 import { chooseOutput } from './conditions.ts';
 import type { Flow, FlowEdge, FlowNode, LoopNode, StartNode } from './flow.ts';
 import { DEFAULT_MAX_LOOPS, DEFAULT_MAX_STEPS } from './flow.ts';
-import { replayFlow, type NodeCheckpointState, type NodeCompletionState } from './flow-events.ts';
+import {
+  latestNodeOutput,
+  replayFlow,
+  type NodeCheckpointState,
+  type NodeCompletionState,
+} from './flow-events.ts';
 import {
   mergeTokens,
   readyTokens,
@@ -27,7 +32,7 @@ import {
   type FlowToken,
   type Reachability,
 } from './frontier.ts';
-import { nodeOutput } from './node-output.ts';
+import { nodeOutput, ranCalls } from './node-output.ts';
 import { defaultStateDelta, stateUpdates } from './reducers.ts';
 import { evaluateTemplate, renderTemplate, type TemplateScope } from './templates.ts';
 
@@ -196,7 +201,14 @@ export class FlowAgent extends BaseAgent {
         const child = ctx.resuming(run.scope);
         yield* agent.runAsync(child);
         if (child.isPausedBelow() || ctx.endInvocation) return undefined;
-        const output = nodeOutput(node, ctx.activeView.peek(), this.name, ctx.branch);
+        const events = ctx.activeView.peek();
+        const output = nodeOutput(node, events, this.name, ctx.branch);
+        if (
+          node.type === 'tool' &&
+          node.endWithoutCalls &&
+          !ranCalls(node, events, this.name, ctx.branch)
+        )
+          return { output, targets: [] };
         const route = node.type === 'conditionAgent' ? (output as string) : undefined;
         const chosen = targets(route);
         return {
@@ -265,8 +277,22 @@ export class FlowAgent extends BaseAgent {
   }
 
   private scope(ctx: InvocationContext, output?: unknown): TemplateScope {
-    return { state: ctx.session.state, output, question: textOf(ctx.userContent) };
+    return flowScope(ctx, this.name, output);
   }
+}
+
+/** What a flow's templates see while one of its nodes runs (`output`: what led there). */
+export function flowScope(
+  ctx: InvocationContext,
+  flowName: string,
+  output: unknown,
+): TemplateScope {
+  return {
+    state: ctx.session.state,
+    output,
+    question: textOf(ctx.userContent),
+    nodes: (nodeId) => latestNodeOutput(ctx.activeView.peek(), flowName, nodeId),
+  };
 }
 
 /** Tokens as a completion records them: the output is recorded once, beside them. */

@@ -51,6 +51,23 @@ export function runStartIndex(
 }
 
 /**
+ * The output of the latest finished run of `nodeId` in the session, on any branch (its
+ * `{{nodes.id}}`); undefined when it has not finished a run.
+ */
+export function latestNodeOutput(
+  events: readonly Event[],
+  flowName: string,
+  nodeId: string,
+): unknown {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.author === flowName && completionOf(event)?.completed_node === nodeId)
+      return completionOf(event)!.output;
+  }
+  return undefined;
+}
+
+/**
  * The output of the node that led to the latest run of `nodeId` (its `{{output}}`): the output
  * recorded by the last completion before that run whose next nodes include it.
  */

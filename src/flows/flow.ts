@@ -118,8 +118,16 @@ export interface LlmNode extends NodeBase {
 
 export interface ToolNode extends NodeBase {
   type: 'tool';
-  /** The tools it may run (the calls of the llm node before it must name one of them). */
+  /**
+   * The tools it may run (the calls of the llm node before it must name one of them). Empty: it
+   * runs none (an imported flow's tool with no counterpart here, until one is added).
+   */
   tools: string[];
+  /**
+   * With no calls to run, the branch ends here instead of passing on: Flowise's LLM Node → Tool
+   * Node, where an answer without tool calls is the model node's last word.
+   */
+  endWithoutCalls?: boolean;
   requireApproval?: boolean;
   /** What the approval card asks (Flowise's Approval Prompt). */
   approvalPrompt?: string;
@@ -213,6 +221,12 @@ export const FLOW_LIMITS = {
   nodes: 500,
   edges: 2000,
 } as const;
+
+/** The agent name of a flow: its name with anything but letters, digits, `_` and `-` as `_`. */
+export function flowAgentName(flowName: string): string {
+  const name = flowName.replace(/[^A-Za-z0-9_-]/g, '_') || 'flow';
+  return /^[A-Za-z_]/.test(name) ? name : `_${name}`;
+}
 
 export const DEFAULT_MAX_STEPS = 100;
 export const DEFAULT_MAX_LOOPS = 5;

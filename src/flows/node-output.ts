@@ -50,6 +50,18 @@ export function nodeOutput(
   }
 }
 
+/** Whether a tool node's latest run answered any call (one with none to run passes, or ends). */
+export function ranCalls(
+  node: FlowNode,
+  events: readonly Event[],
+  flowName: string,
+  branch: string | undefined,
+): boolean {
+  return runEvents(events, node.id, flowName, branch).some(
+    (event) => functionResponsesOf(event.content).length > 0,
+  );
+}
+
 /** The node's events since the flow's latest checkpoint for it on `branch`. */
 function runEvents(
   events: readonly Event[],

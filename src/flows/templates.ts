@@ -1,5 +1,6 @@
-// Flowise-style templates: `{{ state.key }}`, `{{ output.field }}`, `{{ question }}` inside the
-// text of a flow (instructions, Update State values, condition rules, loop fallbacks).
+// Flowise-style templates: `{{ state.key }}`, `{{ output.field }}`, `{{ question }}` and
+// `{{ nodes.id }}` inside the text of a flow (instructions, Update State values, condition rules,
+// loop fallbacks).
 //
 // Paths are dot-separated. After `state.` the first segment is the state key; it may contain `:`
 // (ADK's `user:` / `app:` / `temp:` prefixes), so a key never contains a dot.
@@ -11,10 +12,15 @@ export interface TemplateScope {
   output?: unknown;
   /** The user's message that started the run. */
   question?: string;
+  /**
+   * The latest output of a node of the flow in this session (`{{nodes.id}}`, Flowise's
+   * `{{id.data.instance}}`: the last message of that node); undefined if it has not run.
+   */
+  nodes?: (nodeId: string) => unknown;
 }
 
 /** The roots a path may start with; any other root is left as written (it is not a template). */
-export const TEMPLATE_ROOTS = ['state', 'output', 'question'] as const;
+export const TEMPLATE_ROOTS = ['state', 'output', 'question', 'nodes'] as const;
 
 // No braces inside, so `{{a}} and {{b}}` is two templates and `{{{x}}}` stays readable. The path
 // is trimmed in code, not with `\s*` around a lazy group: that pattern backtracks cubically on a
@@ -28,7 +34,10 @@ export function templateRefs(text: string): string[] {
   return [...text.matchAll(TEMPLATE)].map((match) => match[1]!.trim());
 }
 
-/** The value at `path` (`state.key.deeper`, `output`, `output.field`, `question`), or undefined. */
+/**
+ * The value at `path` (`state.key.deeper`, `output`, `output.field`, `question`, `nodes.id`,
+ * `nodes.id.field`), or undefined.
+ */
 export function resolvePath(path: string, scope: TemplateScope): unknown {
   const [root, ...rest] = path.split('.');
   switch (root) {
@@ -38,6 +47,10 @@ export function resolvePath(path: string, scope: TemplateScope): unknown {
       return dig(scope.output, rest);
     case 'question':
       return rest.length === 0 ? scope.question : undefined;
+    case 'nodes': {
+      const [nodeId, ...deeper] = rest;
+      return nodeId ? dig(scope.nodes?.(nodeId), deeper) : undefined;
+    }
     default:
       return undefined;
   }

@@ -25,10 +25,10 @@ export function checkToolNames(
 ) {
   const tools = node.tools;
   if (tools === undefined && !required) return;
-  if (!isStringArray(tools) || (required && tools.length === 0)) {
+  if (!isStringArray(tools)) {
     report(
       required
-        ? 'a tool node needs "tools": a non-empty array of tool names'
+        ? 'a tool node needs "tools": an array of tool names'
         : 'tools must be an array of tool names',
       node.id,
     );

@@ -88,8 +88,9 @@ export function validateFlow(input: unknown, options: ValidateFlowOptions = {}):
   if (input.maxSteps !== undefined && !isPositiveInteger(input.maxSteps)) {
     report(`maxSteps must be a positive integer; got ${shown(input.maxSteps)}`);
   }
-  const context: NodeContext = { stateKeys: checkState(input.state, report), options, report };
+  const stateKeys = checkState(input.state, report);
   const { nodes, ids } = checkNodeIds(input.nodes, name ?? '', report);
+  const context: NodeContext = { stateKeys, nodeIds: ids, options, report };
   for (const node of nodes) checkNode(node, context);
   checkGraph(nodes, ids, input.edges, report);
   return problems;
@@ -105,6 +106,8 @@ export function assertValidFlow(input: unknown, options: ValidateFlowOptions = {
 interface NodeContext {
   /** The keys declared in the flow's `state`. */
   stateKeys: ReadonlySet<string>;
+  /** The ids of the flow's nodes (`{{nodes.id}}` names one). */
+  nodeIds: ReadonlySet<string>;
   options: ValidateFlowOptions;
   report: Report;
 }
@@ -236,6 +239,8 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
       break;
     case 'tool':
       checkToolNames(node, context, true);
+      if (node.endWithoutCalls !== undefined && typeof node.endWithoutCalls !== 'boolean')
+        report('endWithoutCalls must be true or false', id);
       break;
     case 'condition':
       texts.push(...checkRules(node.rules, id, report));
@@ -356,8 +361,12 @@ function checkTemplates(text: string, where: string, node: FlowNodeData, context
       }
     } else if (root === 'question') {
       if (first !== undefined) problem = 'reads a field of the question, which is text';
+    } else if (root === 'nodes') {
+      if (!first) problem = 'names no node (write {{nodes.<node id>}})';
+      else if (!context.nodeIds.has(first))
+        problem = `names node "${first}", which is not in the flow`;
     } else {
-      problem = `has an unknown root "${root}" (use state, output or question)`;
+      problem = `has an unknown root "${root}" (use state, output, question or nodes)`;
     }
     if (problem) context.report(`{{${ref}}} in ${where} ${problem}`, node.id);
   }

@@ -49,6 +49,11 @@ export interface LlmResponse {
   usageMetadata?: UsageMetadata;
   /** The model that answered, as the provider names it (it may differ from the one asked). */
   modelVersion?: string;
+  /**
+   * What the user should know of how the answer was made (a local model leaving the oldest
+   * turns out of the request, say): shown in the chat beside it, never sent to a model.
+   */
+  notice?: string;
 }
 
 export interface GenerateOptions {

@@ -4,6 +4,7 @@
 // provider-models.ts turns a provider into a model.
 
 import { GEMINI_BASE_URL } from './gemini-model.ts';
+import { contextTokensProblem } from './local/local-context.ts';
 
 export const PROVIDER_KINDS = ['gemini', 'openai-compatible', 'local-gguf'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -21,6 +22,11 @@ export interface ProviderSpec {
   defaultModel: string;
   /** A local model's file (kind `local-gguf`), kept in the browser's private file system. */
   localFile?: { name: string; size: number };
+  /**
+   * A local model's context, in tokens, as the user set it; absent: the model's own, capped for
+   * memory (local/local-context.ts).
+   */
+  contextTokens?: number;
 }
 
 /** A provider the Settings form can start from. */
@@ -102,6 +108,8 @@ export function providerProblems(
     // Its model is the file, which only Settings → Providers → Add local model can bring in.
     if (needsLocalFile && !spec.localFile)
       problems.push('A local model is added from its .gguf file, in Settings → Providers');
+    const context = contextTokensProblem(spec.contextTokens);
+    if (context) problems.push(context);
     return problems;
   }
   problems.push(...baseUrlProblems(spec.baseUrl));

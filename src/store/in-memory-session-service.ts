@@ -27,7 +27,7 @@ import { snapshotToRestore } from './rewind-point.ts';
 import { TurnLog, memoryRewindReader } from './turn-log.ts';
 import { readSessionSummary, switchMarker, tipRestoredBy } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
-import { planImport, versionCount } from './session-import.ts';
+import { importedRecord, planImport, versionCount } from './session-import.ts';
 import {
   artifactsNotAtomic,
   appendToRecord,
@@ -272,6 +272,7 @@ export class InMemorySessionService extends BaseSessionService {
     const plan = await planImport(request.events, { restoresArtifacts: !!artifactService });
     const artifacts = compatibleArtifacts(artifactService, versionCount(plan.artifacts) > 0);
     const imported = emptySession(appName, userId, id);
+    imported.record = importedRecord(imported.record, request.lastUpdateTime);
     for (const event of plan.events) {
       const target = rewindTargetOf(event);
       const restored =

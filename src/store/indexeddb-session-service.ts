@@ -323,7 +323,7 @@ export class IndexedDbSessionService extends BaseSessionService {
     const { events } = plan;
     const db = await this.database.open();
     const { record, appState, userState } = await writeTransaction(db, WRITE_STORES, (tx) =>
-      importInTx(tx, scope, events, versions),
+      importInTx(tx, scope, events, versions, request.lastUpdateTime),
     );
     this.cache.set(record, events);
     return toSession(record, appState, userState, events.slice());

@@ -19,6 +19,7 @@ import {
   type importedVersionRecords,
 } from './indexeddb-artifact-service.ts';
 import { artifactsNotAtomic, deepFreeze, newSessionRecord } from './session-log.ts';
+import { importedRecord } from './session-import.ts';
 import type { ForkSessionRequest, SessionKey } from './session-service.ts';
 import { addSession, appendInTx, readScopes, writeLog, type AppendTx } from './session-writes.ts';
 
@@ -58,9 +59,10 @@ export async function importInTx(
   scope: SessionKey,
   events: readonly Event[],
   versions: ReturnType<typeof importedVersionRecords>,
+  lastUpdateTime: number | undefined,
 ) {
   const { appName, userId, sessionId: id } = scope;
-  let record = newSessionRecord(appName, userId, id, Date.now());
+  let record = importedRecord(newSessionRecord(appName, userId, id, Date.now()), lastUpdateTime);
   await addSession(tx, record);
   for (const [index, event] of events.entries()) {
     record = await appendInTx(tx, record, event, { applyShared: false }).catch((error: unknown) => {

@@ -26,6 +26,7 @@ import {
   mayStartInvocation,
   newSessionRecord,
   toStoredEvent,
+  type SessionRecord,
 } from './session-log.ts';
 import type { InvocationCheckpoint } from './session-service.ts';
 import { memoryRewindReader } from './turn-log.ts';
@@ -130,6 +131,14 @@ export async function planImport(
     log.push(stored);
   }
   return { events: log, artifacts: sorted(artifacts) };
+}
+
+/** A new session's record for an import, listed by the time its source last changed (if given). */
+export function importedRecord(
+  record: SessionRecord,
+  lastUpdateTime: number | undefined,
+): SessionRecord {
+  return lastUpdateTime === undefined ? record : { ...record, lastUpdateTime };
 }
 
 /** Why a marker cannot be replayed, from the error a rewind to its target would give. */

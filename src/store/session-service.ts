@@ -246,6 +246,12 @@ export interface ImportSessionRequest {
    * same kind (and, for IndexedDB, on the same database) as the session service.
    */
   artifactService?: BaseArtifactService | undefined;
+  /**
+   * When the session last changed where it comes from (ms; a restore from a backup keeps it), so
+   * that it is listed by that time; by default, now. Its events' own timestamps still count:
+   * the session's `lastUpdateTime` is never before its last event's.
+   */
+  lastUpdateTime?: number | undefined;
 }
 
 export abstract class BaseSessionService {

@@ -1,3 +1,4 @@
+import { MAX_DISPLAY_NAME, shownName } from '../agents/agent-name.ts';
 import type { AgentBuilder, AgentBuilderState } from './agent-builder.ts';
 import {
   modelPlaceholder,
@@ -43,11 +44,16 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
       <label class="field">
         Name
         <input
-          value={draft.name}
-          spellcheck={false}
-          onInput={(e) => change({ name: e.currentTarget.value })}
+          value={draft.displayName ?? draft.name}
+          maxLength={MAX_DISPLAY_NAME}
+          aria-describedby="agent-identifier"
+          onInput={(e) => builder.rename(e.currentTarget.value)}
         />
       </label>
+      <p class="hint" id="agent-identifier">
+        Identifier: <code>{draft.name}</code>, the name its messages and the agents that hand over
+        to it use (ADK’s agent name){draft.id ? '; it stays when you rename the agent.' : '.'}
+      </p>
       <label class="field">
         Description
         <input
@@ -192,7 +198,7 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
                 })
               }
             />{' '}
-            {spec.name}
+            {shownName(spec)}
           </label>
         ))}
       </fieldset>

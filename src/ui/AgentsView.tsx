@@ -1,3 +1,4 @@
+import { shownName } from '../agents/agent-name.ts';
 import { useEffect } from 'preact/hooks';
 import { useSnapshot } from './use-snapshot.ts';
 import type { AgentBuilder } from './agent-builder.ts';
@@ -57,12 +58,12 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
                   aria-pressed={spec.id === draft.id}
                   onClick={() => builder.select(spec.id)}
                 >
-                  {spec.name}
+                  {shownName(spec)}
                 </button>
                 <div class="flow-actions">
                   <button
                     type="button"
-                    aria-label={`Export ${spec.name}`}
+                    aria-label={`Export ${shownName(spec)}`}
                     onClick={() =>
                       void builder
                         .exportFile(spec.id)
@@ -74,9 +75,9 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
                   <button
                     type="button"
                     class="danger"
-                    aria-label={`Delete ${spec.name}`}
+                    aria-label={`Delete ${shownName(spec)}`}
                     onClick={() => {
-                      if (confirm(`Delete the agent “${spec.name}”? Its sessions are kept.`))
+                      if (confirm(`Delete the agent “${shownName(spec)}”? Its sessions are kept.`))
                         void builder.remove(spec.id);
                     }}
                   >

@@ -13,7 +13,7 @@ import { rewindOnly, type MessageVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
-import { lastAnswerId as lastAnswerOf, sessionLinks } from './open-session-model.ts';
+import { lastAnswerId as lastAnswerOf, sessionFlow, sessionLinks } from './open-session-model.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
@@ -104,7 +104,6 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   const locked = running || busyElsewhere;
   const agentId = current?.summary.agentId;
   const agentInfo = state.agents.find((agent) => agent.id === agentId);
-  const flow = agentInfo?.flow;
   const [editing, setEditing] = useState<EditTarget>();
   // A session on an ADK server has its traces there (the bar's Trace), none here.
   const remoteSession = !!current?.summary.remote;
@@ -145,8 +144,13 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
     [remote, session?.history],
   );
   const checkpoints = useMemo(
-    () => (flow && current ? openingCheckpoints(current, { running: locked }) : EMPTY),
-    [flow, current?.activeTail, current?.summary.id, locked],
+    () => (current ? openingCheckpoints(current, { running: locked }) : EMPTY),
+    [current?.activeTail, current?.summary.id, locked],
+  );
+  // The flow the session ran (its checkpoints are of it), not the one the Agent select now names.
+  const shownFlow = useMemo(
+    () => sessionFlow(state.agents, agentId, checkpoints),
+    [state.agents, agentId, checkpoints],
   );
   const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
   // A checkpoint row's node, centred on the Flow panel's canvas (cleared first, so that the same
@@ -171,7 +175,11 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         onOpen={openView}
       />
 
-      <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
+      <PanesBar
+        pane={showsSession ? pane : undefined}
+        withFlow={!!shownFlow}
+        onChoose={choosePane}
+      />
 
       <SessionList
         sessions={state.sessions}
@@ -234,9 +242,9 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
       </main>
 
       <aside class="side">
-        {flow && (
+        {shownFlow && (
           <FlowPanel
-            flow={flow}
+            shown={shownFlow}
             progress={progress}
             waiting={(session?.approvals.length ?? 0) > 0}
             focus={focusNode}

@@ -1,8 +1,14 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes } from '../core/format.ts';
-import { attachmentProblems, type AttachmentPolicy } from '../models/attachments.ts';
+import type { AttachmentPolicy } from '../models/attachments.ts';
 import type { OutgoingAttachment } from '../../workers/protocol.ts';
-import { draftFile, releaseDraft, toAttachment, type DraftFile } from './composer-files.ts';
+import {
+  draftFile,
+  draftProblems,
+  releaseDraft,
+  toAttachment,
+  type DraftFile,
+} from './composer-files.ts';
 
 /** A past message being edited: sending runs the edited text as a new version of its turn. */
 export interface EditTarget {
@@ -72,6 +78,8 @@ export function Composer(props: Props) {
   held.current = files;
   useEffect(() => () => held.current.forEach(releaseDraft), []);
 
+  // Files the agent cannot take are flagged as they come (or when the agent changes).
+  const checked = useMemo(() => draftProblems(files, policy), [files, policy]);
   const waiting = approvalsWaiting > 0 && !editing;
   const blocked = disabled || running;
 
@@ -102,11 +110,8 @@ export function Composer(props: Props) {
       clear();
       return;
     }
-    const found = files.length === 0 ? [] : attachmentProblems(files, policy ?? NONE);
-    if (found.length > 0) {
-      setProblems(found);
-      return;
-    }
+    // Refused files say so already (their alert); nothing is sent while they are held.
+    if (checked.problems.length > 0) return;
     // Read every file before anything goes: a file that cannot be read sends nothing.
     let attachments: OutgoingAttachment[];
     try {
@@ -174,7 +179,7 @@ export function Composer(props: Props) {
       {files.length > 0 && (
         <ul class="attachments" aria-label="Attachments">
           {files.map((draft) => (
-            <li key={draft.id} class={draft.kind ? '' : 'unsupported'}>
+            <li key={draft.id} class={checked.refused.has(draft.id) ? 'unsupported' : ''}>
               {draft.previewUrl ? (
                 <img src={draft.previewUrl} alt="" width="40" height="40" />
               ) : (
@@ -196,9 +201,9 @@ export function Composer(props: Props) {
           ))}
         </ul>
       )}
-      {problems.length > 0 && (
+      {checked.problems.length + problems.length > 0 && (
         <ul class="composer-problems" role="alert">
-          {problems.map((problem) => (
+          {[...checked.problems, ...problems].map((problem) => (
             <li key={problem}>{problem}</li>
           ))}
         </ul>
@@ -294,5 +299,3 @@ export function Composer(props: Props) {
     </form>
   );
 }
-
-const NONE: AttachmentPolicy = { kinds: [], maxFileBytes: 0, maxTotalBytes: 0, takenBy: 'agent' };

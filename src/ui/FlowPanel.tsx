@@ -1,5 +1,5 @@
-import type { Flow } from '../flows/flow.ts';
 import type { FlowProgress } from './checkpoints-model.ts';
+import type { SessionFlow } from './open-session-model.ts';
 import { useMemo } from 'preact/hooks';
 import { graphLabel, progressWord } from './flow-graph-model.ts';
 import { pure } from './pure.ts';
@@ -7,7 +7,8 @@ import { FlowCanvas } from './canvas/index.tsx';
 import type { LooseFlow } from './canvas/canvas-model.ts';
 
 interface Props {
-  flow: Flow;
+  /** The flow the session ran (its checkpoints are of it), and what to say beside it. */
+  shown: SessionFlow;
   progress: FlowProgress;
   /** The run waits for an approval. */
   waiting: boolean;
@@ -16,17 +17,35 @@ interface Props {
 }
 
 /** A flow session's graph, its running node(s) highlighted as the events come in. */
-function FlowPanelView({ flow, progress, waiting, focus }: Props) {
+function FlowPanelView({ shown, progress, waiting, focus }: Props) {
+  const { flow, ranOn, next } = shown;
   const { current, visited, running } = progress;
   const marks = useMemo(
     () => ({ current, visited, running, waiting }),
     [current, visited, running, waiting],
   );
+  const nextNote = next && (
+    <p class="hint flow-next">
+      This is the flow this session ran; the next message goes to <strong>{next}</strong>.
+    </p>
+  );
+  if (!flow)
+    return (
+      <section class="panel flow" aria-label="Flow">
+        <h2>Flow</h2>
+        <p class="hint">
+          This session ran the flow <code>{ranOn}</code>, which is no longer here (deleted or
+          renamed): its checkpoints are still listed.
+        </p>
+        {nextNote}
+      </section>
+    );
   return (
     <section class="panel flow" aria-label="Flow">
       <h2>
         Flow <span class="hint">{flow.name}</span>
       </h2>
+      {nextNote}
       {/* The same canvas as the Flows view's, read-only: where the run is, lit. */}
       <FlowCanvas
         flow={flow as unknown as LooseFlow}

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useSnapshot } from './use-snapshot.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { flowText, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
-import { nodeOf, stateOf, withField, withState } from './node-form-model.ts';
+import { detailsOf, nodeOf, stateOf, withDetail, withField, withState } from './node-form-model.ts';
+import { FlowDetails } from './FlowDetails.tsx';
 import { FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
 import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
@@ -47,6 +48,13 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
     void editor.start();
     return () => editor.stop();
   }, [editor]);
+  // What an import said, brought into view: it shows above the canvas, where the page may not
+  // be scrolled to.
+  const importNote = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (state.importNote) importNote.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [state.importNote]);
+  const details = useMemo(() => detailsOf(text), [text]);
 
   const goTo = (line: number, column: number) => {
     if (tab !== 'code') {
@@ -145,6 +153,10 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
               A built-in example, read-only: <strong>Duplicate</strong> it to edit a copy.
             </p>
           )}
+          <div ref={importNote} class="import-note">
+            <ErrorBanner text={state.importNote?.refused && state.importNote.text} />
+            <FormStatus text={state.importNote?.refused === false && state.importNote.text} />
+          </div>
           {state.report && state.report.length > 0 && (
             <section class="flowise-report" aria-label="Import report">
               <h3>From Flowise: what changed or was left out</h3>
@@ -156,6 +168,16 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 ))}
               </ul>
             </section>
+          )}
+          {details && (
+            <FlowDetails
+              details={details}
+              readOnly={readOnly}
+              onChange={(key, value) => {
+                const next = withDetail(text, key, value);
+                if (next !== undefined) editor.edit(next, { typing: true });
+              }}
+            />
           )}
           <div class="flow-tabs" role="tablist" aria-label="Edit the flow as">
             {(['canvas', 'code'] as const).map((name) => (
@@ -186,7 +208,7 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                 />
               </label>
             ) : canvasFlow ? (
-              <div class={`canvas-and-form${formNode ? ' with-form' : ''}`}>
+              <div class={`canvas-and-form${formNode || stateForm ? ' with-form' : ''}`}>
                 <FlowCanvas
                   flow={canvasFlow}
                   readOnly={readOnly}
@@ -209,32 +231,34 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                   {...(state.canUndo ? { onUndo: () => editor.undo() } : {})}
                   {...(state.canRedo ? { onRedo: () => editor.redo() } : {})}
                 />
-                {stateForm && (
-                  <FlowStateForm
-                    state={stateForm}
-                    readOnly={readOnly}
-                    onRows={(rows) => {
-                      const next = withState(text, rows);
-                      if (next !== undefined) editor.edit(next, { typing: true });
-                    }}
-                    onClose={() => setStateOpen(false)}
-                  />
-                )}
-                {formNode && (
-                  <NodeForm
-                    node={formNode}
-                    problems={(check?.problems ?? [])
-                      .filter((problem) => problem.nodeId === selectedNode)
-                      .map((problem) => problem.message)}
-                    readOnly={readOnly}
-                    toolChoices={state.toolChoices}
-                    onChange={(key, value) => {
-                      const next = withField(text, selectedNode!, key, value);
-                      if (next !== undefined) editor.edit(next, { typing: true });
-                    }}
-                    onClose={() => setSelectedNode(undefined)}
-                  />
-                )}
+                <div class="canvas-side">
+                  {stateForm && (
+                    <FlowStateForm
+                      state={stateForm}
+                      readOnly={readOnly}
+                      onRows={(rows) => {
+                        const next = withState(text, rows);
+                        if (next !== undefined) editor.edit(next, { typing: true });
+                      }}
+                      onClose={() => setStateOpen(false)}
+                    />
+                  )}
+                  {formNode && (
+                    <NodeForm
+                      node={formNode}
+                      problems={(check?.problems ?? [])
+                        .filter((problem) => problem.nodeId === selectedNode)
+                        .map((problem) => problem.message)}
+                      readOnly={readOnly}
+                      toolChoices={state.toolChoices}
+                      onChange={(key, value) => {
+                        const next = withField(text, selectedNode!, key, value);
+                        if (next !== undefined) editor.edit(next, { typing: true });
+                      }}
+                      onClose={() => setSelectedNode(undefined)}
+                    />
+                  )}
+                </div>
               </div>
             ) : (
               <p class="hint">

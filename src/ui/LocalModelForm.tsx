@@ -1,4 +1,5 @@
 import { formatBytes } from '../core/format.ts';
+import { DEFAULT_CACHE_CAP_BYTES, DEFAULT_CONTEXT_CAP } from '../models/local/local-context.ts';
 import { localThreads } from '../models/local/local-threads.ts';
 import { LocalModelPanel } from './LocalModelPanel.tsx';
 import type { ProvidersEditor, ProvidersState } from './providers-editor.ts';
@@ -32,6 +33,23 @@ export function LocalModelForm({ editor, state }: Props) {
           for a large model; one local model is loaded at a time.
         </p>
       )}
+      <label class="field">
+        Context size (tokens)
+        <input
+          inputMode="numeric"
+          value={draft.contextTokens ?? ''}
+          placeholder="The model’s own"
+          aria-describedby="local-context-hint"
+          onInput={(e) => editor.change({ contextTokens: e.currentTarget.value })}
+        />
+      </label>
+      <p class="hint" id="local-context-hint">
+        How much of a conversation the model reads at once, its reply included. Empty: the model’s
+        own context length, at most {DEFAULT_CONTEXT_CAP.toLocaleString('en-US')} tokens (less for a
+        large model, so that its cache stays under {formatBytes(DEFAULT_CACHE_CAP_BYTES)}). More
+        takes more memory, set aside when the model loads; a new size loads it again. A conversation
+        longer than the context is sent without its oldest turns, and the chat says so.
+      </p>
       <p class="hint">{reason}</p>
       {draft.id && <LocalModelPanel key={draft.id} editor={editor} providerId={draft.id} />}
       <div class="flow-buttons">

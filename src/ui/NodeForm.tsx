@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   NODE_FIELDS,
   STATE_FIELD,
@@ -8,6 +8,7 @@ import {
   type Row,
 } from './node-form-model.ts';
 import type { FlowNodeType } from '../flows/flow.ts';
+import { PALETTE } from './canvas/canvas-model.ts';
 
 /** The id of the list of the providers' models a Model field offers (see FlowsView). */
 export const MODEL_CHOICES_ID = 'flow-model-choices';
@@ -28,12 +29,18 @@ export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange,
   const type = node.type as FlowNodeType;
   const fields = NODE_FIELDS[type] ?? [];
   const id = String(node.id);
+  const form = useRef<HTMLElement>(null);
+  // A node chosen on the canvas opens its form below it: brought into view if it starts out of
+  // it, so that choosing a node visibly opens something (the canvas stays where it is otherwise).
+  useEffect(() => {
+    const box = form.current?.getBoundingClientRect();
+    if (box && box.top > window.innerHeight - 48)
+      form.current!.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [id]);
   return (
-    <section class="node-form" aria-label={`Node ${id}`}>
+    <section class="node-form" aria-label={`Node ${id}`} ref={form}>
       <header>
-        <h3>
-          {id} <span class="hint">{type}</span>
-        </h3>
+        <h3>{nodeHeading(node)}</h3>
         <button type="button" class="quiet" onClick={onClose}>
           Close
         </button>
@@ -327,4 +334,22 @@ function ListField({
       )}
     </>
   );
+}
+
+/**
+ * A node form's heading: the node's name, then its type in Flowise's word and its id where they
+ * say something more ("Condition", not "condition condition"; "Billing · Agent · billing").
+ */
+export function nodeHeading(node: Record<string, unknown>): string {
+  const id = String(node.id);
+  const name = typeof node.label === 'string' && node.label.trim() ? node.label.trim() : id;
+  const type = PALETTE.find((item) => item.type === node.type)?.label ?? String(node.type);
+  const seen = new Set([name.toLowerCase()]);
+  const parts = [name];
+  for (const part of [type, id])
+    if (!seen.has(part.toLowerCase())) {
+      seen.add(part.toLowerCase());
+      parts.push(part);
+    }
+  return parts.join(' · ');
 }

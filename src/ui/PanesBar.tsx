@@ -15,7 +15,8 @@ const PANES: { id: Pane; label: string }[] = [
 ];
 
 interface Props {
-  pane: Pane;
+  /** The pane shown; none while a view (Flows, Settings…) takes the main area. */
+  pane: Pane | undefined;
   /** The session's agent is a flow: its graph has a pane. */
   withFlow: boolean;
   onChoose: (pane: Pane) => void;

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { ToolServersModel } from './tool-servers-model.ts';
+import { ToolServersModel, policyChoices, sourcesText } from './tool-servers-model.ts';
 import type { RuntimeClient } from './workbench.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
@@ -162,39 +162,44 @@ export function ToolServersView({ client, onClose }: Props) {
       <section class="tool-policies" aria-label="Approval policies">
         <h3>Approval policies</h3>
         <p class="hint">
-          An MCP tool asks for your approval before each call unless you allow it here or with{' '}
-          <em>Allow always for this tool</em> on its approval card; <em>never</em> refuses it.
+          Whether a tool may run without asking you first, for agents and flows alike, set here
+          before its first call or with <em>Allow always for this tool</em> on its approval card. A
+          tool server’s tool asks before each call unless you allow it; a built-in tool runs unless
+          you ask to be asked; <em>never</em> refuses it. A policy is by the tool’s name.
         </p>
-        {Object.keys(state.policies).length === 0 ? (
-          <p class="hint">None set: every tool follows its own rule.</p>
-        ) : (
-          <ul>
-            {Object.entries(state.policies).map(([tool, policy]) => (
-              <li key={tool}>
-                <label>
-                  <code>{tool}</code>{' '}
-                  <select
-                    value={policy}
-                    onChange={(e) =>
-                      void model.setPolicy(tool, e.currentTarget.value as ToolPolicy)
-                    }
-                  >
-                    <option value="ask">ask every time</option>
-                    <option value="always">always allow</option>
-                    <option value="never">never</option>
-                  </select>
-                </label>{' '}
-                <button
-                  type="button"
-                  aria-label={`Reset ${tool}`}
-                  onClick={() => void model.setPolicy(tool, undefined)}
-                >
-                  Reset
-                </button>
-              </li>
-            ))}
-          </ul>
+        {state.policies.unlistedServers.length > 0 && (
+          <p class="hint">
+            Not listed yet (press Test connection, then Save):{' '}
+            {state.policies.unlistedServers.join(', ')}.
+          </p>
         )}
+        <ul>
+          {state.policies.tools.map((row) => (
+            <li key={row.name} class="tool-policy">
+              <label>
+                <code>{row.name}</code>
+                <select
+                  aria-label={`Approval policy for ${row.name}`}
+                  value={row.policy ?? ''}
+                  disabled={state.busy}
+                  onChange={(e) => {
+                    const value = e.currentTarget.value;
+                    void model.setPolicy(row.name, value ? (value as ToolPolicy) : undefined);
+                  }}
+                >
+                  {policyChoices(row).map((choice) => (
+                    <option key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <span class="hint" title={row.description || undefined}>
+                {sourcesText(row)}
+              </span>
+            </li>
+          ))}
+        </ul>
       </section>
     </section>
   );

@@ -1,19 +1,20 @@
 // The agent builder, the pure parts: the form's draft, what it sends, which saved agents can be
 // its sub-agents (never one that would close a circle), and whether it changed.
 
+import { agentIdentifier } from '../agents/agent-name.ts';
 import type { AgentSpecInfo, AgentSpecInput, ProviderInfo } from '../../workers/protocol.ts';
 
 export type AgentDraft = AgentSpecInput;
 
-/** A new agent on the first provider, with a name no other agent has. */
+/** A new agent on the first provider, with an identifier no other agent has. */
 export function emptyDraft(
   providers: readonly ProviderInfo[],
   taken: readonly string[] = [],
 ): AgentDraft {
-  let name = 'my_agent';
-  for (let n = 2; taken.includes(name); n++) name = `my_agent_${n}`;
+  const name = agentIdentifier('my agent', taken);
   return {
     name,
+    displayName: name === 'my_agent' ? 'My agent' : `My agent ${name.slice('my_agent_'.length)}`,
     description: '',
     providerId: providers[0]?.id ?? '',
     model: '',
@@ -31,6 +32,8 @@ export function draftOf(spec: AgentSpecInfo): AgentDraft {
   return {
     id,
     name,
+    // An agent from before display names is shown, and renamed, by its identifier.
+    displayName: spec.displayName ?? name,
     description,
     providerId,
     model,
@@ -42,6 +45,20 @@ export function draftOf(spec: AgentSpecInfo): AgentDraft {
       ? { toolServers: spec.toolServers.map((use) => ({ ...use })) }
       : {}),
   };
+}
+
+/**
+ * The draft called `displayName`: a new agent's identifier follows it (unique among `taken`, the
+ * other agents' identifiers); a saved agent keeps its own, which its sessions' events and the
+ * agents that transfer to it name.
+ */
+export function withDisplayName(
+  draft: AgentDraft,
+  displayName: string,
+  taken: readonly string[],
+): AgentDraft {
+  const name = draft.id === undefined ? agentIdentifier(displayName, taken) : draft.name;
+  return { ...draft, displayName, name };
 }
 
 /** The draft's tool servers with `serverId` used (all its tools) or not. */

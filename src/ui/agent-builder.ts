@@ -15,7 +15,14 @@ import type {
   RuntimeBroadcast,
   ToolServerInfo,
 } from '../../workers/protocol.ts';
-import { draftOf, emptyDraft, sameDraft, type AgentDraft } from './agent-builder-model.ts';
+import { shownName } from '../agents/agent-name.ts';
+import {
+  draftOf,
+  emptyDraft,
+  sameDraft,
+  withDisplayName,
+  type AgentDraft,
+} from './agent-builder-model.ts';
 import type { RuntimeClient } from './workbench.ts';
 
 export interface AgentBuilderState {
@@ -116,6 +123,13 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
     this.load(draft, false);
   }
 
+  /** Renames the agent (a new one's identifier follows: see withDisplayName). */
+  rename(displayName: string): void {
+    const { draft, specs } = this.state;
+    const taken = specs.filter((spec) => spec.id !== draft.id).map((spec) => spec.name);
+    this.change(withDisplayName(draft, displayName, taken));
+  }
+
   change(patch: Partial<AgentDraft>): void {
     const draft = { ...this.state.draft, ...patch };
     this.set({ draft, status: undefined });
@@ -138,7 +152,7 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
     this.set({
       draft: draftOf(saved),
       savedDraft: draftOf(saved),
-      status: `Saved “${saved.name}”. It is in the Agent select, under Your agents.`,
+      status: `Saved “${shownName(saved)}”. It is in the Agent select, under Your agents.`,
     });
   }
 
@@ -166,7 +180,7 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
     const added = result.addedProviders.length
       ? ` Added the provider ${result.addedProviders.join(', ')} without a key: add one in Settings → Providers if it needs it.`
       : '';
-    this.set({ status: `Imported ${result.imported.map((s) => s.name).join(', ')}.${added}` });
+    this.set({ status: `Imported ${result.imported.map(shownName).join(', ')}.${added}` });
   }
 
   private load(draft: AgentDraft, saved = true): void {

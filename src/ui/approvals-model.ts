@@ -41,10 +41,24 @@ export function pendingApprovals(active: readonly Event[]): PendingApproval[] {
         author: event.author,
         toolName: original?.name ?? 'a tool',
         args: original?.args ?? {},
-        hint: confirmation?.hint ?? 'Approve this call?',
+        hint: approvalHint(confirmation?.hint, original?.name ?? 'a tool'),
         ...(confirmation?.payload !== undefined ? { payload: confirmation.payload } : {}),
       });
     }
   }
   return pending;
+}
+
+/**
+ * ADK's own hint, when a tool asks for confirmation without one of its own, is written for
+ * developers ("Please approve or reject the tool call send_coins() by responding with a
+ * FunctionResponse with an expected ToolConfirmation payload."): the card says it for people.
+ */
+const DEVELOPER_HINT = /\bFunctionResponse\b|\bToolConfirmation\b/;
+
+/** The sentence an approval card leads with: the tool's own hint, unless it is ADK's default. */
+export function approvalHint(hint: string | undefined, toolName: string): string {
+  if (!hint?.trim() || DEVELOPER_HINT.test(hint))
+    return `Approve this call of ${toolName} to let it run, or reject it: the agent is told either way.`;
+  return hint;
 }

@@ -1,7 +1,7 @@
 // What the chat shows: the active conversation as messages, tool calls compact.
 
 import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
-import { modelTimingOf, type Event } from '../core/event.ts';
+import { modelNoticeOf, modelTimingOf, type Event } from '../core/event.ts';
 import { isStateEdit, stateEditText } from '../core/state-edit.ts';
 import { questionOf } from '../tools/questions.ts';
 import { previewOf, showable, type Preview } from './preview.ts';
@@ -58,7 +58,10 @@ export type ChatItem =
       usage?: string;
     }
   | { kind: 'error'; id: string; eventId: string; author: string; text: string }
-  /** Something the user did that is no message (an edit of the state): a small note. */
+  /**
+   * Something the user did that is no message (an edit of the state), or a model's notice of how
+   * it answered: a small note.
+   */
   | { kind: 'note'; id: string; eventId: string; text: string };
 
 /** The chat of the active events: messages, tool calls (each with its latest result), errors. */
@@ -95,6 +98,10 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
       });
       continue;
     }
+    // What the model said of how it answered (turns left out of its request): above the answer.
+    const notice = modelNoticeOf(event);
+    if (notice)
+      items.push({ kind: 'note', id: `${event.id}:notice`, eventId: event.id, text: notice });
     let text = '';
     const attachments: ChatAttachment[] = [];
     for (const part of event.content?.parts ?? []) {

@@ -5,8 +5,10 @@
 import {
   IMAGE_TYPES,
   attachmentKindOf,
+  attachmentProblems,
   type AttachmentFile,
   type AttachmentKind,
+  type AttachmentPolicy,
 } from '../models/attachments.ts';
 import type { OutgoingAttachment } from '../../workers/protocol.ts';
 
@@ -34,6 +36,31 @@ export async function draftFile(file: File): Promise<DraftFile> {
     kind,
     ...(kind === 'image' ? { previewUrl: URL.createObjectURL(file) } : {}),
   };
+}
+
+/** An agent that takes no files (an ADK server's, for now). */
+const NO_FILES: AttachmentPolicy = {
+  kinds: [],
+  maxFileBytes: 0,
+  maxTotalBytes: 0,
+  takenBy: 'agent',
+};
+
+/**
+ * What is wrong with the files held for the next message, for the agent's `policy`, as soon as
+ * they are attached (and again when the agent changes), rather than at Send: the problems, one
+ * sentence each, and the ids of the files that cannot go.
+ */
+export function draftProblems(
+  files: readonly DraftFile[],
+  policy: AttachmentPolicy | undefined,
+): { problems: string[]; refused: ReadonlySet<string> } {
+  if (files.length === 0) return { problems: [], refused: new Set() };
+  const rules = policy ?? NO_FILES;
+  const refused = new Set(
+    files.filter((file) => attachmentProblems([file], rules).length > 0).map((file) => file.id),
+  );
+  return { problems: attachmentProblems(files, rules), refused };
 }
 
 export function releaseDraft(draft: DraftFile): void {

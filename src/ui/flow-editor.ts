@@ -31,6 +31,8 @@ export interface FlowEditorState {
   drafts: Readonly<Record<string, string>>;
   /** What a Flowise import changed or left out, by node, while its flow is open. */
   report: readonly FlowiseReportItem[] | undefined;
+  /** What the last Flowise import said: done (and how), or refused and why; shown with the report. */
+  importNote: { refused: boolean; text: string } | undefined;
   /** Undo and Redo have something to go back or forward to (in this flow, since it opened). */
   canUndo: boolean;
   canRedo: boolean;
@@ -59,6 +61,7 @@ const INITIAL: FlowEditorState = {
   error: undefined,
   drafts: {},
   report: undefined,
+  importNote: undefined,
   canUndo: false,
   canRedo: false,
   modelChoices: [],
@@ -151,11 +154,16 @@ export class FlowEditor extends ViewState<FlowEditorState> {
    * changed on the way. An unsaved new flow already open is never overwritten.
    */
   async importFlowise(text: string, fileName: string): Promise<void> {
+    // A refusal replaces the last import's report: what shows is about this file.
+    const refuse = (why: string) =>
+      this.set({ report: undefined, importNote: { refused: true, text: why } });
     if (this.state.drafts[NEW_KEY] !== undefined) {
-      this.set({ error: 'A new flow is not saved yet: save or discard it, then import.' });
+      refuse(
+        `${fileName} was not imported: a new flow is not saved yet; save or discard it, then import.`,
+      );
       return;
     }
-    await this.guard(async () => {
+    try {
       const { readFlowiseFile } = await import('../flows/flowise/import.ts');
       const { flow, report } = readFlowiseFile(text, fileName);
       this.load(undefined, flowText(NEW_FLOW));
@@ -163,12 +171,17 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       this.set({
         report,
         error: undefined,
-        status:
-          report.length === 0
-            ? 'Imported from Flowise: check it and save.'
-            : `Imported from Flowise with ${report.length} notes (listed above): check it and save.`,
+        importNote: {
+          refused: false,
+          text:
+            report.length === 0
+              ? 'Imported from Flowise: check it and save.'
+              : `Imported from Flowise with ${report.length} notes (listed below): check it and save.`,
+        },
       });
-    });
+    } catch (error) {
+      refuse(`${fileName} was not imported: ${(error as Error | null)?.message ?? String(error)}`);
+    }
   }
 
   /** The user typed: the problems follow shortly. */
@@ -282,6 +295,7 @@ export class FlowEditor extends ViewState<FlowEditorState> {
       savedText,
       check: undefined,
       report: undefined,
+      importNote: undefined,
       canUndo: false,
       canRedo: false,
       status:

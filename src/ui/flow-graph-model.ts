@@ -55,3 +55,23 @@ export function progressWord(running: boolean, waiting: boolean): string {
 export function shortText(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** What a node's output handles are, top to bottom (the canvas draws one per output). */
+export function outputHandles(node: {
+  type?: unknown;
+  rules?: unknown;
+  scenarios?: unknown;
+}): string[] {
+  const texts = (list: unknown[]) => [
+    ...new Set(list.filter((item): item is string => typeof item === 'string' && item !== '')),
+  ];
+  if (node.type === 'condition') {
+    const rules = Array.isArray(node.rules) ? (node.rules as { output?: unknown }[]) : [];
+    return [...texts(rules.map((rule) => rule?.output)).filter((o) => o !== ELSE), ELSE];
+  }
+  if (node.type === 'conditionAgent')
+    return texts(Array.isArray(node.scenarios) ? node.scenarios : []);
+  return [];
+}
+
+const ELSE = 'else';

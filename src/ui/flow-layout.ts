@@ -7,11 +7,14 @@
 //   always drawn as back edges: round the bottom of the boxes they pass, each in its own lane.
 // - A forward edge across several layers passes a waypoint in each (Sugiyama's dummy nodes).
 // - Order within a layer: by barycentre of the neighbours in the layers already placed, swept
-//   right then left a few times, which removes most crossings.
+//   right then left a few times, which removes most crossings. An edge out of a Condition or a
+//   Condition Agent counts from its handle (one per output, top to bottom), so the nodes it leads
+//   to are stacked in the handles' order and its edges do not cross.
 // It takes whatever the editor holds: nodes without an id, duplicates and edges to unknown nodes
 // are left out rather than failing.
 
 import type { Flow, FlowNodeType } from '../flows/flow.ts';
+import { outputHandles } from './flow-graph-model.ts';
 
 export const NODE_WIDTH = 136;
 export const NODE_HEIGHT = 46;
@@ -62,6 +65,8 @@ interface GraphNode {
   id: string;
   type: string;
   label: string;
+  /** Its output handles, top to bottom: a condition's outputs, a condition agent's scenarios. */
+  outputs: string[];
 }
 
 interface GraphEdge {
@@ -82,19 +87,28 @@ export function layoutFlow(flow: Pick<Flow, 'nodes' | 'edges'>): FlowLayout {
   // A forward edge across several layers gets a waypoint in each layer it crosses: waypoints
   // are ordered and placed like nodes, so the edge never runs through a box.
   const slots: Slot[] = nodes.map((node) => ({ id: node.id, layer: layer.get(node.id)! }));
-  const segments: [string, string][] = [];
+  const segments: Segment[] = [];
+  const nodeById = new Map(nodes.map((node) => [node.id, node]));
+  // Where on its source an edge leaves: its handle's place among the outputs, within ±0.5.
+  const portOf = (edge: GraphEdge) => {
+    const outputs = nodeById.get(edge.from)!.outputs;
+    const at = edge.when === undefined ? -1 : outputs.indexOf(edge.when);
+    return at < 0 ? 0 : (at + 1) / (outputs.length + 1) - 0.5;
+  };
   const waypointsOf = new Map<GraphEdge, string[]>();
   forward.forEach((edge, i) => {
     const through: string[] = [];
     let previous = edge.from;
+    let port = portOf(edge);
     for (let l = layer.get(edge.from)! + 1; l < layer.get(edge.to)!; l++) {
       const id = `${WAYPOINT}${i}:${l}`;
       slots.push({ id, layer: l, waypoint: true });
-      segments.push([previous, id]);
+      segments.push({ from: previous, to: id, port });
       through.push(id);
       previous = id;
+      port = 0;
     }
-    segments.push([previous, edge.to]);
+    segments.push({ from: previous, to: edge.to, port });
     waypointsOf.set(edge, through);
   });
 
@@ -146,6 +160,13 @@ interface Slot {
   waypoint?: boolean;
 }
 
+/** A piece of a forward edge between neighbouring layers; `port`: where it leaves its source. */
+interface Segment {
+  from: string;
+  to: string;
+  port: number;
+}
+
 interface Box {
   layer: number;
   x: number;
@@ -179,7 +200,8 @@ function graphNodes(flow: Pick<Flow, 'nodes'>): GraphNode[] {
     if (typeof id !== 'string' || !id || seen.has(id)) continue;
     seen.add(id);
     const label = typeof node.label === 'string' && node.label ? node.label : id;
-    nodes.push({ id, type: typeof node.type === 'string' ? node.type : '?', label });
+    const type = typeof node.type === 'string' ? node.type : '?';
+    nodes.push({ id, type, label, outputs: outputHandles(node) });
   }
   // The start node first: the walk and the layers begin there.
   const start = nodes.findIndex((node) => node.type === 'start');
@@ -240,12 +262,13 @@ function layerOf(nodes: GraphNode[], forward: GraphEdge[]): Map<string, number> 
   return layer;
 }
 
-function orderLayers(slots: Slot[], segments: [string, string][]): Slot[][] {
+function orderLayers(slots: Slot[], segments: Segment[]): Slot[][] {
   const count = Math.max(-1, ...slots.map((slot) => slot.layer)) + 1;
   const layers: Slot[][] = Array.from({ length: count }, () => []);
   for (const slot of slots) layers[slot.layer]!.push(slot);
-  const preds = neighbours(segments, 1, 0);
-  const succs = neighbours(segments, 0, 1);
+  // Seen from the right, a predecessor is where the edge leaves it (its handle's place).
+  const preds = neighbours(segments, 'to', 'from', (segment) => segment.port);
+  const succs = neighbours(segments, 'from', 'to', () => 0);
   const position = new Map<string, number>();
   layers.forEach((column) => column.forEach((slot, i) => position.set(slot.id, i)));
   for (let sweep = 0; sweep < SWEEPS; sweep++) {
@@ -254,7 +277,7 @@ function orderLayers(slots: Slot[], segments: [string, string][]): Slot[][] {
     const by = rightward ? preds : succs;
     for (const index of order) {
       const barycentre = (slot: Slot) => {
-        const near = (by.get(slot.id) ?? []).map((id) => position.get(id)!);
+        const near = (by.get(slot.id) ?? []).map(({ id, port }) => position.get(id)! + port);
         return near.length === 0
           ? position.get(slot.id)!
           : near.reduce((sum, p) => sum + p, 0) / near.length;
@@ -269,10 +292,18 @@ function orderLayers(slots: Slot[], segments: [string, string][]): Slot[][] {
   return layers;
 }
 
-function neighbours(segments: [string, string][], key: 0 | 1, value: 0 | 1): Map<string, string[]> {
-  const map = new Map<string, string[]>();
+function neighbours(
+  segments: Segment[],
+  key: 'from' | 'to',
+  value: 'from' | 'to',
+  port: (segment: Segment) => number,
+): Map<string, { id: string; port: number }[]> {
+  const map = new Map<string, { id: string; port: number }[]>();
   for (const segment of segments)
-    map.set(segment[key], [...(map.get(segment[key]) ?? []), segment[value]]);
+    map.set(segment[key], [
+      ...(map.get(segment[key]) ?? []),
+      { id: segment[value], port: port(segment) },
+    ]);
   return map;
 }
 

@@ -39,7 +39,13 @@ export function localModelStatusView(status: LocalModelStatus, now: number): Loc
           `for ${status.memory.contextTokens.toLocaleString('en')} tokens ` +
           `(${formatBytes(status.memory.contextBytes)}), estimated from the model’s metadata.`
         : '';
-      return { text: loaded + memory, action: 'unload' };
+      const context = status.context
+        ? ` A request may fill ${status.context.tokens.toLocaleString('en')} tokens` +
+          (status.context.own
+            ? ` (the model’s own context: ${status.context.own.toLocaleString('en')}).`
+            : '.')
+        : '';
+      return { text: loaded + memory + context, action: 'unload' };
     }
     default: {
       const unknown: never = status;

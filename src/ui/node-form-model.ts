@@ -105,7 +105,14 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     MODEL,
     UPDATE_STATE,
   ],
-  tool: [LABEL, TOOLS, APPROVAL, APPROVAL_PROMPT, UPDATE_STATE],
+  tool: [
+    LABEL,
+    TOOLS,
+    APPROVAL,
+    APPROVAL_PROMPT,
+    { key: 'endWithoutCalls', label: 'End here when no tool is asked for', kind: 'boolean' },
+    UPDATE_STATE,
+  ],
   condition: [
     LABEL,
     {
@@ -197,6 +204,27 @@ function jsonOrText(cell: string): unknown {
   } catch {
     return cell;
   }
+}
+
+/** The flow's name and description as its details form shows them; undefined: no flow. */
+export function detailsOf(text: string): { name: string; description: string } | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const said = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { name: said(flow.name), description: said(flow.description) };
+}
+
+/** The flow text with its name or description set (an empty description is removed). */
+export function withDetail(
+  text: string,
+  key: 'name' | 'description',
+  value: string,
+): string | undefined {
+  const flow = parse(text);
+  if (!flow) return undefined;
+  const next = { ...flow, [key]: value };
+  if (key === 'description' && !value) delete next.description;
+  return flowText(next);
 }
 
 /** A node as the form shows it: the node's own object, or undefined when the text is no flow. */

@@ -1,7 +1,9 @@
 // What the App derives from the open session for its panels, beyond the session view: pure
 // functions of the workbench's state.
 
-import type { SessionSummary } from '../../workers/protocol.ts';
+import type { AgentInfo, SessionSummary } from '../../workers/protocol.ts';
+import { flowAgentName, type Flow } from '../flows/flow.ts';
+import type { CheckpointRow } from './checkpoints-model.ts';
 import type { PendingApproval } from './approvals-model.ts';
 import type { ChatItem } from './chat-model.ts';
 import type { SessionLink } from './HistoryPanel.tsx';
@@ -60,4 +62,34 @@ export function questionWaiting(
   answered: readonly string[],
 ): boolean {
   return inputs.some((input) => input.kind === 'question' && !answered.includes(input.callId));
+}
+
+/** The flow a session's Flow panel draws, and what it says beside it. */
+export interface SessionFlow {
+  /** The flow its checkpoints are of; undefined when none here is (deleted, renamed). */
+  flow?: Flow;
+  /** The flow agent that wrote the checkpoints, for a flow that is no longer here. */
+  ranOn?: string;
+  /** The agent the next message goes to, when it is not the flow drawn. */
+  next?: string;
+}
+
+/**
+ * The flow a session ran, which its checkpoints are of (their author is the flow's agent), not
+ * the one now chosen in the Agent select: the session's own agent when it is that flow, else a
+ * flow of that agent name. With no checkpoints yet, the chosen agent's flow, if it is one.
+ */
+export function sessionFlow(
+  agents: readonly AgentInfo[],
+  agentId: string | undefined,
+  checkpoints: readonly CheckpointRow[],
+): SessionFlow | undefined {
+  const chosen = agents.find((agent) => agent.id === agentId);
+  const author = checkpoints.at(-1)?.author;
+  if (author === undefined) return chosen?.flow ? { flow: chosen.flow } : undefined;
+  const ranBy = (agent: AgentInfo | undefined) =>
+    !!agent?.flow && flowAgentName(agent.flow.name) === author;
+  const ran = ranBy(chosen) ? chosen : agents.find(ranBy);
+  const next = ran === chosen || !chosen ? {} : { next: chosen.name };
+  return ran?.flow ? { flow: ran.flow, ...next } : { ranOn: author, ...next };
 }

@@ -20,6 +20,8 @@ export interface ProviderDraft {
   hint?: string;
   /** A local model's file. */
   localFile?: { name: string; size: number };
+  /** A local model's context size as typed; '' for the model's own. */
+  contextTokens?: string;
 }
 
 export const KIND_LABELS: Record<ProviderKind, string> = {
@@ -52,7 +54,7 @@ export function draftFromPreset(label: string, taken: readonly string[] = []): P
 }
 
 export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
-  const { id, kind, name, baseUrl, defaultModel, keyHint, localFile } = provider;
+  const { id, kind, name, baseUrl, defaultModel, keyHint, localFile, contextTokens } = provider;
   return {
     id,
     kind,
@@ -62,7 +64,7 @@ export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
     apiKey: '',
     removeKey: false,
     ...(keyHint ? { keyHint } : {}),
-    ...(localFile ? { localFile } : {}),
+    ...(localFile ? { localFile, contextTokens: contextTokens ? String(contextTokens) : '' } : {}),
   };
 }
 
@@ -82,6 +84,7 @@ export function withKind(draft: ProviderDraft, kind: ProviderKind): ProviderDraf
 export function inputOf(draft: ProviderDraft): ProviderInput {
   const { id, kind, name, baseUrl, defaultModel, apiKey, removeKey } = draft;
   const key = apiKey.trim();
+  const context = draft.contextTokens?.replace(/[\s,_]/g, '') ?? '';
   return {
     ...(id !== undefined ? { id } : {}),
     kind,
@@ -90,6 +93,8 @@ export function inputOf(draft: ProviderDraft): ProviderInput {
     defaultModel,
     ...(key && !removeKey ? { apiKey: key } : {}),
     ...(removeKey ? { removeKey: true } : {}),
+    // Checked by the worker: a number that is not a whole one in range is refused there.
+    ...(context ? { contextTokens: Number(context) } : {}),
   };
 }
 

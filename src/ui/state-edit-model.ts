@@ -127,7 +127,11 @@ export function parseValue(text: string): { value: unknown } | { problem: string
     return { value };
   } catch (error) {
     const reason = (error as Error).message;
-    return { problem: `Not JSON (${reason}). A text needs quotes: "blue".` };
+    // What looks like JSON gone wrong is not a text to quote; anything else is, and the hint
+    // quotes it as it was typed.
+    const typed = text.trim();
+    if (/^[[{"]/.test(typed)) return { problem: `Not JSON (${reason}).` };
+    return { problem: `Not JSON (${reason}). A text needs quotes: ${JSON.stringify(typed)}.` };
   }
 }
 

@@ -1,9 +1,15 @@
 // Settings → Tool servers, the view model: the MCP servers, the form of the one being added or
 // edited (header values typed here go to the worker and never come back), Test connection with
-// the tools it found, and tools switched on and off.
+// the tools it found, and tools switched on and off; and the approval policy of every tool the
+// agents and flows may call, settable before its first call.
 
 import { ViewState } from './view-state.ts';
-import type { ToolServerInfo, ToolServerInput } from '../../workers/protocol.ts';
+import type {
+  ToolPolicyList,
+  ToolPolicyRow,
+  ToolServerInfo,
+  ToolServerInput,
+} from '../../workers/protocol.ts';
 import type { RuntimeClient } from './workbench.ts';
 import type { ToolPolicy } from '../tools/tool-policy.ts';
 
@@ -18,8 +24,8 @@ export interface ToolServerDraft {
 
 export interface ToolServersState {
   servers: ToolServerInfo[];
-  /** Approval policies the user set, by tool name (a tool not listed keeps its own rule). */
-  policies: Record<string, ToolPolicy>;
+  /** Every tool a policy can be set for, with the one set (none: the tool's own rule). */
+  policies: ToolPolicyList;
   draft: ToolServerDraft;
   /** What Test connection found: the tools, or what went wrong. */
   tools: { name: string; description: string }[] | undefined;
@@ -39,7 +45,7 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   constructor(private readonly client: Pick<RuntimeClient, 'runtime'>) {
     super({
       servers: [],
-      policies: {},
+      policies: { tools: [], unlistedServers: [] },
       draft: EMPTY,
       tools: undefined,
       status: undefined,
@@ -52,7 +58,7 @@ export class ToolServersModel extends ViewState<ToolServersState> {
     await this.guard(async () =>
       this.set({
         servers: await this.client.runtime.listToolServers(),
-        policies: await this.client.runtime.toolPolicies(),
+        policies: await this.client.runtime.toolPolicyList(),
       }),
     );
   }
@@ -61,7 +67,7 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   async setPolicy(toolName: string, policy: ToolPolicy | undefined): Promise<void> {
     await this.guard(async () => {
       await this.client.runtime.setToolPolicy(toolName, policy);
-      this.set({ policies: await this.client.runtime.toolPolicies() });
+      this.set({ policies: await this.client.runtime.toolPolicyList() });
     });
   }
 
@@ -106,7 +112,11 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   async save(): Promise<void> {
     await this.guard(async () => {
       const saved = await this.client.runtime.saveToolServer(this.input());
-      this.set({ servers: await this.client.runtime.listToolServers() });
+      // Its tools (as just listed) join the approval policies.
+      this.set({
+        servers: await this.client.runtime.listToolServers(),
+        policies: await this.client.runtime.toolPolicyList(),
+      });
       this.open(saved);
       this.set({ status: `Saved “${saved.name}”. Agents can use it now (Agents → Tool servers).` });
     });
@@ -115,7 +125,10 @@ export class ToolServersModel extends ViewState<ToolServersState> {
   async remove(id: string): Promise<void> {
     await this.guard(async () => {
       await this.client.runtime.deleteToolServer(id);
-      this.set({ servers: await this.client.runtime.listToolServers() });
+      this.set({
+        servers: await this.client.runtime.listToolServers(),
+        policies: await this.client.runtime.toolPolicyList(),
+      });
       this.open(undefined);
       this.set({ status: 'Removed.' });
     });
@@ -150,4 +163,28 @@ export class ToolServersModel extends ViewState<ToolServersState> {
       this.set({ busy: false });
     }
   }
+}
+
+/** The choices of a tool's policy: '' is none set (the tool's own rule, which it names). */
+export function policyChoices(row: ToolPolicyRow): { value: ToolPolicy | ''; label: string }[] {
+  return [
+    { value: '', label: row.asks ? 'its own rule: ask' : 'its own rule: allow' },
+    { value: 'ask', label: 'ask every time' },
+    { value: 'always', label: 'always allow' },
+    { value: 'never', label: 'never' },
+  ];
+}
+
+/** Where a tool comes from, in words: "Local MCP", "built-in tool of built agents, flows"… */
+export function sourcesText(row: ToolPolicyRow): string {
+  if (row.sources.length === 0) return 'no tool has this name now';
+  return row.sources
+    .map((source) =>
+      source === 'built-in'
+        ? 'built-in (agents you build)'
+        : source === 'flows'
+          ? 'flows'
+          : `tool server ${source}`,
+    )
+    .join(', ');
 }

@@ -23,6 +23,7 @@ import {
   textResponse,
   type LlmRequest,
 } from '../../src/index.ts';
+import { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import { AppTraces } from '../../workers/app-traces.ts';
 import { APP_NAME, USER_ID } from '../../workers/app-sessions.ts';
 import { nodeMachine } from './machine.ts';
@@ -132,12 +133,14 @@ async function tracedSession(length: number) {
     newMessage: { role: 'user', parts: [{ text: 'what is 2 + 3?' }] },
   }))
     invocationId = event.invocationId;
-  const app = new AppTraces(sessions, traces);
+  const store = new IndexedDbAppStore({ dbName });
+  const app = new AppTraces(sessions, traces, store);
   return {
     open: () => app.trace(session.id, invocationId),
     close: async () => {
       await sessions.close();
       await traces.close();
+      await store.close();
     },
   };
 }

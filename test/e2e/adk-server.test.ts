@@ -118,8 +118,14 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await page.getByLabel('Message').fill('send 5');
   await page.getByRole('button', { name: 'Send' }).click();
   const approvals = page.getByRole('region', { name: 'Pending approvals' });
+  // ADK's own hint is for developers ("…by responding with a FunctionResponse…"): not shown.
+  await approvals.getByText(/^Approve this call of send_coins to let it run/).waitFor();
+  expect(await approvals.innerText()).not.toMatch(/FunctionResponse/);
   await approvals.getByRole('button', { name: 'Approve' }).click();
   await page.getByText('Done: {"sent":5}').waitFor();
+  // The answer to the approval is part of the turn that asked: History lists that turn only.
+  await expect.poll(() => history.getByRole('button', { name: 'send 5' }).count()).toBe(1);
+  expect(await history.innerText()).not.toMatch(/Result of adk_request_confirmation/);
   await expect.poll(() => stateText(page)).toMatch(/sent\s+5/);
   // The tool's artifact, from the server's artifact routes.
   await region(page, 'Artifacts').getByText('receipt.txt').first().waitFor();

@@ -88,3 +88,25 @@ export async function longTasks(page: Page, since: number, before = false): Prom
     .filter((task) => (before ? task.start < since : task.start >= since))
     .map((task) => task.duration);
 }
+
+/** The Trace view's spans, one button each. */
+export const spanButtons = (page: Page) =>
+  region(page, 'Trace').getByRole('list', { name: 'Spans' }).getByRole('button');
+
+/** Each span row's text: kind, name, marks and duration, as a screen reader reads it. */
+export async function spanRows(page: Page): Promise<string[]> {
+  await spanButtons(page).first().waitFor();
+  return (await spanButtons(page).allTextContents()).map((text) =>
+    text.replace(/\s+/g, ' ').trim(),
+  );
+}
+
+/** Opens the trace of the turn `text` from History. */
+export async function traceTurn(page: Page, text: string): Promise<void> {
+  const history = region(page, 'History');
+  const turn = history.getByRole('button', { name: text });
+  // Chosen already (its actions open), it stays chosen: another click would close them.
+  if ((await turn.getAttribute('aria-pressed')) !== 'true') await turn.click();
+  await history.getByRole('button', { name: 'Trace' }).click();
+  await region(page, 'Trace').waitFor();
+}

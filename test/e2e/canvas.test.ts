@@ -190,3 +190,63 @@ it('builds the support flow on an empty canvas by mouse, saves and runs it, and 
   expect(await flowPanel.getByRole('img', { name: /^agent_2 agent · done/ }).count()).toBe(0);
   expect(browser.errors).toEqual([]);
 }, 120_000);
+
+it('deletes an edge chosen with the mouse (Delete, or its × button) and with the keyboard', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'New flow' }).click();
+  await node(flows, 'answer').waitFor();
+  const edges = flows.locator('.react-flow__edge');
+  await expect.poll(() => edges.count()).toBe(2);
+  const edge = (from: string, to: string) =>
+    flows.getByRole('group', { name: new RegExp(`^edge from ${from} to ${to}`) });
+  const edgesInJson = async () =>
+    (await flowJson(page, flows)).edges.map((e) => `${e.from} → ${e.to}`);
+
+  // The wheel over the canvas scrolls the page (it does not zoom the canvas).
+  const zoom = () => flows.locator('.react-flow__viewport').getAttribute('style');
+  const before = await zoom();
+  const scrolled = () =>
+    flows.locator('.canvas-pane').evaluate((pane) => {
+      let at: HTMLElement | null = pane.parentElement;
+      let sum = window.scrollY;
+      for (; at; at = at.parentElement) sum += at.scrollTop;
+      return sum;
+    });
+  const top = await scrolled();
+  const box = (await flows.locator('.canvas-pane').boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + 30);
+  await page.mouse.wheel(0, 300);
+  await expect.poll(scrolled).toBeGreaterThan(top);
+  expect(await zoom()).toBe(before);
+  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+
+  // A click selects the edge (the whole curve's width is its target), and Delete deletes it.
+  await edge('start', 'answer').click();
+  await flows.locator('.react-flow__edge.selected').waitFor();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['answer → end']);
+
+  // Undone, then deleted by the mouse alone: its × button.
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => edges.count()).toBe(2);
+  await edge('answer', 'end').click();
+  await flows.getByRole('button', { name: 'Delete the edge from answer to end' }).click();
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['start → answer']);
+
+  // By the keyboard: focused (as Tab reaches it), Enter selects it, Delete deletes it.
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => edges.count()).toBe(2);
+  await edge('start', 'answer').focus();
+  await page.keyboard.press('Enter');
+  await flows.locator('.react-flow__edge.selected').waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Delete');
+  await expect.poll(() => edges.count()).toBe(1);
+  expect(await edgesInJson()).toEqual(['answer → end']);
+  expect(browser.errors).toEqual([]);
+});

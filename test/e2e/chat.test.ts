@@ -142,18 +142,22 @@ describe('attachments, usage and the model servers', () => {
     },
   );
 
-  it('refuses, before anything is sent, a file the model cannot take', async () => {
+  it('refuses a file the model cannot take as soon as it is attached, and sends nothing', async () => {
     const { page } = browser;
     await openApp(page);
     await useProvider(page, 'Other server', `${server.url}/v1`);
     await page.locator('.composer input[type=file]').setInputFiles([PAPER]);
-    await page.getByLabel('Message').fill('Summarise the paper');
-    const before = server.requests.length;
-    await page.getByRole('button', { name: 'Send' }).click();
+    // Refused as soon as it is attached, not at Send: said, and the file marked.
     await page
       .getByRole('alert')
       .filter({ hasText: "paper.pdf can't go to this OpenAI-compatible server" })
       .waitFor();
+    expect(
+      await page.getByRole('list', { name: 'Attachments' }).locator('li.unsupported').innerText(),
+    ).toContain('paper.pdf');
+    await page.getByLabel('Message').fill('Summarise the paper');
+    const before = server.requests.length;
+    await page.getByRole('button', { name: 'Send' }).click();
     expect(server.requests.length).toBe(before);
     expect(await userRows(page).count()).toBe(0);
     expect(await page.getByLabel('Message').inputValue()).toBe('Summarise the paper');

@@ -165,10 +165,11 @@ it('imports a Flowise Sequential Agents export with its report, saves it as a fl
   await flows.getByRole('button', { name: 'Use in this session' }).click();
   await say(page, 'My invoice INV-1042 was charged twice');
   await graph(/^Flow graph of Triage$/).waitFor();
-  // Flowise's LLM node classified it, and its condition sent it to the billing agent.
+  // Flowise's LLM node classified it, and its condition sent it to the billing agent: each signs
+  // with its name, as Flowise names its graph's nodes.
   expect(await page.locator('.chat .message .author').allInnerTexts()).toEqual([
-    'seqLLMNode_0',
-    'seqAgent_0',
+    'classifier',
+    'billing',
   ]);
   await page
     .locator('.chat .message pre.json')
@@ -202,6 +203,15 @@ it('edits a node in its form: the JSON follows, a problem shows at the node, Sav
   // The condition's rule table.
   await flows.getByRole('button', { name: /^route condition/ }).click();
   const route = flows.getByRole('region', { name: 'Node route' });
+  // The form opens below the canvas, brought into view.
+  await expect
+    .poll(() =>
+      route.evaluate((node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.top < innerHeight - 100;
+      }),
+    )
+    .toBe(true);
   await route.getByLabel('Value, row 1').fill('refund');
   await expect
     .poll(async () => JSON.parse(await json.inputValue()).nodes[2].rules[0].value)
@@ -233,4 +243,38 @@ it('edits a node in its form: the JSON follows, a problem shows at the node, Sav
     .getByRole('status')
     .filter({ hasText: /Saved “support-copy”/ })
     .waitFor();
+});
+
+it('says what an import did where the report is, in view; on a phone the Flows view marks no pane', async () => {
+  const { page } = browser;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const panes = page.getByRole('navigation', { name: 'Panels' });
+  expect(await panes.locator('[aria-pressed="true"]').count()).toBe(0);
+  const flows = region(page, 'Flows');
+  const importer = flows.getByLabel('Import Flowise flow…');
+  await importer.setInputFiles(flowiseTriageFile);
+  const report = flows.getByRole('region', { name: 'Import report' });
+  await report.waitFor();
+  // A second import while the first is unsaved is refused: said at the top, in view, and the
+  // first one's report is not left there as if it were this file's.
+  await importer.setInputFiles({ ...flowiseTriageFile, name: 'Again.json' });
+  const refusal = flows.getByRole('alert').filter({ hasText: /^Again\.json was not imported/ });
+  await refusal.waitFor();
+  await expect
+    .poll(() => refusal.evaluate((el) => el.getBoundingClientRect().top))
+    .toBeLessThan(844);
+  expect(await report.count()).toBe(0);
+  // The flow's name is a field of its own, not only a line of the JSON.
+  await flows.getByLabel('Flow name').fill('Triage desk');
+  await flows.getByRole('tab', { name: 'Code' }).click();
+  expect(JSON.parse(await flows.getByLabel('Flow JSON').inputValue())).toMatchObject({
+    name: 'Triage desk',
+  });
+  await panes.getByRole('button', { name: 'Chat' }).click();
+  await expect
+    .poll(() => panes.getByRole('button', { name: 'Chat' }).getAttribute('aria-pressed'))
+    .toBe('true');
+  expect(browser.errors).toEqual([]);
 });

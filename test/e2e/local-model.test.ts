@@ -43,8 +43,14 @@ async function openOffline(page: Page): Promise<void> {
   await waitReady(page);
 }
 
-/** Settings → Providers → Add local model, then an agent with the calculator on it. */
-async function addLocalAgent(page: Page): Promise<void> {
+/**
+ * Settings → Providers → Add local model (with `contextTokens`, if given, as its context size),
+ * then an agent on it, with the calculator unless `tools` is false.
+ */
+async function addLocalAgent(
+  page: Page,
+  { tools = true, contextTokens }: { tools?: boolean; contextTokens?: number } = {},
+): Promise<void> {
   const providers = await addLocalModelFiles(page, modelPath);
   await providers
     .getByRole('status')
@@ -58,6 +64,14 @@ async function addLocalAgent(page: Page): Promise<void> {
   expect(await providers.getByRole('navigation', { name: 'Provider list' }).innerText()).toMatch(
     /tiny\s+Local model \(GGUF\), \d+ KB/,
   );
+  if (contextTokens !== undefined) {
+    await providers.getByLabel('Context size (tokens)').fill(String(contextTokens));
+    await providers.getByRole('button', { name: 'Save' }).click();
+    await providers
+      .getByRole('status')
+      .filter({ hasText: /^Saved/ })
+      .waitFor();
+  }
 
   await page.getByRole('button', { name: 'Agents', exact: true }).click();
   const agents = region(page, 'Agents');
@@ -65,10 +79,11 @@ async function addLocalAgent(page: Page): Promise<void> {
   await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
   await agents.getByLabel('Model').fill('tiny.gguf');
   await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
-  await agents
-    .getByRole('group', { name: 'Tools' })
-    .getByLabel('calculator', { exact: true })
-    .check();
+  if (tools)
+    await agents
+      .getByRole('group', { name: 'Tools' })
+      .getByLabel('calculator', { exact: true })
+      .check();
   await agents.getByRole('button', { name: 'Save' }).click();
   await agents.getByRole('status').filter({ hasText: 'Saved “calc”' }).waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
@@ -151,6 +166,36 @@ it('stops a local model with Stop, and resumes a run cut by a reload once the mo
   expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
   expect(await calls.count()).toBe(4);
   expect(browser.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e))).toEqual([]);
+}, 180_000);
+
+it('answers a conversation longer than the context it was given, without its oldest turns, and says so', async () => {
+  const { page } = browser;
+  await openApp(page);
+  // The tiny model reads a character a token: a message of 400 characters is some 400 tokens.
+  await addLocalAgent(page, { tools: false, contextTokens: 1024 });
+  const chat = region(page, 'Conversation');
+  for (let n = 1; n <= 4; n++) {
+    await page.getByLabel('Message').fill(`Message ${n}: ${'word '.repeat(80)}`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page
+      .getByRole('button', { name: 'Send' })
+      .and(page.locator(':enabled'))
+      .waitFor({ timeout: 60_000 });
+  }
+  // Every message answered: none failed with llama.cpp's "exceeds the available context size".
+  expect(await chat.locator('.chat-error').allInnerTexts()).toEqual([]);
+  await expect.poll(() => messages(page)).toHaveLength(8);
+  const notes = await chat.locator('.chat-note').allInnerTexts();
+  expect(notes.at(-1)).toMatch(
+    /^The oldest (turn was|\d+ turns were) left out of this request to fit the model’s context \(1,024 tokens\); the session still has (it|them)\.$/,
+  );
+  // Settings says the context it runs with, and the model's own.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Providers', exact: true }).click();
+  await expect
+    .poll(() => region(page, 'Providers').getByLabel('Local model state').innerText())
+    .toMatch(/A request may fill 1,024 tokens \(the model’s own context: 2,048\)\.$/);
+  expect(browser.errors).toEqual([]);
 }, 180_000);
 
 /** The files in the app's OPFS models directory, with their sizes. */

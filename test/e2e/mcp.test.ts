@@ -95,9 +95,11 @@ it('adds an MCP server with a token, gives its tools to an agent, and the model 
   await page.getByText('Settings', { exact: true }).click();
   await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
   const policies = region(page, 'Approval policies');
-  expect(await policies.getByRole('combobox').inputValue()).toBe('always');
-  await policies.getByRole('button', { name: 'Reset echo' }).click();
-  await policies.getByText('None set').waitFor();
+  const echo = policies.getByLabel('Approval policy for echo');
+  expect(await echo.inputValue()).toBe('always');
+  await echo.selectOption('');
+  await expect.poll(() => echo.inputValue()).toBe('');
+  expect(await echo.locator('option:checked').innerText()).toBe('its own rule: ask');
 
   // The token is nowhere: not in the page, the session file or the agent file.
   expect((await page.content()).includes(MCP_TOKEN)).toBe(false);
@@ -190,6 +192,47 @@ async function addAgent(
     .waitFor();
   await agents.getByRole('button', { name: 'Use in this session' }).click();
 }
+
+it('sets a tool’s approval policy in Settings before its first call: allowed, it runs without asking; never, it is refused', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addServer(page, { test: true });
+  // Before any call, every tool is listed with its own rule: the server's, and the built-in ones.
+  const policies = region(page, 'Approval policies');
+  const policy = (tool: string) => policies.getByLabel(`Approval policy for ${tool}`);
+  expect(await policy('echo').inputValue()).toBe('');
+  expect(await policy('echo').locator('option:checked').innerText()).toBe('its own rule: ask');
+  expect(await policy('picture').count()).toBe(1);
+  expect(await policy('set_state').locator('option:checked').innerText()).toBe(
+    'its own rule: allow',
+  );
+  await policy('echo').selectOption('always');
+  await expect.poll(() => policy('echo').inputValue()).toBe('always');
+
+  await addAgent(page, 'echoer', 'fixture-mcp-echo');
+  const before = running.mcp.calls.length;
+  await say(page, 'Echo, please');
+  const approvals = region(page, 'Pending approvals');
+  expect(await approvals.count()).toBe(0);
+  await expect.poll(() => messages(page)).toEqual(['Echo, please', 'The MCP server answered.']);
+  expect(running.mcp.calls.slice(before)).toEqual([
+    { name: 'echo', args: { text: 'hello from the model' } },
+  ]);
+
+  // Never: the call is refused without reaching the server, and the model is told why.
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Tool servers', exact: true }).click();
+  await policy('echo').selectOption('never');
+  await expect.poll(() => policy('echo').inputValue()).toBe('never');
+  await region(page, 'Tool servers').getByRole('button', { name: 'Back to the chat' }).click();
+  await say(page, 'Echo again');
+  expect(await approvals.count()).toBe(0);
+  expect(running.mcp.calls.slice(before)).toHaveLength(1);
+  const call = region(page, 'Conversation').locator('.tool-call').last();
+  await call.locator('summary').click();
+  expect(await call.locator('.tool-result').innerText()).toMatch(/The user does not allow the tool echo/);
+  expect(browser.errors).toEqual([]);
+});
 
 it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and rewinds it', async () => {
   const { page } = browser;

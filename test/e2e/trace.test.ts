@@ -5,33 +5,24 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { chooseAgent, openApp, region, say } from './app-page.ts';
+import {
+  chooseAgent,
+  openApp,
+  region,
+  say,
+  spanRows as rows,
+  spanButtons as spans,
+  traceTurn,
+} from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
 
 const trace = (page: Page) => region(page, 'Trace');
-const spans = (page: Page) => trace(page).getByRole('list', { name: 'Spans' }).getByRole('button');
-
-/** Each row's text: kind, name, marks and duration, as a screen reader reads it. */
-async function rows(page: Page): Promise<string[]> {
-  await spans(page).first().waitFor();
-  return (await spans(page).allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
-}
 
 /** The row of the span named `name` (its first, or its `nth`). */
 const row = (page: Page, name: string | RegExp, nth = 0) =>
   spans(page).filter({ hasText: name }).nth(nth);
-
-/** Opens the trace of the turn `text` from History. */
-async function traceTurn(page: Page, text: string): Promise<void> {
-  const history = region(page, 'History');
-  const turn = history.getByRole('button', { name: text });
-  // Chosen already (its actions open), it stays chosen: another click would close them.
-  if ((await turn.getAttribute('aria-pressed')) !== 'true') await turn.click();
-  await history.getByRole('button', { name: 'Trace' }).click();
-  await trace(page).waitFor();
-}
 
 const DURATION = /\d+(\.\d)? (ms|s|min)$/;
 
@@ -204,7 +195,8 @@ it("downloads the session's traces as OTLP JSON, and says when a turn has none",
     page.waitForEvent('download'),
     trace(page).getByRole('button', { name: 'Export traces (OTLP JSON)' }).click(),
   ]);
-  expect(download.suggestedFilename()).toMatch(/\.otlp\.json$/);
+  // Named by the session's title and the day, not its id.
+  expect(download.suggestedFilename()).toMatch(/^set-color-to-red-\d{4}-\d\d-\d\d\.otlp\.json$/);
   const json = JSON.parse(await readFile((await download.path())!, 'utf8')) as {
     resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[];
   };

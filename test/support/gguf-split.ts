@@ -4,24 +4,14 @@
 // has all of the model's metadata; the tensors are dealt out in order, each part with its own
 // tensor infos and data section. Only what tiny-gguf.ts writes is read (no quantised types).
 
+import {
+  GGUF_ARRAY as ARRAY,
+  GGUF_SCALAR_BYTES as SCALAR_BYTES,
+  GGUF_STRING as STRING,
+} from '../../src/models/local/gguf-metadata.ts';
+
 const ALIGNMENT = 32; // GGUF's default, and tiny-gguf's
 
-/** Bytes of a scalar GGUF value of each type (gguf_metadata_value_type). */
-const SCALAR_BYTES: Record<number, number> = {
-  0: 1,
-  1: 1,
-  2: 2,
-  3: 2,
-  4: 4,
-  5: 4,
-  6: 4,
-  7: 1,
-  10: 8,
-  11: 8,
-  12: 8,
-};
-const STRING = 8;
-const ARRAY = 9;
 const GGML_TYPE_F32 = 0;
 
 interface TensorInfo {

@@ -194,28 +194,61 @@ describe('agent builder', () => {
     const builder = new AgentBuilder(page);
     await builder.start();
     await vi.waitFor(() => expect(builder.snapshot.models).toContain('fixture-tool-call'));
-    expect(builder.snapshot.draft).toMatchObject({ name: 'my_agent', providerId: provider.id });
+    expect(builder.snapshot.draft).toMatchObject({
+      name: 'my_agent',
+      displayName: 'My agent',
+      providerId: provider.id,
+    });
     expect(builder.snapshot.tools.map((t) => t.name)).toContain('calculator');
 
+    // An identifier that ADK would refuse is refused (one sent by hand: the form makes none).
     builder.change({ name: 'bad name' });
     await builder.save();
     expect(builder.snapshot.problems).toEqual([expect.stringMatching(/must be an identifier/)]);
     expect(builder.snapshot.status).toBe('Not saved: fix the problems first.');
 
-    builder.change({ name: 'calc', model: 'fixture-calculator', tools: ['calculator'] });
+    // Any display name: the identifier ADK needs is made from it, and shown.
+    builder.rename('Calc Ü 2000!');
+    builder.change({ model: 'fixture-calculator', tools: ['calculator'] });
+    expect(builder.snapshot.draft).toMatchObject({
+      displayName: 'Calc Ü 2000!',
+      name: 'calc_u_2000',
+    });
     expect(builder.dirty).toBe(true);
     await builder.save();
-    await vi.waitFor(() => expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc']));
-    expect(builder.snapshot.status).toMatch(/^Saved “calc”/);
+    await vi.waitFor(() =>
+      expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc_u_2000']),
+    );
+    expect(builder.snapshot.status).toMatch(/^Saved “Calc Ü 2000!”/);
     expect(builder.dirty).toBe(false);
-    expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc']);
-    expect((await runtime.agents()).at(-1)).toMatchObject({ name: 'calc', kind: 'agent' });
+    expect((await runtime.agents()).at(-1)).toMatchObject({
+      name: 'Calc Ü 2000!',
+      kind: 'agent',
+    });
+    // Renamed once saved, it keeps its identifier: its sessions and transfers name it.
+    builder.rename('Calculator');
+    expect(builder.snapshot.draft).toMatchObject({
+      displayName: 'Calculator',
+      name: 'calc_u_2000',
+    });
+    await builder.save();
 
     const file = await builder.exportFile(builder.snapshot.draft.id!);
+    expect(JSON.parse(file!.json).agents[0]).toMatchObject({
+      name: 'calc_u_2000',
+      displayName: 'Calculator',
+    });
     await builder.importFile(file!.json);
     await vi.waitFor(() => expect(builder.snapshot.specs.length).toBe(2));
-    expect(builder.snapshot.specs.map((s) => s.name)).toEqual(['calc', 'calc_2']);
-    expect(builder.snapshot.status).toBe('Imported calc_2.');
+    expect(builder.snapshot.specs.map((s) => [s.name, s.displayName])).toEqual([
+      ['calc_u_2000', 'Calculator'],
+      ['calc_u_2000_2', 'Calculator 2'],
+    ]);
+    expect(builder.snapshot.status).toBe('Imported Calculator 2.');
+    // A new agent's identifier is unique among the others'.
+    builder.newAgent();
+    builder.rename('Calc ü 2000');
+    expect(builder.snapshot.draft.name).toBe('calc_u_2000_3');
     await builder.importFile('{"agents": []}');
     expect(builder.snapshot.error).toMatch(/not an agent file Trellis can import/);
     builder.stop();

@@ -1,7 +1,7 @@
 // Settings → Back up & restore in the worker's runtime (Node over fake-indexeddb): a workspace
 // backed up in one "browser" (database) and restored into an empty one and into one in use —
-// every session (events and artifact versions), flow, agent, provider and tool server, ids kept,
-// never a key or a token; a second restore changes nothing; something here that differs is named
+// every session (events and artifact versions, its dates and its traces), flow, agent, provider
+// and tool server, ids kept, never a key or a token; a version 1 file still restores; a second restore changes nothing; something here that differs is named
 // as a conflict and kept; a bad file is refused whole.
 
 import 'fake-indexeddb/auto';
@@ -56,6 +56,11 @@ async function workspace() {
   return { runtime, session: titled, flow, provider, agent: agent!, server };
 }
 
+/** Waits until the clock has passed `time` (ms). */
+async function laterThan(time: number): Promise<void> {
+  while (Date.now() <= time) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 describe('backup and restore', () => {
   it('restores every session, flow, agent, provider and tool server into an empty browser, ids kept, secrets left out', async () => {
     const { runtime, session, flow, provider, agent, server } = await workspace();
@@ -101,6 +106,53 @@ describe('backup and restore', () => {
     expect(again.unchanged).toBeGreaterThanOrEqual(5);
   });
 
+  it('keeps each session’s traces and its dates (created, last updated) as the session list shows them', async () => {
+    const { runtime, session } = await workspace();
+    const invocations = (await runtime.openSessionSummary(session.id)).activePath.map(
+      (turn) => turn.invocationId,
+    );
+    expect(invocations.length).toBe(2);
+    const traced = await Promise.all(
+      invocations.map((id) => runtime.traces.trace(session.id, id).then((t) => t.spans)),
+    );
+    expect(traced.every((spans) => spans.length > 0)).toBe(true);
+    const { json } = await runtime.backups.backup();
+    // The restore comes later than the session's last change, so that "now" would show.
+    await laterThan(session.lastUpdateTime);
+
+    const fresh = open();
+    await fresh.backups.restore(json);
+    const listed = (await fresh.listSessions()).find((summary) => summary.id === session.id)!;
+    expect(listed.createdAt).toBe(session.createdAt);
+    expect(listed.lastUpdateTime).toBe(session.lastUpdateTime);
+    for (const [index, id] of invocations.entries())
+      expect((await fresh.traces.trace(session.id, id)).spans).toEqual(traced[index]);
+    const otlp = await fresh.traces.exportOtlp(session.id);
+    expect(JSON.parse(otlp.json).resourceSpans[0].scopeSpans[0].spans.length).toBe(
+      traced.flat().length,
+    );
+  });
+
+  it('restores a version 1 backup (no traces then), dated by each session’s last event', async () => {
+    const { runtime, session } = await workspace();
+    const file = JSON.parse((await runtime.backups.backup()).json);
+    const v1 = {
+      ...file,
+      version: 1,
+      sessions: file.sessions.map(
+        ({ spans: _spans, lastUpdateTime: _updated, ...rest }: Record<string, unknown>) => rest,
+      ),
+    };
+    await laterThan(session.lastUpdateTime);
+    const fresh = open();
+    const report = await fresh.backups.restore(JSON.stringify(v1));
+    expect(report.restored).toContain(`session ${session.title}`);
+    const listed = (await fresh.listSessions()).find((summary) => summary.id === session.id)!;
+    expect(listed.createdAt).toBe(session.createdAt);
+    expect(listed.lastUpdateTime).toBe(session.lastUpdateTime);
+    expect((await fresh.openSessionSummary(session.id)).state).toMatchObject({ color: 'red' });
+  });
+
   it('merges into a browser in use: what differs here is named as a conflict and kept', async () => {
     const { runtime, flow, session } = await workspace();
     const { json } = await runtime.backups.backup();
@@ -141,6 +193,19 @@ describe('backup and restore', () => {
           sessions: [{ ...file.sessions[0], file: '{"events": 5}' }],
         }),
         /session ".*" in it is not valid/,
+      ],
+      [
+        JSON.stringify({
+          ...file,
+          sessions: [
+            { ...file.sessions[0], spans: [{ ...file.sessions[0].spans[0], spanId: 'x' }] },
+          ],
+        }),
+        /span #1 of session #1 is not valid: its span id/,
+      ],
+      [
+        JSON.stringify({ ...file, sessions: [{ ...file.sessions[0], lastUpdateTime: 'today' }] }),
+        /last update that is not a time/,
       ],
     ];
     for (const [text, message] of cases)

@@ -7,6 +7,7 @@ import { EXAMPLE_FLOWS } from '../../src/demos/flow-demos.ts';
 import { textOf, type Event } from '../../src/index.ts';
 import { checkpointRows, type CheckpointRow } from '../../src/ui/checkpoints-model.ts';
 import { openingCheckpoints } from '../../src/ui/session-view.ts';
+import { sessionFlow } from '../../src/ui/open-session-model.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import { OPENING, type RuntimeBroadcast } from '../../workers/protocol.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
@@ -231,5 +232,30 @@ describe('AppRuntime flows', () => {
     const error = await rejectionOf(runtime.rewinds.rewindToCheckpoint(id, events[0]!.id));
     expect(error.name).toBe('InvalidRequestError');
     expect((await runtime.openSession(id)).events).toHaveLength(events.length);
+  });
+
+  it('draws the flow a session ran, not the one the Agent select names now; reopened, the session keeps its agent', async () => {
+    const { runtime } = open();
+    const { id } = await runtime.createSession('example:support');
+    await run(runtime, id, 'My login is broken');
+    await runtime.setAgent(id, 'example:research-brief');
+    const summary = (await runtime.openSessionSummary(id, OPENING)).summary;
+    expect(summary.agentId).toBe('example:research-brief');
+    const agents = await runtime.agents();
+    const shown = sessionFlow(agents, summary.agentId, await openedRows(runtime, id));
+    expect(shown?.flow?.name).toBe('support');
+    expect(shown?.next).toBe('research-brief (example flow)');
+
+    // Not yet run: the flow chosen. A flow that is gone: said by the name it ran under.
+    const fresh = await runtime.createSession('example:research-brief');
+    expect(sessionFlow(agents, fresh.agentId, [])).toEqual({
+      flow: expect.objectContaining({ name: 'research-brief' }),
+    });
+    const { saved } = await runtime.flows.save(JSON.stringify(tinyFlow('gone soon')));
+    const doomed = await runtime.createSession(saved!.id);
+    await run(runtime, doomed.id, 'hi');
+    const rows = await openedRows(runtime, doomed.id);
+    await runtime.flows.remove(saved!.id);
+    expect(sessionFlow(await runtime.agents(), saved!.id, rows)).toEqual({ ranOn: 'gone_soon' });
   });
 });

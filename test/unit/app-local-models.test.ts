@@ -9,6 +9,8 @@ import type { LocalChatEngine } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import { LocalModels, type LocalModelBackend } from '../../workers/local-models.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
+import { chatItems } from '../../src/ui/chat-model.ts';
+import { CountingEngine } from '../support/counting-engine.ts';
 import { collect, freshDbName, rejectionOf } from '../support/helpers.ts';
 
 class MemoryBackend implements LocalModelBackend {
@@ -17,16 +19,29 @@ class MemoryBackend implements LocalModelBackend {
   exits = 0;
   /** When set, a load reads half the file, then waits for it. */
   held: Promise<void> | undefined;
+  /** The context size each load was asked for. */
+  readonly contexts: (number | undefined)[] = [];
+  /** When set, the engine counts tokens in a context of this size (or of the one asked for). */
+  counting: number | undefined;
   async save(id: string, file: Blob) {
     this.files.set(id, file);
   }
   async remove(id: string) {
     this.files.delete(id);
   }
-  async load(id: string, onRead?: (read: number, total: number) => void) {
+  async load(
+    id: string,
+    onRead?: (read: number, total: number) => void,
+    options: { contextTokens?: number } = {},
+  ) {
     const file = this.files.get(id);
     if (!file) throw new Error(`no file ${id}`);
     this.loads++;
+    this.contexts.push(options.contextTokens);
+    if (this.counting !== undefined) {
+      const engine = new CountingEngine(options.contextTokens ?? this.counting);
+      return Object.assign(engine, { exit: async () => void this.exits++ });
+    }
     if (this.held) {
       onRead?.(file.size / 2, file.size);
       await this.held;
@@ -140,6 +155,80 @@ describe('local models in the app', () => {
     expect(backend.files.size).toBe(0);
     expect(backend.exits).toBe(1);
     expect(await runtime.providers.list()).toEqual([]);
+  });
+
+  it('answers a conversation longer than its context without its oldest turns, and the chat says so', async () => {
+    const { runtime, backend } = open();
+    backend.counting = 4096;
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    // Settings → Providers: a small context, which the model is loaded with.
+    const saved = await runtime.providers.save({
+      id: info.id,
+      kind: 'local-gguf',
+      name: 'tiny',
+      baseUrl: '',
+      defaultModel: '',
+      contextTokens: 600,
+    });
+    expect(saved.contextTokens).toBe(600);
+    const { saved: agent } = await runtime.agentSpecs.save({
+      name: 'talker',
+      description: '',
+      providerId: info.id,
+      model: 'tiny.gguf',
+      instruction: 'Talk.',
+      tools: [],
+      subAgentIds: [],
+      resumable: true,
+    });
+    const session = await runtime.createSession(agent!.agentId);
+    for (let n = 1; n <= 8; n++)
+      await runtime.runs.send(session.id, `Message ${n}: ${'words '.repeat(60)}`, () => {});
+    expect(backend.contexts).toEqual([600]);
+    const opened = await runtime.openSessionSummary(session.id);
+    const items = chatItems(opened.activeTail.map((entry) => entry.event));
+    // Every message answered, none failed; the session keeps all of them.
+    expect(items.filter((item) => item.kind === 'error')).toEqual([]);
+    expect(items.filter((item) => item.kind === 'message' && item.fromUser)).toHaveLength(8);
+    expect(items.filter((item) => item.kind === 'message' && !item.fromUser)).toHaveLength(8);
+    const notes = items.filter((item) => item.kind === 'note').map((item) => item.text);
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.at(-1)).toMatch(
+      /^The oldest \d+ turns were left out of this request to fit the model’s context \(600 tokens\); the session still has them\.$/,
+    );
+  });
+
+  it('loads the model again with a new context size, and refuses one out of range', async () => {
+    const { runtime, backend } = open();
+    backend.counting = 4096;
+    const info = await runtime.providers.addLocal(gguf('tiny.gguf'));
+    const input = {
+      id: info.id,
+      kind: 'local-gguf' as const,
+      name: 'tiny',
+      baseUrl: '',
+      defaultModel: '',
+    };
+    const ask = async () =>
+      collect(
+        runtime.providers
+          .model(await runtime.providers.record(info.id), 'tiny.gguf')
+          .generateContentAsync({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      );
+    await ask();
+    expect(await runtime.providers.loadLocal(info.id)).toMatchObject({
+      state: 'loaded',
+      context: { tokens: 4096 },
+    });
+    await runtime.providers.save({ ...input, contextTokens: 2048 });
+    await ask();
+    expect(backend.contexts).toEqual([undefined, 2048]);
+    expect(runtime.providers.localStatus(info.id)).toMatchObject({ context: { tokens: 2048 } });
+    const error = await rejectionOf(runtime.providers.save({ ...input, contextTokens: 100 }));
+    expect(error.message).toMatch(/The context size must be a whole number of tokens from 512/);
+    expect((await runtime.providers.list())[0]?.contextTokens).toBe(2048);
+    // Emptied: the model's own again.
+    expect((await runtime.providers.save(input)).contextTokens).toBeUndefined();
   });
 
   it('cannot be made from a form without its file', async () => {

@@ -213,4 +213,56 @@ describe('approval policies', () => {
     await runtime.toolServers.setPolicy('echo', undefined);
     expect(await runtime.toolServers.policies()).toEqual({});
   });
+
+  it('keeps the answer to an approval in the turn that asked, for an agent whose runs are not resumed', async () => {
+    const runtime = open();
+    const server = await runtime.toolServers.save({ name: 'Local MCP', url: servers.mcp.url });
+    const agent = await agentWithServer(runtime, server.id, { policies: true });
+    // Not resumed: the answer goes on in an invocation of its own, as an ADK server's may.
+    await runtime.agentSpecs.save({ ...agent, resumable: false });
+    const session = await runtime.createSession(agent.agentId);
+    const asked: unknown[] = [];
+    await runtime.runs.send(session.id, 'go', (event) => asked.push(event));
+    const request = (
+      asked as { content?: { parts: { functionCall?: { id?: string; name: string } }[] } }[]
+    )
+      .flatMap((event) => event.content?.parts ?? [])
+      .find((part) => part.functionCall?.name === 'adk_request_confirmation')!.functionCall!;
+    await runtime.runs.answer(session.id, request.id!, true, undefined, () => {});
+    const opened = await runtime.openSessionSummary(session.id);
+    // History: one turn, not a second one called "Result of adk_request_confirmation".
+    expect(opened.activePath.map((turn) => turn.text)).toEqual(['go']);
+    const invocations = new Set(opened.activeTail.map((entry) => entry.event.invocationId));
+    expect(invocations.size).toBe(2);
+    // The tool ran on the approval, in the answer's invocation.
+    expect(responses(opened.activeTail.map((entry) => entry.event))).toContainEqual({
+      result: 'echo: hello from the model',
+    });
+  });
+
+  it('lists every tool a policy can be set for before its first call: the servers’, the built-in, the flows’', async () => {
+    const runtime = open();
+    const tested = await runtime.toolServers.test({ name: 'Local MCP', url: servers.mcp.url });
+    expect(tested.ok).toBe(true);
+    await runtime.toolServers.save({
+      name: 'Local MCP',
+      url: servers.mcp.url,
+      tools: tested.ok ? tested.tools : [],
+    });
+    await runtime.toolServers.save({ name: 'Untested', url: 'http://127.0.0.1:9/mcp' });
+    await runtime.toolServers.setPolicy('echo', 'always');
+    await runtime.toolServers.setPolicy('gone_tool', 'never');
+    const list = await runtime.toolServers.policyList();
+    const row = (name: string) => list.tools.find((tool) => tool.name === name);
+    expect(row('echo')).toMatchObject({ sources: ['Local MCP'], asks: true, policy: 'always' });
+    expect(row('picture')).toMatchObject({ sources: ['Local MCP'], asks: true });
+    expect(row('picture')?.policy).toBeUndefined();
+    // A name several places use is one row (a policy is by name).
+    expect(row('calculator')).toMatchObject({ sources: ['built-in', 'flows'], asks: false });
+    expect(row('set_state')).toMatchObject({ sources: ['built-in'], asks: false });
+    expect(row('lookup_invoice')).toMatchObject({ sources: ['flows'] });
+    expect(row('gone_tool')).toMatchObject({ sources: [], policy: 'never' });
+    expect(list.tools.filter((tool) => tool.name === 'calculator')).toHaveLength(1);
+    expect(list.unlistedServers).toEqual(['Untested']);
+  });
 });

@@ -37,6 +37,13 @@ describe('app traces', () => {
       expect.arrayContaining(seen.filter((event) => !event.partial).map((event) => event.id)),
     );
     const file = await runtime.traces.exportOtlp(session.id);
+    // Named by its title (its first message) and the day, not by its id.
+    expect(file.filename).toMatch(/^is-invoice-inv-1042-paid-\d{4}-\d\d-\d\d\.otlp\.json$/);
+    // Safe for any file system, whatever the title holds; letters of any script kept.
+    await runtime.renameSession(session.id, 'Trip: Zürich/Rome <draft>?* \u65c5\u884c');
+    expect((await runtime.traces.exportOtlp(session.id)).filename).toMatch(
+      /^trip-zürich-rome-draft-\u65c5\u884c-\d{4}-\d\d-\d\d\.otlp\.json$/u,
+    );
     expect(JSON.parse(file.json).resourceSpans[0].scopeSpans[0].spans.length).toBe(
       trace.spans.length,
     );

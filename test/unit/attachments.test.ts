@@ -9,7 +9,7 @@ import {
   type AttachmentFile,
 } from '../../src/models/attachments.ts';
 import { base64ToBytes } from '../../src/index.ts';
-import { sniff } from '../../src/ui/composer-files.ts';
+import { draftFile, draftProblems, sniff } from '../../src/ui/composer-files.ts';
 import { attachmentName, userMessage } from '../../workers/app-sessions.ts';
 
 const MB = 1024 * 1024;
@@ -159,5 +159,24 @@ describe('userMessage', () => {
     ['x'.repeat(500), 'x'.repeat(120)],
   ])('names %j %j', (name, expected) => {
     expect(attachmentName(name)).toBe(expected);
+  });
+});
+
+describe('files held for the next message', () => {
+  it('are checked as they are attached: those the agent cannot take are named and marked', async () => {
+    const pdf = await draftFile(new File(['%PDF-1.7'], 'paper.pdf', { type: 'application/pdf' }));
+    const notes = await draftFile(new File(['Buy milk.'], 'notes.txt', { type: 'text/plain' }));
+    const openai = draftProblems([pdf, notes], attachmentPolicy('openai-compatible'));
+    expect(openai.problems).toEqual([
+      "paper.pdf can't go to this OpenAI-compatible server: it takes images and text files, not PDFs.",
+    ]);
+    expect([...openai.refused]).toEqual([pdf.id]);
+    expect(draftProblems([pdf, notes], attachmentPolicy('gemini'))).toEqual({
+      problems: [],
+      refused: new Set(),
+    });
+    // An agent that takes no files refuses every one.
+    expect([...draftProblems([pdf, notes], undefined).refused]).toEqual([pdf.id, notes.id]);
+    expect(draftProblems([], undefined).problems).toEqual([]);
   });
 });

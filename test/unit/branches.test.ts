@@ -331,4 +331,71 @@ describe('branchTree', () => {
     expect(tree.activePath).toEqual(['t1']);
     expect(tree.markers).toEqual([]);
   });
+
+  it('puts the user’s answer to calls, in an invocation of its own, on the turn that made them', () => {
+    const event = (invocationId: string, author: string, init: Partial<Event> = {}): Event => ({
+      id: crypto.randomUUID(),
+      invocationId,
+      author,
+      timestamp: 0,
+      actions: { stateDelta: {}, artifactDelta: {} },
+      ...init,
+    });
+    const answer = (name: string) =>
+      event(`answer-${name}`, 'user', {
+        content: {
+          role: 'user',
+          parts: [{ functionResponse: { id: `${name}-1`, name, response: { confirmed: true } } }],
+        },
+      });
+    const log = [
+      event('a', 'user', { content: userMessage('send 5') }),
+      event('a', 'agent', {
+        content: {
+          role: 'model',
+          parts: [
+            {
+              functionCall: {
+                id: 'adk_request_confirmation-1',
+                name: 'adk_request_confirmation',
+                args: {},
+              },
+            },
+          ],
+        },
+      }),
+      answer('adk_request_confirmation'),
+      event('answer-adk_request_confirmation', 'agent', {
+        content: { role: 'model', parts: [{ text: 'Done' }] },
+      }),
+      answer('ask_user'),
+      event('c', 'user', { content: userMessage('thanks') }),
+    ];
+    const tree = branchTree(log);
+    // History shows no "Result of adk_request_confirmation" turn.
+    expect(tree.turns.map((turn) => turn.text)).toEqual(['send 5', 'thanks']);
+    expect(tree.activePath).toEqual(['a', 'c']);
+    expect(tree.byId.get('c')!.parentId).toBe('a');
+    expect(tree.byId.get('a')!.events.map((e) => e.invocationId)).toEqual([
+      'a',
+      'a',
+      'answer-adk_request_confirmation',
+      'answer-adk_request_confirmation',
+      'answer-ask_user',
+    ]);
+    // Rewinding before the answer keeps the turn that asked (as activeEvents does).
+    const marker = event('m', 'user', {
+      actions: {
+        stateDelta: {},
+        artifactDelta: {},
+        rewindBeforeInvocationId: 'answer-adk_request_confirmation',
+      },
+    });
+    const rewound = branchTree([...log, marker]);
+    expect(rewound.activePath).toEqual(['a']);
+    expect(rewound.byId.get('c')!.operations.switchToBranch).toEqual({
+      rewindBeforeInvocationId: 'm',
+    });
+    expect(activeEvents([...log, marker]).map((e) => e.invocationId)).toEqual(['a', 'a']);
+  });
 });

@@ -212,6 +212,44 @@ describe('layoutFlow', () => {
     expect(Math.sign(y.a! - y.b!)).toBe(Math.sign(y.after_a! - y.after_b!));
   });
 
+  it.each([
+    [
+      'condition',
+      {
+        rules: [
+          { variable: '{{question}}', operation: 'isEmpty', output: 'one' },
+          { variable: '{{question}}', operation: 'isNotEmpty', output: 'two' },
+        ],
+      },
+      ['one', 'two', 'else'],
+    ],
+    [
+      'conditionAgent',
+      { instruction: 'Pick', scenarios: ['one', 'two', 'three'] },
+      ['one', 'two', 'three'],
+    ],
+  ])(
+    "stacks a %s's targets in the order of its handles, so its edges do not cross",
+    (type, fields, outputs) => {
+      const branching = {
+        name: 'branching',
+        nodes: [
+          { id: 'start', type: 'start' },
+          { id: 'choose', type, ...fields },
+          // Listed (and connected) the other way round from the handles.
+          ...outputs.map((when) => ({ id: `to_${when}`, type: 'end' })).reverse(),
+        ],
+        edges: [
+          { from: 'start', to: 'choose' },
+          ...outputs.map((when) => ({ from: 'choose', to: `to_${when}`, when })).reverse(),
+        ],
+      } as unknown as Flow;
+      const laid = layoutFlow(branching).nodes;
+      const top = [...laid].filter((n) => n.id.startsWith('to_')).sort((a, b) => a.y - b.y);
+      expect(top.map((n) => n.id)).toEqual(outputs.map((when) => `to_${when}`));
+    },
+  );
+
   it('draws what it can of a flow being edited: no ids, duplicates, unknown ends', () => {
     const broken = {
       name: 'broken',

@@ -327,6 +327,66 @@ describe('a compiled flow', () => {
     expect(nodePath(turns[0]!)).toEqual(['start', 'ask', 'act', 'end']);
   });
 
+  it('ends the branch at a tool node with endWithoutCalls when no tool was asked for', async () => {
+    const lookup = recordingTool('lookup', () => 'found it');
+    const flow: Flow = {
+      name: 'flowise-tools',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'ask', type: 'llm' },
+        { id: 'act', type: 'tool', tools: ['lookup'], endWithoutCalls: true },
+        { id: 'answer', type: 'llm' },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'ask' },
+        { from: 'ask', to: 'act' },
+        { from: 'act', to: 'answer' },
+        { from: 'answer', to: 'end' },
+      ],
+    };
+    let asks = 0;
+    const model = nodeModel({
+      ask: () => (++asks === 1 ? 'no tool needed' : call('lookup')),
+      answer: () => 'done',
+    });
+    const { turns } = await runFlow(compileFlow(flow, { model, tools: [lookup.tool] }), 'a', 'b');
+    expect(nodePath(turns[0]!)).toEqual(['start', 'ask', 'act']);
+    expect(replies(turns[0]!)).toEqual(['ask: no tool needed']);
+    expect(nodePath(turns[1]!)).toEqual(['start', 'ask', 'act', 'answer', 'end']);
+  });
+
+  it("reads a node's latest output with {{nodes.id}}, from any turn", async () => {
+    const flow: Flow = {
+      name: 'refs',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'draft', type: 'llm', instruction: 'Draft.' },
+        {
+          id: 'review',
+          type: 'agent',
+          instruction: 'Before: {{nodes.review}}. Now: {{nodes.draft}}',
+        },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'draft' },
+        { from: 'draft', to: 'review' },
+        { from: 'review', to: 'end' },
+      ],
+    };
+    const seen: string[] = [];
+    const model = nodeModel({
+      draft: (_, n) => `draft ${n}`,
+      review: (request, n) => {
+        seen.push(/Before: .*/.exec(request.systemInstruction ?? '')![0]);
+        return `review ${n}`;
+      },
+    });
+    await runFlow(compileFlow(flow, { model }), 'one', 'two');
+    expect(seen).toEqual(['Before: . Now: draft 1', 'Before: review 1. Now: draft 2']);
+  });
+
   it('throws FlowValidationError and runs nothing for an invalid flow', () => {
     const model = nodeModel({});
     expect(() =>

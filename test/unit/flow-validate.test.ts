@@ -221,12 +221,20 @@ describe('validateFlow', () => {
     ],
     // Tools and models.
     [
-      'a tool node without tools',
+      'a tool node without a list of tools',
       (f) =>
-        f.nodes.push({ id: 'run', type: 'tool', tools: [] }) &&
+        f.nodes.push({ id: 'run', type: 'tool', tools: 'lookup_invoice' }) &&
         f.edges.push({ from: 'classify', to: 'run' }),
       'run',
-      'a tool node needs "tools"',
+      'a tool node needs "tools": an array of tool names',
+    ],
+    [
+      'endWithoutCalls that is not a boolean',
+      (f) =>
+        f.nodes.push({ id: 'run', type: 'tool', tools: [], endWithoutCalls: 'yes' }) &&
+        f.edges.push({ from: 'classify', to: 'run' }),
+      'run',
+      'endWithoutCalls must be true or false',
     ],
     [
       'an unknown tool',
@@ -378,6 +386,12 @@ describe('validateFlow', () => {
       (f) => (node(f, 'billing').instruction = 'Help {{vars.name}}'),
       'billing',
       'unknown root "vars"',
+    ],
+    [
+      'a template naming a node that is not in the flow',
+      (f) => (node(f, 'billing').instruction = 'What the router said: {{nodes.router}}'),
+      'billing',
+      '{{nodes.router}} in the instruction names node "router", which is not in the flow',
     ],
     [
       'a condition variable naming an undeclared state key',

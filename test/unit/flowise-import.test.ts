@@ -26,49 +26,49 @@ describe('Flowise import', () => {
       { key: 'notes', operation: 'append', default: [] },
     ]);
     expect(flow.nodes.map((n) => [n.id, n.type])).toEqual([
-      ['seqStart_0', 'start'],
-      ['seqLLMNode_0', 'llm'],
-      ['seqCondition_0', 'condition'],
-      ['seqAgent_0', 'agent'],
-      ['seqAgent_1', 'agent'],
-      ['seqConditionAgent_0', 'conditionAgent'],
-      ['seqLoop_0', 'loop'],
-      ['seqEnd_0', 'end'],
-      ['seqEnd_1', 'end'],
+      ['start', 'start'],
+      ['classifier', 'llm'],
+      ['route', 'condition'],
+      ['billing', 'agent'],
+      ['tech', 'agent'],
+      ['resolved', 'conditionAgent'],
+      ['loop', 'loop'],
+      ['end', 'end'],
+      ['end_2', 'end'],
     ]);
     const byId = Object.fromEntries(flow.nodes.map((n) => [n.id, n]));
-    expect(byId.seqLLMNode_0).toMatchObject({
+    expect(byId.classifier).toMatchObject({
       label: 'Classifier',
       instruction: 'Classify the request: {{question}}',
       output: [{ key: 'category', type: 'enum', enum: ['billing', 'tech'], description: 'topic' }],
       updateState: { category: '{{output.category}}' },
     });
-    expect(byId.seqCondition_0).toMatchObject({
+    expect(byId.route).toMatchObject({
       rules: [
         { variable: '{{state.category}}', operation: 'is', value: 'billing', output: 'Billing' },
       ],
     });
-    expect(byId.seqAgent_0).toMatchObject({
+    expect(byId.billing).toMatchObject({
       label: 'Billing',
       tools: ['calculator'],
       requireApproval: true,
       updateState: { notes: '{{output}}' },
     });
-    expect(byId.seqAgent_1).toMatchObject({
+    expect(byId.tech).toMatchObject({
       instruction: 'Help with a technical problem.\n\nThe problem: {{question}}',
       history: 'userQuestion',
     });
-    expect(byId.seqConditionAgent_0).toMatchObject({ scenarios: ['Solved', 'End'] });
-    expect(byId.seqLoop_0).toMatchObject({ to: 'seqAgent_1' });
+    expect(byId.resolved).toMatchObject({ scenarios: ['Solved', 'End'] });
+    expect(byId.loop).toMatchObject({ to: 'tech' });
     expect(flow.edges).toEqual([
-      { from: 'seqStart_0', to: 'seqLLMNode_0' },
-      { from: 'seqLLMNode_0', to: 'seqCondition_0' },
-      { from: 'seqCondition_0', to: 'seqAgent_0', when: 'Billing' },
-      { from: 'seqCondition_0', to: 'seqAgent_1', when: 'else' },
-      { from: 'seqAgent_0', to: 'seqEnd_0' },
-      { from: 'seqAgent_1', to: 'seqConditionAgent_0' },
-      { from: 'seqConditionAgent_0', to: 'seqEnd_1', when: 'Solved' },
-      { from: 'seqConditionAgent_0', to: 'seqLoop_0', when: 'End' },
+      { from: 'start', to: 'classifier' },
+      { from: 'classifier', to: 'route' },
+      { from: 'route', to: 'billing', when: 'Billing' },
+      { from: 'route', to: 'tech', when: 'else' },
+      { from: 'billing', to: 'end' },
+      { from: 'tech', to: 'resolved' },
+      { from: 'resolved', to: 'end_2', when: 'Solved' },
+      { from: 'resolved', to: 'loop', when: 'End' },
     ]);
   });
 
@@ -78,14 +78,14 @@ describe('Flowise import', () => {
     expect(said.filter((line) => /chatOpenAI_0|calculator_0/.test(line))).toEqual([]);
     expect(said).toEqual(
       expect.arrayContaining([
-        'changed seqStart_0: its chat model becomes the provider you choose for the flow',
+        'changed start: its chat model becomes the provider you choose for the flow',
         'changed agentMemory_0: agent memory: Trellis keeps every session in the browser already',
         expect.stringMatching(
-          /^dropped seqAgent_1: tool "Custom Tool" \(customTool\) has no Trellis counterpart/,
+          /^dropped tech: tool "Custom Tool" \(customTool\) has no Trellis counterpart/,
         ),
         'dropped stickyNote_0: sticky note: "Billing asks before it runs tools."',
-        expect.stringMatching(/^changed seqConditionAgent_0: its structured output and rules/),
-        'changed seqAgent_1: its human prompt is added to the instruction',
+        expect.stringMatching(/^changed resolved: its structured output and rules/),
+        'changed tech: its human prompt is added to the instruction',
       ]),
     );
   });
@@ -93,9 +93,9 @@ describe('Flowise import', () => {
   it('runs with a scripted model: routes, loops back, and ends', async () => {
     let checks = 0;
     const model = nodeModel({
-      seqLLMNode_0: () => '{"category": "tech"}',
-      seqAgent_1: () => 'Try restarting it.',
-      seqConditionAgent_0: () => (++checks === 1 ? 'End' : 'Solved'),
+      classifier: () => '{"category": "tech"}',
+      tech: () => 'Try restarting it.',
+      resolved: () => (++checks === 1 ? 'End' : 'Solved'),
     });
     const runner = new InMemoryRunner({
       agent: compileFlow(flow, { model, tools: builtinTools(BUILTIN_TOOL_NAMES) }),
@@ -112,17 +112,17 @@ describe('Flowise import', () => {
       }),
     );
     expect(nodePath(events)).toEqual([
-      'seqStart_0',
-      'seqLLMNode_0',
-      'seqCondition_0',
-      'seqAgent_1',
-      'seqConditionAgent_0',
-      'seqLoop_0',
-      'seqAgent_1',
-      'seqConditionAgent_0',
-      'seqEnd_1',
+      'start',
+      'classifier',
+      'route',
+      'tech',
+      'resolved',
+      'loop',
+      'tech',
+      'resolved',
+      'end_2',
     ]);
-    expect(replies(events)).toContain('seqAgent_1: Try restarting it.');
+    expect(replies(events)).toContain('tech: Try restarting it.');
   });
 
   it('refuses what is not a Sequential Agents flow, with a clear message', () => {

@@ -783,7 +783,7 @@ describe('Flowise exports', () => {
         const { report } = readFlowiseFile(text, 'triage.json');
         expect(report).toContainEqual(
           expect.objectContaining({
-            nodeId: 'seqAgent_0',
+            nodeId: 'agent', // no name to call it by: its type,
             message: expect.stringMatching(/its form could not be read/),
           }),
         );

@@ -3,6 +3,8 @@
 // is left as it was.
 
 import { describe, expect, it } from 'vitest';
+import { nodeHeading } from '../../src/ui/NodeForm.tsx';
+import { detailsOf, withDetail } from '../../src/ui/node-form-model.ts';
 import { flowText } from '../../src/ui/flow-editor-model.ts';
 import {
   NODE_FIELDS,
@@ -128,5 +130,27 @@ describe('the State form (the flow’s state keys)', () => {
       { key: 'mood', operation: 'replace', default: 'calm' },
     ]);
     expect(JSON.parse(withState(text, [])!)).not.toHaveProperty('state');
+  });
+});
+
+describe("a node form's heading and the flow's details", () => {
+  it('names a node once: its name, then its type and id where they say more', () => {
+    expect(nodeHeading({ id: 'condition', type: 'condition', label: 'Condition' })).toBe(
+      'Condition',
+    );
+    expect(nodeHeading({ id: 'billing', type: 'agent', label: 'Billing' })).toBe('Billing · Agent');
+    expect(nodeHeading({ id: 'route', type: 'condition' })).toBe('route · Condition');
+    expect(nodeHeading({ id: 'check', type: 'conditionAgent', label: 'Is it done?' })).toBe(
+      'Is it done? · Condition Agent · check',
+    );
+  });
+
+  it("edits the flow's name and description outside the JSON", () => {
+    const text = '{"name": "a", "description": "old", "nodes": [], "edges": []}';
+    expect(detailsOf(text)).toEqual({ name: 'a', description: 'old' });
+    const renamed = withDetail(text, 'name', 'support desk')!;
+    expect(JSON.parse(renamed)).toMatchObject({ name: 'support desk', description: 'old' });
+    expect(JSON.parse(withDetail(renamed, 'description', '')!)).not.toHaveProperty('description');
+    expect(detailsOf('{ not json')).toBeUndefined();
   });
 });

@@ -99,6 +99,28 @@ function expectedPage(log: readonly Event[], fromSeq: number, limit: number): Lo
   return { eventCount: log.length, entries };
 }
 
+const userText = (text: string) => ({ role: 'user' as const, parts: [{ text }] });
+const modelText = (text: string) => ({ role: 'model' as const, parts: [{ text }] });
+const confirmationCall = {
+  functionCall: {
+    id: 'confirm-1',
+    name: 'adk_request_confirmation',
+    args: { originalFunctionCall: { id: 'call-1', name: 'send_coins', args: { amount: 5 } } },
+  },
+};
+const confirmationAnswer = {
+  role: 'user' as const,
+  parts: [
+    {
+      functionResponse: {
+        id: 'confirm-1',
+        name: 'adk_request_confirmation',
+        response: { confirmed: true },
+      },
+    },
+  ],
+};
+
 describe.each(serviceKinds)('session summary ($name)', (kind) => {
   let services: Services;
   let service: BaseSessionService;
@@ -162,12 +184,16 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
         const invocationId = `turn-${n++}`;
         invocations.push(invocationId);
         const fromUser = next() < 0.8;
+        // Now and then the user's answer to a call, in an invocation of its own: no turn.
+        const answers = fromUser && next() < 0.15;
         await service.appendEvent({
           session,
           event: createEvent({
             invocationId,
             author: fromUser ? 'user' : 'agent',
-            content: { role: fromUser ? 'user' : 'model', parts: [{ text: `message ${n}` }] },
+            content: answers
+              ? confirmationAnswer
+              : { role: fromUser ? 'user' : 'model', parts: [{ text: `message ${n}` }] },
           }),
         });
         for (let i = Math.floor(next() * 3); i > 0; i--) {
@@ -286,6 +312,47 @@ describe.each(serviceKinds)('session summary ($name)', (kind) => {
     expect(await service.getSwitchMarker({ ...key(session), invocationId: 'b' })).toBe(
       marker.invocationId,
     );
+  });
+
+  it('puts the user’s answer to an approval on the turn that asked, not in a turn of its own', async () => {
+    // As an ADK server (or ADK Python's log) has it: the answer starts an invocation of its own.
+    const session = await service.createSession({ appName, userId });
+    const append = (event: Parameters<typeof createEvent>[0]) =>
+      service.appendEvent({ session, event: createEvent(event) });
+    await append({ invocationId: 'a', author: 'user', content: userText('send 5') });
+    await append({
+      invocationId: 'a',
+      author: 'agent',
+      content: { role: 'model', parts: [confirmationCall] },
+      longRunningToolIds: ['confirm-1'],
+    });
+    await append({ invocationId: 'answer', author: 'user', content: confirmationAnswer });
+    await append({ invocationId: 'answer', author: 'agent', content: modelText('Done') });
+    await append({ invocationId: 'c', author: 'user', content: userText('thanks') });
+    const summary = await service.getSessionSummary(key(session));
+    expect(summary!.activePath.map((turn) => [turn.invocationId, turn.text])).toEqual([
+      ['a', 'send 5'],
+      ['c', 'thanks'],
+    ]);
+    await check(session, 50, 50);
+    // Rewinding before the turn that asked takes its answer away too; switching brings both back.
+    const marker = await service.rewindSession({ ...key(session), rewindBeforeInvocationId: 'a' });
+    expect((await service.getSessionSummary(key(session)))!.activePath).toEqual([]);
+    await check(session, 50, 50);
+    await checkSwitchMarkers(session);
+    expect(await service.getSwitchMarker({ ...key(session), invocationId: 'c' })).toBe(
+      marker.invocationId,
+    );
+    await service.rewindSession({ ...key(session), rewindBeforeInvocationId: marker.invocationId });
+    await check(session, 50, 50);
+    const log = (await service.getSession(key(session)))!.events;
+    expect(activeEvents(log).map((event) => event.invocationId)).toEqual([
+      'a',
+      'a',
+      'answer',
+      'answer',
+      'c',
+    ]);
   });
 
   it('agrees for an imported log', async () => {

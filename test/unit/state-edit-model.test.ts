@@ -47,9 +47,15 @@ describe('the state editor', () => {
   });
 
   it.each([
-    ['blue', /Not JSON .*A text needs quotes/],
+    // The hint quotes the value typed, not an example of another.
+    ['red', /^Not JSON \(.*\)\. A text needs quotes: "red"\.$/],
+    [' light green ', /A text needs quotes: "light green"\.$/],
+    ['3 apples', /A text needs quotes: "3 apples"\.$/],
+    ['say "hi"', /A text needs quotes: "say \\"hi\\""\.$/],
     ['', /Type a value as JSON/],
-    ['{"a": ', /Not JSON/],
+    // Broken JSON is not a text to quote.
+    ['{"a": ', /^Not JSON \([^)]*\)\.$/],
+    ['[1, 2', /^Not JSON \([^)]*\)\.$/],
     ['null', /null removes a key/],
   ])('says what is wrong with the value %j', (text, problem) => {
     const parsed = parseValue(text);

@@ -33,7 +33,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
       im.note(node.id, 'changed', 'its chat model becomes the provider you choose for the flow');
     if (text(inputs.inputModeration))
       im.note(node.id, 'dropped', 'its input moderation chain is not carried over');
-    return { id: node.id, type: 'start', label: label(node) };
+    return { id: im.idOf(node.id), type: 'start', label: label(node) };
   },
   seqState: (node, inputs, im) => {
     if (inputs.stateMemory === 'stateMemoryCode' || text(inputs.stateMemoryCode))
@@ -57,7 +57,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
   },
   seqAgent: (node, inputs, im) => ({
     ...modelNote(node, inputs, im),
-    id: node.id,
+    id: im.idOf(node.id),
     type: 'agent',
     label: text(inputs.agentName) || label(node),
     instruction: im.prompt(node.id, inputs),
@@ -92,7 +92,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
       },
     );
     return {
-      id: node.id,
+      id: im.idOf(node.id),
       type: 'llm',
       label: text(inputs.llmNodeName) || label(node),
       instruction: im.prompt(node.id, inputs),
@@ -102,10 +102,13 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     };
   },
   seqToolNode: (node, inputs, im) => ({
-    id: node.id,
+    id: im.idOf(node.id),
     type: 'tool',
     label: text(inputs.toolNodeName) || label(node),
     tools: im.tools(node.id, inputs),
+    // Flowise routes the LLM Node before it here only when it asks for a tool; otherwise its
+    // answer ends the branch.
+    endWithoutCalls: true,
     ...(truthy(inputs.interrupt) ? { requireApproval: true } : {}),
     ...(truthy(inputs.interrupt) && text(inputs.approvalPrompt)
       ? { approvalPrompt: text(inputs.approvalPrompt) }
@@ -113,7 +116,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     ...optional('updateState', im.updateState(node.id, inputs)),
   }),
   seqCondition: (node, inputs, im) => ({
-    id: node.id,
+    id: im.idOf(node.id),
     type: 'condition',
     label: text(inputs.conditionName) || label(node),
     rules: im.rules(node.id, inputs),
@@ -130,7 +133,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
       'its structured output and rules become scenarios the model chooses from',
     );
     return {
-      id: node.id,
+      id: im.idOf(node.id),
       type: 'conditionAgent',
       label: text(inputs.conditionAgentName) || label(node),
       instruction: `${im.prompt(node.id, inputs)}\n\nAnswer with one scenario: ${said}; otherwise End.`,
@@ -147,14 +150,14 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
         `it loops to "${text(inputs.loopToName)}", which is not in the flow`,
       );
     return {
-      id: node.id,
+      id: im.idOf(node.id),
       type: 'loop',
       label: label(node),
       to: target ?? '',
       maxLoops: DEFAULT_MAX_LOOPS,
     };
   },
-  seqEnd: (node) => ({ id: node.id, type: 'end', label: label(node) }),
+  seqEnd: (node, _inputs, im) => ({ id: im.idOf(node.id), type: 'end', label: label(node) }),
 };
 
 /** A node's own chat model: reported (the flow's provider, or the node's, is chosen here). */

@@ -6,7 +6,7 @@
 // other than the user's providers, `$flow.state.messages` expressions — goes in the report, each
 // item naming its node, never dropped without a word.
 
-import type { Flow, FlowEdge, FlowNode } from '../flow.ts';
+import { flowAgentName, type Flow, type FlowEdge, type FlowNode } from '../flow.ts';
 import { InvalidRequestError } from '../../core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../core/json-limits.ts';
 import { NODE_CONVERTERS } from './converters.ts';
@@ -102,15 +102,17 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
     throw new InvalidRequestError(
       'This Flowise flow has no Sequential Agents Start node (seqStart): only Sequential Agents flows import',
     );
-  const im = new Importer(nodes);
+  const im = new Importer(nodes, [name, flowAgentName(name)]);
   // Chat models, tools, memory and state feed the nodes they are connected to, which report them.
-  const feeds = new Set(
-    fileEdges
-      .filter((edge) => !edge.targetHandle!.includes('-input-sequentialNode-'))
-      .map((edge) => edge.source),
-  );
+  const flowEdges = fileEdges.filter((edge) => isFlowEdge(edge));
+  const feeds = new Set(fileEdges.filter((edge) => !isFlowEdge(edge)).map((edge) => edge.source));
   const flowNodes: FlowNode[] = [];
-  for (const node of nodes) {
+  // The State first (its keys make `$flow.state.x` templates), then the file's order.
+  const inOrder = [
+    ...nodes.filter((node) => node.data.name === 'seqState'),
+    ...nodes.filter((node) => node.data.name !== 'seqState'),
+  ];
+  for (const node of inOrder) {
     const convert = NODE_CONVERTERS[node.data.name];
     if (convert) {
       const inputs = isRecord(node.data.inputs) ? node.data.inputs : {};
@@ -141,23 +143,23 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
   // Positions all in one place (a file written by hand, or by a tool) draw nothing useful: the
   // canvas lays such a flow out itself.
   const places = new Set(flowNodes.map((node) => `${node.position?.x},${node.position?.y}`));
-  if (flowNodes.length > 1 && places.size === 1)
-    for (const node of flowNodes) delete node.position;
-  const kept = new Set(flowNodes.map((node) => node.id));
+  if (flowNodes.length > 1 && places.size === 1) for (const node of flowNodes) delete node.position;
+  const kept = new Map(flowNodes.map((node) => [node.id, node]));
+  const byFlowiseId = new Map(nodes.map((node) => [node.id, node]));
   const edges: FlowEdge[] = [];
-  for (const edge of fileEdges) {
-    if (!edge.targetHandle!.includes('-input-sequentialNode-')) continue; // models, tools, state
-    if (!kept.has(edge.source) || !kept.has(edge.target)) {
+  for (const edge of flowEdges) {
+    const from = kept.get(im.idOf(edge.source));
+    const to = kept.get(im.idOf(edge.target));
+    if (!from || !to) {
       im.note(
         edge.source,
         'dropped',
-        `its connection to ${edge.target} leads through a node that did not come over`,
+        `its connection to ${im.idOf(edge.target)} leads through a node that did not come over`,
       );
       continue;
     }
-    const from = flowNodes.find((node) => node.id === edge.source)!;
-    const when = branchOf(from, edge.sourceHandle ?? '');
-    edges.push({ from: edge.source, to: edge.target, ...(when ? { when } : {}) });
+    const when = branchOf(from, byFlowiseId.get(edge.source)!, edge.sourceHandle ?? '');
+    edges.push({ from: from.id, to: to.id, ...(when ? { when } : {}) });
   }
   const description = typeof file.description === 'string' ? file.description.slice(0, 1000) : '';
   const flow: Flow = {
@@ -170,10 +172,29 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
   return { flow, report: im.report };
 }
 
-/** The branch an edge out of a condition takes: its handle names a rule's output, or `end`. */
-function branchOf(from: FlowNode, handle: string): string | undefined {
+/**
+ * Whether an edge is a step of the flow (into a node's *Sequential Node* input, or a Tool Node's
+ * *LLM Node*), not a model, tool, memory or state feeding a node.
+ */
+function isFlowEdge(edge: FlowiseEdge): boolean {
+  return /-input-(sequentialNode|llmNode)-/.test(edge.targetHandle ?? '');
+}
+
+/**
+ * The branch an edge out of a condition takes: Flowise names it by the label of the output its
+ * handle is (a rule's output, or End), as its graph does; a file without its outputs by the
+ * handle's own name.
+ */
+function branchOf(from: FlowNode, node: FlowiseNode, handle: string): string | undefined {
   if (from.type !== 'condition' && from.type !== 'conditionAgent') return undefined;
-  const name = /-output-(.+)-Condition$/.exec(handle)?.[1]?.toLowerCase();
+  const anchors = (node.data as { outputAnchors?: unknown }).outputAnchors;
+  const options = Array.isArray(anchors) && isRecord(anchors[0]) ? anchors[0].options : undefined;
+  const option = Array.isArray(options)
+    ? options.find((option: unknown) => isRecord(option) && option.id === handle)
+    : undefined;
+  const name = (
+    typeof option?.label === 'string' ? option.label : /-output-(.+)-Condition$/.exec(handle)?.[1]
+  )?.toLowerCase();
   if (!name) return undefined;
   const outputs =
     from.type === 'condition' ? from.rules.map((rule) => rule.output) : from.scenarios;

@@ -49,28 +49,79 @@ const TOOL_NAMES: Record<string, string> = {
   currentDateTime: 'current_time',
 };
 
+/** The form field that holds each node type's name (what Flowise names its graph's node by). */
+const NAME_FIELDS: Record<string, string> = {
+  seqAgent: 'agentName',
+  seqLLMNode: 'llmNodeName',
+  seqToolNode: 'toolNodeName',
+  seqCondition: 'conditionName',
+  seqConditionAgent: 'conditionAgentName',
+};
+
+/** The nodes that become nodes here, and what they are called when they have no name. */
+const UNNAMED: Record<string, string> = {
+  seqStart: 'start',
+  seqEnd: 'end',
+  seqLoop: 'loop',
+  seqAgent: 'agent',
+  seqLLMNode: 'llm',
+  seqToolNode: 'tool',
+  seqCondition: 'condition',
+  seqConditionAgent: 'condition_agent',
+};
+
 export class Importer {
   readonly report: FlowiseReportItem[] = [];
   readonly state: FlowStateKey[] = [];
   private readonly byId: Map<string, FlowiseNode>;
+  /** Flowise's node id → the node's id here. */
+  private readonly ids: Map<string, string>;
 
-  constructor(readonly nodes: FlowiseNode[]) {
+  /** `reserved`: ids no node may take (the flow's name, its agent's name). */
+  constructor(
+    readonly nodes: FlowiseNode[],
+    reserved: readonly string[] = [],
+  ) {
     this.byId = new Map(nodes.map((node) => [node.id, node]));
+    this.ids = nodeIds(nodes, reserved);
+  }
+
+  /** The id here of a Flowise node (its own id when it did not become a node). */
+  idOf(flowiseId: string): string {
+    return this.ids.get(flowiseId) ?? flowiseId;
   }
 
   note(nodeId: string | undefined, kind: FlowiseReportItem['kind'], message: string): void {
-    this.report.push({ ...(nodeId ? { nodeId } : {}), kind, message });
+    this.report.push({ ...(nodeId ? { nodeId: this.idOf(nodeId) } : {}), kind, message });
   }
 
-  /** A Flowise expression (`$flow.state.x`, `$flow.output.y`) as a Trellis template. */
+  /**
+   * A Flowise expression as a Trellis template: `$flow.state.x` (and `x[0]`, `x.y`),
+   * `$flow.output.y`, `{{question}}`, and a node's last message: `{{node.data.instance}}` in
+   * a prompt value, `$node` in a condition.
+   */
   expression(nodeId: string, value: string, where: string): string {
     const text = value.trim();
     if (text === '{{question}}' || text === '$flow.input') return '{{question}}';
-    const state = /^\$flow\.state\.([A-Za-z_][\w-]*)$/.exec(text);
-    if (state) return `{{state.${state[1]}}}`;
     if (text === '$flow.output.content' || text === '$flow.output') return '{{output}}';
-    const output = /^\$flow\.output\.([A-Za-z_][\w-]*)$/.exec(text);
-    if (output) return `{{output.${output[1]}}}`;
+    const path = /^\$flow\.(state|output)\.([A-Za-z_][\w-]*)((?:\.[A-Za-z_][\w-]*|\[\d+\])*)$/.exec(
+      text,
+    );
+    if (path && (path[1] === 'output' || this.state.some((key) => key.key === path[2]))) {
+      const deeper = path[3]!.replace(/\[(\d+)\]/g, '.$1');
+      return `{{${path[1]}.${path[2]}${deeper}}}`;
+    }
+    const instance = /^\{\{([A-Za-z_][\w-]*)\.data\.instance\}\}$/.exec(text)?.[1];
+    const message = instance ?? /^\$([A-Za-z_][\w-]*_\d+)$/.exec(text)?.[1];
+    if (message && this.ids.has(message)) return `{{nodes.${this.idOf(message)}}}`;
+    if (message) {
+      this.note(
+        nodeId,
+        'dropped',
+        `${where}: "${text}" names a node that did not come over; kept as text`,
+      );
+      return value;
+    }
     if (text.startsWith('$flow.') || text.startsWith('$vars.')) {
       this.note(nodeId, 'dropped', `${where}: "${text}" has no Trellis template; kept as text`);
     }
@@ -119,21 +170,24 @@ export class Importer {
         this.note(
           nodeId,
           'dropped',
-          `tool "${tool?.data.label ?? ref}" (${tool?.data.name ?? 'missing'}) has no Trellis counterpart`,
+          `tool "${tool?.data.label ?? ref}" (${tool?.data.name ?? 'missing'}) has no Trellis counterpart: give the node one of yours (a tool server's, in Settings → Tool servers)`,
         );
     }
     return tools;
   }
 
-  /** The node of a Flowise name (an Agent's or LLM Node's name), for a Loop's target. */
+  /**
+   * The node a Loop's *Loop To* names: Flowise names its graph's nodes by their names in lower
+   * case with `_` for spaces, and so matches the name.
+   */
   named(name: string): string | undefined {
-    const wanted = name.trim().toLowerCase();
-    return this.nodes.find((node) => {
-      const inputs = node.data.inputs ?? {};
-      return [inputs.agentName, inputs.llmNodeName, inputs.toolNodeName, inputs.conditionName]
-        .filter((value): value is string => typeof value === 'string')
-        .some((value) => value.trim().toLowerCase() === wanted);
-    })?.id;
+    const wanted = graphName(name);
+    const found = this.nodes.find((node) => {
+      const field = NAME_FIELDS[node.data.name];
+      const value = field ? node.data.inputs?.[field] : undefined;
+      return typeof value === 'string' && graphName(value) === wanted;
+    });
+    return found && this.idOf(found.id);
   }
 
   rules(nodeId: string, inputs: Record<string, unknown>): ConditionRule[] {
@@ -196,4 +250,36 @@ export function references(value: unknown): string[] {
 
 export function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+/** A name as Flowise names a graph's node: lower case, spaces as `_`. */
+function graphName(name: string): string {
+  return name.toLowerCase().replace(/\s/g, '_').trim();
+}
+
+/**
+ * The ids the nodes get here: their names as Flowise names its graph's nodes (so a message is
+ * signed `billing`, not `seqAgent_0`), made identifiers, each once; a node without a name is
+ * called by its type (`start`, `end`, `end_2`).
+ */
+function nodeIds(nodes: readonly FlowiseNode[], reserved: readonly string[]): Map<string, string> {
+  const taken = new Set(['user', ...reserved]);
+  const ids = new Map<string, string>();
+  for (const node of nodes) {
+    const fallback = UNNAMED[node.data.name];
+    if (!fallback) continue;
+    const field = NAME_FIELDS[node.data.name];
+    const named = field ? text(node.data.inputs?.[field]) : '';
+    const made = graphName(named)
+      .replace(/[^a-z0-9_-]+/g, '_')
+      .replace(/_+/g, '_')
+      .replace(/^[_-]+|[_-]+$/g, '')
+      .slice(0, 48);
+    const base = !made ? fallback : /^\d/.test(made) ? `${fallback}_${made}` : made;
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+    taken.add(id);
+    ids.set(node.id, id);
+  }
+  return ids;
 }

@@ -7,19 +7,24 @@
 // `{"name": <a tool>, "arguments": <that tool's schema>}`, which becomes a functionCall part.
 // Structured output (`responseSchema`) uses the same kind of grammar.
 
-import { type Content, type Part } from '../../core/content.ts';
+import type { Part } from '../../core/content.ts';
 import type { UsageMetadata } from '../../core/event.ts';
 import { ModelError } from '../../core/errors.ts';
 import { newFunctionCallId } from '../../core/ids.ts';
 import { BaseLlm, type GenerateOptions, type LlmRequest, type LlmResponse } from '../llm.ts';
 import { MODEL_ERROR_CODES } from '../model-errors.ts';
+import { toChatMessages, type LocalChatMessage } from './chat-messages.ts';
+import {
+  CAUTIOUS_CHARS_PER_TOKEN,
+  contextOverflow,
+  droppedTurnsNote,
+  fitToContext,
+  replyRoom,
+  type ContextFit,
+} from './context-fit.ts';
 import { parseToolCall, schemaGrammar, toolGrammar } from './gguf-grammar.ts';
 
-/** A chat message as the model's own chat template (in the GGUF) formats it. */
-export interface LocalChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+export { toChatMessages, type LocalChatMessage };
 
 export interface LocalChatParams {
   messages: LocalChatMessage[];
@@ -47,6 +52,11 @@ export interface LocalChatChunk {
  */
 export interface LocalChatEngine {
   createChatCompletion(params: LocalChatParams): Promise<void>;
+  /**
+   * The tokens a request (its prompt and its reply) may fill, when known: the context the model
+   * was loaded with, or the one it was trained for if that is less (llama.cpp's limit).
+   */
+  readonly contextTokens?: number;
 }
 
 export interface LocalGgufModelOptions {
@@ -67,6 +77,8 @@ export interface LocalGgufModelOptions {
 export class LocalGgufModel extends BaseLlm {
   private readonly options: LocalGgufModelOptions;
   private engine: Promise<LocalChatEngine> | undefined;
+  /** The model's characters per token, from its own counts of the prompts it was sent. */
+  private charsPerToken = CAUTIOUS_CHARS_PER_TOKEN;
   /** The end of the queue: one generation at a time, as the engine runs one context. */
   private queue: Promise<void> = Promise.resolve();
 
@@ -81,7 +93,9 @@ export class LocalGgufModel extends BaseLlm {
    *   leaves the queue without running;
    * - streaming yields text as it comes, except for a tool call, which is only yielded whole;
    * - the final response holds the whole text, or the call as a functionCall part;
-   * - an abort rejects with an AbortError at once, whatever the engine is doing.
+   * - an abort rejects with an AbortError at once, whatever the engine is doing;
+   * - a conversation longer than the context is sent without its oldest turns (context-fit.ts),
+   *   and the answer carries a notice that says so; the request itself is left as it is.
    */
   override async *generateContentAsync(
     request: LlmRequest,
@@ -94,36 +108,59 @@ export class LocalGgufModel extends BaseLlm {
       // Tools it may still call this turn: none once it has made its calls.
       const tools = this.toolCallsLeft(request) > 0 ? (request.tools ?? []) : [];
       const grammar = requestGrammar(request, tools.length > 0);
-      const chunks = streamed(
-        (onData) =>
-          engine.createChatCompletion({
-            messages: toChatMessages(request),
-            stream: true,
-            max_tokens: this.options.maxTokens ?? 1024,
-            temperature: this.options.temperature ?? 0.2,
-            ...(grammar ? { grammar } : {}),
-            ...(signal ? { abortSignal: signal } : {}),
-            onData,
-          }),
-        signal,
-      );
-      let text = '';
-      let usage: UsageMetadata | undefined;
-      for await (const chunk of chunks) {
-        const delta = chunk.choices[0]?.delta.content ?? '';
-        usage = usageOf(chunk) ?? usage;
-        if (!delta) continue;
-        text += delta;
-        // A reply that starts with "{" is a call (or schema JSON) being written: not shown in parts.
-        if (stream && !(tools.length > 0 && text.trimStart().startsWith('{')) && text.trim())
-          yield { content: { role: 'model', parts: [{ text: delta }] }, partial: true };
+      const maxTokens = this.options.maxTokens ?? 1024;
+      let context = engine.contextTokens;
+      let fit = this.fit(request, context, maxTokens);
+      for (let attempt = 1; ; attempt++) {
+        const chunks = streamed(
+          (onData) =>
+            engine.createChatCompletion({
+              messages: fit.messages,
+              stream: true,
+              max_tokens: maxTokens,
+              temperature: this.options.temperature ?? 0.2,
+              ...(grammar ? { grammar } : {}),
+              ...(signal ? { abortSignal: signal } : {}),
+              onData,
+            }),
+          signal,
+        );
+        let text = '';
+        let usage: UsageMetadata | undefined;
+        try {
+          for await (const chunk of chunks) {
+            const delta = chunk.choices[0]?.delta.content ?? '';
+            usage = usageOf(chunk) ?? usage;
+            if (!delta) continue;
+            text += delta;
+            // A reply that starts with "{" is a call (or schema JSON) being written: not shown.
+            if (stream && !(tools.length > 0 && text.trimStart().startsWith('{')) && text.trim())
+              yield { content: { role: 'model', parts: [{ text: delta }] }, partial: true };
+          }
+        } catch (error) {
+          // Too long for the context after all: fitted again on the model's own count.
+          const overflow = text === '' ? contextOverflow(error) : undefined;
+          if (!overflow) throw error;
+          this.learn(fit.chars, overflow.tokens);
+          context = overflow.limit;
+          const next = this.fit(request, context, maxTokens);
+          if (next.droppedTurns <= fit.droppedTurns || attempt >= MAX_FITS)
+            throw tooLongForContext(this.model, overflow);
+          fit = next;
+          continue;
+        }
+        if (usage?.promptTokenCount) this.learn(fit.chars, usage.promptTokenCount);
+        yield {
+          content: { role: 'model', parts: [replyPart(text, tools.length > 0)] },
+          turnComplete: true,
+          modelVersion: this.model,
+          ...(usage ? { usageMetadata: usage } : {}),
+          ...(fit.droppedTurns > 0 && context
+            ? { notice: droppedTurnsNote(fit.droppedTurns, context) }
+            : {}),
+        };
+        return;
       }
-      yield {
-        content: { role: 'model', parts: [replyPart(text, tools.length > 0)] },
-        turnComplete: true,
-        modelVersion: this.model,
-        ...(usage ? { usageMetadata: usage } : {}),
-      };
     } finally {
       release();
     }
@@ -180,6 +217,17 @@ export class LocalGgufModel extends BaseLlm {
     return release;
   }
 
+  /** The request's messages, fitted to `context` (all of them when it is not known). */
+  private fit(request: LlmRequest, context: number | undefined, maxTokens: number): ContextFit {
+    const promptTokens = context ? context - replyRoom(context, maxTokens) : Infinity;
+    return fitToContext(request, { promptTokens, charsPerToken: this.charsPerToken });
+  }
+
+  /** Learns the model's rate from its count of a prompt (one of a few tokens says little). */
+  private learn(chars: number, tokens: number): void {
+    if (tokens >= MIN_TOKENS_TO_LEARN) this.charsPerToken = chars / tokens;
+  }
+
   /** Calls left this turn: the limit less the calls since the user's last message. */
   private toolCallsLeft(request: LlmRequest): number {
     let calls = 0;
@@ -190,6 +238,21 @@ export class LocalGgufModel extends BaseLlm {
     }
     return (this.options.maxToolCallsPerTurn ?? 4) - calls;
   }
+}
+
+/** How many times a request is fitted again after the model said it was too long. */
+const MAX_FITS = 4;
+/** The fewest tokens a prompt has for its count to set the rate. */
+const MIN_TOKENS_TO_LEARN = 32;
+
+/** The error of a request whose last turn alone is longer than the model's context. */
+function tooLongForContext(model: string, { tokens, limit }: { tokens: number; limit: number }) {
+  return new ModelError(
+    `This turn is too long for ${model}: its request is ${tokens.toLocaleString('en-US')} tokens, ` +
+      `and the model's context is ${limit.toLocaleString('en-US')}, even with every older turn left out. ` +
+      'Raise the context size in Settings → Providers (up to the model’s own), or start a new session with a shorter message.',
+    'LOCAL_MODEL_CONTEXT',
+  );
 }
 
 function usageOf({ usage, timings }: LocalChatChunk): UsageMetadata | undefined {
@@ -230,59 +293,6 @@ function replyPart(text: string, hadTools: boolean): Part {
     );
   }
   return { text };
-}
-
-/**
- * The conversation as the chat template's messages. Templates differ in what they accept
- * (Gemma's rejects a tool role, and two messages in a row from one side), so calls are written
- * as the assistant's JSON, results as the user's text, and messages in a row from one side are
- * joined. The tools are described in the system message.
- */
-export function toChatMessages(request: LlmRequest): LocalChatMessage[] {
-  const messages: LocalChatMessage[] = [];
-  const push = (role: LocalChatMessage['role'], content: string) => {
-    const last = messages[messages.length - 1];
-    if (last && last.role === role) last.content += `\n\n${content}`;
-    else messages.push({ role, content });
-  };
-  const system = [request.systemInstruction, toolsPreamble(request)].filter(Boolean).join('\n\n');
-  if (system) push('system', system);
-  for (const content of request.contents) {
-    const text = contentText(content);
-    if (text) push(content.role === 'model' ? 'assistant' : 'user', text);
-  }
-  return messages;
-}
-
-function contentText(content: Content): string {
-  const pieces: string[] = [];
-  for (const part of content.parts) {
-    if (part.thought) continue;
-    if (part.functionCall) {
-      const { name, args } = part.functionCall;
-      pieces.push(JSON.stringify({ name, arguments: args ?? {} }));
-    } else if (part.functionResponse) {
-      const { name, response } = part.functionResponse;
-      pieces.push(`Result of ${name}: ${JSON.stringify(response)}`);
-    } else if (part.text !== undefined) pieces.push(part.text);
-    else if (part.inlineData)
-      pieces.push(`[${part.inlineData.mimeType} attachment: a local model cannot read it]`);
-  }
-  return pieces.join('\n');
-}
-
-function toolsPreamble(request: LlmRequest): string {
-  const tools = request.tools ?? [];
-  if (tools.length === 0) return '';
-  const list = tools.map(
-    (tool) =>
-      `- ${tool.name}${tool.description ? `: ${tool.description}` : ''}\n  arguments: ${JSON.stringify(tool.parameters ?? {})}`,
-  );
-  return (
-    'You can call tools. To call one, reply with only {"name": "<tool>", "arguments": {...}}; ' +
-    "the tool's result comes back in the next message. Otherwise answer in plain text.\n" +
-    `Tools:\n${list.join('\n')}`
-  );
 }
 
 function abortError(signal: AbortSignal): Error {

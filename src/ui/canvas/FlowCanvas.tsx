@@ -5,6 +5,7 @@
 
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
+import './svg-tabindex.ts';
 import {
   Background,
   Controls,
@@ -15,7 +16,6 @@ import {
   useReactFlow,
   useUpdateNodeInternals,
   type Connection,
-  type Edge,
   type NodeChange,
   type OnSelectionChangeParams,
 } from '@xyflow/react';
@@ -24,12 +24,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import { nodeState, type NodeMarks } from '../flow-graph-model.ts';
 import { NodeBox, runMarks, sameBox, visibleText, type BoxNode } from './NodeBox.tsx';
 import { CanvasToolbar, DRAG_TYPE } from './CanvasToolbar.tsx';
+import { CanvasEdge, useCanvasEdges, type CanvasFlowEdge } from './CanvasEdge.tsx';
+import { FocusNode } from './FocusNode.tsx';
 import {
   addNode,
   canvasGraph,
   connect,
   copyNodes,
-  isLoopJump,
   isNodeType,
   pasteNodes,
   removeElements,
@@ -63,6 +64,12 @@ export interface FlowCanvasProps {
 }
 
 const NODE_TYPES = { box: memo(NodeBox) };
+const EDGE_TYPES = { flow: CanvasEdge };
+/** A session's panel is narrow: its nodes stay readable there (drag to see the rest). */
+const FIT_VIEW = {
+  editable: { padding: 0.15, maxZoom: 1.2 },
+  readOnly: { padding: 0.15, maxZoom: 1.2, minZoom: 0.6 },
+} as const;
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
 let clipboard: Clip | undefined;
 
@@ -164,20 +171,21 @@ function Canvas(props: FlowCanvasProps) {
     setNodes((current) => current.map((node) => ({ ...node, selected: node.id === selected })));
   }, [selected]);
 
-  const edges = useMemo(
-    () =>
-      graph.edges.map((edge): Edge => ({
-        id: edge.id,
-        source: edge.source,
-        target: edge.target,
-        sourceHandle: edge.sourceHandle,
-        ...(edge.label ? { label: edge.label } : {}),
-        className: isLoopJump(edge.id) ? 'loop-jump' : undefined,
-        deletable: !readOnly,
-        selectable: !readOnly,
-      })),
-    [graph, readOnly],
-  );
+  const [edges, onEdgesChange] = useCanvasEdges(graph, readOnly);
+  // A canvas drawn while hidden (a phone's Flow pane not chosen yet) had no size to fit the
+  // flow to: it fits once it is shown.
+  useEffect(() => {
+    const pane = wrapper.current;
+    if (!pane || typeof ResizeObserver === 'undefined') return;
+    let hidden = pane.clientWidth === 0;
+    const observer = new ResizeObserver(() => {
+      const now = pane.clientWidth === 0;
+      if (hidden && !now) void flowApi.fitView(FIT_VIEW[readOnly ? 'readOnly' : 'editable']);
+      hidden = now;
+    });
+    observer.observe(pane);
+    return () => observer.disconnect();
+  }, [flowApi, readOnly]);
 
   // The first edit saves where every node is drawn: from then on nothing moves but what the
   // user moves (a node without a position is placed by the automatic layout, which changes as
@@ -279,11 +287,13 @@ function Canvas(props: FlowCanvasProps) {
           }
         }}
       >
-        <ReactFlow<BoxNode, Edge>
+        <ReactFlow<BoxNode, CanvasFlowEdge>
           nodes={nodes}
           edges={edges}
           nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
           onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
           onNodeDragStop={(_, __, dragged) =>
             change(withPositions(flow, new Map(dragged.map((node) => [node.id, node.position]))))
           }
@@ -322,9 +332,12 @@ function Canvas(props: FlowCanvasProps) {
           edgesFocusable={!readOnly}
           elementsSelectable={!readOnly}
           deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+          // The wheel scrolls the page, as elsewhere on it; Ctrl+wheel (or a pinch) zooms.
+          zoomOnScroll={false}
+          preventScrolling={false}
           colorMode={dark ? 'dark' : 'light'}
           fitView
-          fitViewOptions={{ padding: 0.15, maxZoom: 1.2 }}
+          fitViewOptions={FIT_VIEW[readOnly ? 'readOnly' : 'editable']}
           minZoom={0.1}
           proOptions={{ hideAttribution: true }}
           ariaLabelConfig={{
@@ -334,32 +347,19 @@ function Canvas(props: FlowCanvasProps) {
         >
           <Background />
           <Controls showInteractive={false} />
-          <MiniMap
-            pannable
-            zoomable
-            ariaLabel="Minimap of the flow"
-            style={{ width: 150, height: 100 }}
-          />
+          {!readOnly && (
+            <MiniMap
+              pannable
+              zoomable
+              ariaLabel="Minimap of the flow"
+              style={{ width: 150, height: 100 }}
+            />
+          )}
           <FocusNode id={props.focus} />
         </ReactFlow>
       </div>
     </div>
   );
-}
-
-/** Centres node `id` when it changes (a checkpoint row chosen in the run view). */
-function FocusNode({ id }: { id: string | undefined }) {
-  const flowApi = useReactFlow();
-  useEffect(() => {
-    if (!id) return;
-    const node = flowApi.getNode(id);
-    if (!node) return;
-    void flowApi.setCenter(node.position.x + 68, node.position.y + 23, {
-      zoom: Math.max(flowApi.getZoom(), 0.8),
-      duration: 200,
-    });
-  }, [id, flowApi]);
-  return null;
 }
 
 function isDark(): boolean {

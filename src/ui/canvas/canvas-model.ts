@@ -6,6 +6,7 @@
 
 import { NODE_TYPES, type FlowNodeType } from '../../flows/flow.ts';
 import { layoutFlow } from '../flow-layout.ts';
+import { outputHandles } from '../flow-graph-model.ts';
 
 export type LooseNode = Record<string, unknown> & { id: string; type?: unknown };
 export type LooseEdge = Record<string, unknown> & { from: string; to: string; when?: unknown };
@@ -93,15 +94,8 @@ export function parseLooseFlow(text: string): LooseFlow | undefined {
 /** The output handles of a node: one per rule output (then `else`) or scenario, else `out`. */
 export function outputsOf(node: LooseNode): OutputHandle[] {
   if (node.type === 'end') return [];
-  if (node.type === 'condition') {
-    const rules = Array.isArray(node.rules) ? (node.rules as { output?: unknown }[]) : [];
-    const outputs = unique(rules.map((rule) => rule?.output).filter(isText));
-    return [...outputs.filter((o) => o !== ELSE), ELSE].map((id) => ({ id, label: id }));
-  }
-  if (node.type === 'conditionAgent') {
-    const scenarios = unique((Array.isArray(node.scenarios) ? node.scenarios : []).filter(isText));
-    return scenarios.map((id) => ({ id, label: id }));
-  }
+  if (node.type === 'condition' || node.type === 'conditionAgent')
+    return outputHandles(node).map((id) => ({ id, label: id }));
   return [{ id: OUT_HANDLE, label: '' }];
 }
 
@@ -354,8 +348,4 @@ const rounded = (point: Point): Point => ({ x: Math.round(point.x), y: Math.roun
 
 function isText(value: unknown): value is string {
   return typeof value === 'string' && value !== '';
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
 }

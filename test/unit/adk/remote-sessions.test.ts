@@ -133,6 +133,11 @@ describe('sessions on an ADK server', () => {
     await app.runs.send(session.id, 'second', () => {});
     const local = await app.remote.copyToBrowser(session.id);
     expect(local.remote).toBeUndefined();
+    // It keeps its title and its agent, the server's app (reopened, it is still so).
+    expect([local.title, local.agentId]).toEqual([session.title, session.agentId]);
+    const listed = (await app.listSessions()).find((s) => s.id === local.id)!;
+    expect([listed.title, listed.agentId]).toEqual([session.title, session.agentId]);
+    expect((await app.openSessionSummary(local.id)).summary.agentId).toBe(session.agentId);
     const copied = await app.openSession(local.id);
     expect(texts(copied.events)).toEqual([
       'first',
@@ -144,6 +149,11 @@ describe('sessions on an ADK server', () => {
     await app.rewinds.rewind(local.id, secondTurn);
     const after = await app.openSession(local.id);
     expect(texts(activeEvents(after.events))).toEqual(['first', 'You said: first']);
+    // The app answers only in its own sessions: a message here is refused, not answered by another.
+    const refused = await rejectionOf(app.runs.send(local.id, 'third', () => {}));
+    expect(refused.message).toMatch(/the ADK server's app "echo".*choose an agent of this browser/);
+    const answered = activeEvents((await app.openSession(local.id)).events);
+    expect(texts(answered)).toEqual(['first', 'You said: first', 'third']);
   });
 
   it('copies the artifacts with their bytes, from the server’s artifact routes', async () => {
