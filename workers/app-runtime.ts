@@ -142,10 +142,15 @@ export class AppRuntime {
         policyOf: (name) => this.toolServers.policyOf(name),
       },
     );
-    this.toolServers = new AppToolServers(this.store, options.broadcast, async (server) => ({
-      agents: await this.agentSpecs.usingToolServer(server.id),
-      flows: await this.flows.usingToolServer(server.name),
-    }));
+    this.toolServers = new AppToolServers(
+      this.store,
+      this.keys,
+      options.broadcast,
+      async (server) => ({
+        agents: await this.agentSpecs.usingToolServer(server.id),
+        flows: await this.flows.usingToolServer(server.name),
+      }),
+    );
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({

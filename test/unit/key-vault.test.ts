@@ -105,6 +105,51 @@ describe('keys at rest', () => {
     expect(await rawDatabase(dbName)).not.toContain('sk-second');
   });
 
+  it('seals tool servers’ header values too, and opens them only to connect', async () => {
+    const dbName = freshDbName();
+    const { runtime } = tab(dbName);
+    const TOKEN = 'Bearer mcp-token-4242-TOKN';
+    const saved = await runtime.toolServers.save({
+      name: 'MCP',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [
+        { name: 'Authorization', value: TOKEN },
+        { name: 'X-Empty', value: '' },
+      ],
+    });
+    await runtime.keys.protect(PASSPHRASE);
+    expect(await rawDatabase(dbName)).not.toContain('mcp-token');
+    expect((await runtime.toolServers.list())[0]!.headers).toEqual([
+      { name: 'Authorization', hint: '••••TOKN' },
+      { name: 'X-Empty', hint: '' },
+    ]);
+    expect((await runtime.toolServers.record(saved.id))!.headers[0]!.value).toBe(TOKEN);
+    // A save that keeps the value (the form sends none) keeps it sealed; a new one is sealed.
+    await runtime.toolServers.save({
+      id: saved.id,
+      name: 'MCP renamed',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [{ name: 'Authorization' }, { name: 'X-New', value: 'fresh-value-1234' }],
+    });
+    const raw = await rawDatabase(dbName);
+    expect(raw).not.toMatch(/mcp-token|fresh-value/);
+    const opened = await runtime.toolServers.record(saved.id);
+    expect(opened!.headers).toEqual([
+      { name: 'Authorization', value: TOKEN },
+      { name: 'X-New', value: 'fresh-value-1234' },
+    ]);
+    // Locked: the server is listed, but not connected to.
+    const later = tab(dbName).runtime;
+    expect((await later.toolServers.list())[0]!.name).toBe('MCP renamed');
+    expect((await rejectionOf(later.toolServers.record(saved.id))).name).toBe('KeysLockedError');
+    // Forgotten: the names stay, for the form to ask for their values again.
+    await later.keys.forget();
+    expect((await later.toolServers.record(saved.id))!.headers).toEqual([
+      { name: 'Authorization', value: '' },
+      { name: 'X-New', value: '' },
+    ]);
+  });
+
   it('a locked tab refuses to use a key, saying how to unlock; a wrong passphrase changes nothing', async () => {
     const dbName = freshDbName();
     const first = tab(dbName);
