@@ -4,20 +4,26 @@
 import type { Event } from '../../src/index.ts';
 import type { AppRuntime } from '../../workers/app-runtime.ts';
 
-/** A new session of an agent (no tools, resumable) on `model` at the fixture server `url`. */
+/**
+ * A new session of an agent (no tools, resumable; named `sky`, then `sky2`…) on `model` at the
+ * fixture server `url` (the provider "Fixture", made once).
+ */
 export async function fixtureSession(
   runtime: AppRuntime,
   url: string,
   model: string,
 ): Promise<string> {
-  const provider = await runtime.providers.save({
-    kind: 'openai-compatible',
-    name: 'Fixture',
-    baseUrl: `${url}/v1`,
-    defaultModel: 'fixture-text',
-  });
+  const provider =
+    (await runtime.providers.list()).find((known) => known.name === 'Fixture') ??
+    (await runtime.providers.save({
+      kind: 'openai-compatible',
+      name: 'Fixture',
+      baseUrl: `${url}/v1`,
+      defaultModel: 'fixture-text',
+    }));
+  const agents = (await runtime.agentSpecs.list()).length;
   const { saved } = await runtime.agentSpecs.save({
-    name: 'sky',
+    name: agents === 0 ? 'sky' : `sky${agents + 1}`,
     description: '',
     providerId: provider.id,
     model,
