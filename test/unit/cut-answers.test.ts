@@ -106,6 +106,30 @@ describe('a stopped answer', () => {
   });
 });
 
+describe('a stopped demo answer', () => {
+  it('is carried on by the demo model as a model would: only the rest of its words', async () => {
+    const runtime = open();
+    const { id } = await runtime.createSession('writing-workflow');
+    await runEvents((onEvent) =>
+      runtime.runs.send(id, 'tea', (event) => {
+        onEvent(event);
+        if (event.partial && textOf(event.content).includes('Draft')) runtime.runs.stop(id);
+      }),
+    );
+    const [stopped] = await runtime.runs.interruptedRuns();
+    const kept = (await runtime.openSession(id)).events.at(-1)!;
+    expect(cutAnswerOf(kept)).toEqual({ kind: 'stopped' });
+    const resumed = await runEvents((onEvent) =>
+      runtime.runs.resume(id, stopped!.invocationId, onEvent),
+    );
+    const [rest] = stored(resumed.events).filter((e) => e.author === kept.author && e.content);
+    const draft = textOf(kept.content) + textOf(rest!.content);
+    expect(textOf(kept.content)).toMatch(/^Draft:/);
+    expect(textOf(rest!.content)).not.toMatch(/^Draft:/);
+    expect(draft).toMatch(/^Draft: .*tea/s);
+  });
+});
+
 describe('a failed answer', () => {
   it.each([
     ['a dropped connection', 'fixture-disconnect-then-ok', 'MODEL_STREAM_TRUNCATED'],
