@@ -150,6 +150,9 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   // the XSS corpus of test/e2e/markdown-corpus.ts as one answer.
   'fixture-markdown': () => ({ fixture: 'markdown' }),
   'fixture-markdown-stall': () => ({ fixture: 'markdown-stall', end: 'stall' }),
+  // The same, stalled the first time only: a Markdown answer to Stop, then Continue.
+  'fixture-markdown-stall-then-ok': ({ attempt }) =>
+    attempt === 0 ? { fixture: 'markdown-stall', end: 'stall' } : { fixture: 'markdown' },
   'fixture-markdown-xss': () => ({ fixture: 'markdown-xss' }),
 };
 
@@ -291,6 +294,11 @@ async function sendStream(
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   if (end === 'close') res.end();
-  else if (end === 'disconnect') res.socket?.destroy();
+  else if (end === 'disconnect') {
+    // A moment first, so that the client has read what was sent: a reset can drop what it has
+    // not, and the test would then see no text before the cut.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    res.socket?.destroy();
+  }
   // 'stall': nothing more; close() drops the connection
 }
