@@ -50,7 +50,7 @@ const Messages = pure(function Messages({
           case 'message':
             return <ChatMessage key={item.id} item={item} context={context} />;
           case 'tool':
-            return <ToolCall key={item.id} item={item} />;
+            return <ToolCall key={item.id} item={item} settled={!context.locked} />;
           case 'error':
             return (
               <li key={item.id} class="chat-error" role="status">
@@ -70,9 +70,20 @@ const Messages = pure(function Messages({
   );
 });
 
-/** A tool call: its name, arguments and status; its result once opened (read only then). */
-function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
+/**
+ * A tool call: its name, arguments and status; its result once opened (read only then). With no
+ * run holding the session (`settled`), a call still unanswered is not running: a reload or a
+ * crash cut its run off.
+ */
+function ToolCall({
+  item,
+  settled,
+}: {
+  item: Extract<ChatItem, { kind: 'tool' }>;
+  settled: boolean;
+}) {
   const [open, setOpen] = useState(false);
+  const status = settled && item.status === 'running' ? 'interrupted' : item.status;
   return (
     <li class="tool-call">
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -82,7 +93,7 @@ function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
             {item.name}(
             <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />)
           </code>
-          <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+          <span class={`status ${status.replace(' ', '-')}`}> · {status}</span>
         </summary>
         {open &&
           (item.call.result === undefined ? (

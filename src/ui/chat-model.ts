@@ -1,6 +1,11 @@
 // What the chat shows: the active conversation as messages, tool calls compact.
 
-import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
+import {
+  CONFIRMATION_REQUIRED,
+  REQUEST_CONFIRMATION_FUNCTION,
+  isRejection,
+  originalCallOf,
+} from '../agents/confirmation.ts';
 import { cutAnswerOf } from '../core/cut-answer.ts';
 import { modelTimingOf, type Event } from '../core/event.ts';
 import { isStateEdit, stateEditText } from '../core/state-edit.ts';
@@ -78,10 +83,14 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
   const finished = new Set<string>();
   // Calls that asked the user a question: their replies read as the user's messages.
   const questions = new Set<string>();
+  // A call that asked for approval → the id of its request (the user answers that id).
+  const approvalAsked = new Map<string, string>();
   for (const event of active) {
     for (const part of event.content?.parts ?? []) {
       const call = part.functionCall;
       if (call?.id && questionOf(call) !== undefined) questions.add(call.id);
+      const original = call?.name === REQUEST_CONFIRMATION_FUNCTION && originalCallOf(call);
+      if (original && original.id && call.id) approvalAsked.set(original.id, call.id);
       const response = part.functionResponse;
       if (!response?.id) continue;
       results.set(response.id, response.response);
@@ -146,7 +155,11 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         continue;
       }
       if (call && call.name !== 'adk_request_confirmation') {
-        const result = call.id ? results.get(call.id) : undefined;
+        let result = call.id ? results.get(call.id) : undefined;
+        // Approved (or rejected) but not answered yet: it no longer waits for approval.
+        const request = approvalAsked.get(call.id ?? '');
+        if (result?.error === CONFIRMATION_REQUIRED && request && finished.has(request))
+          result = undefined;
         const longRunning = (event.longRunningToolIds ?? []).includes(call.id ?? '');
         const args = formatArgs(call.args ?? {});
         const summary = result === undefined ? undefined : summarize(result);

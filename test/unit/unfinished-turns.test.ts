@@ -7,6 +7,10 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventActions, type Event } from '../../src/index.ts';
+import {
+  CONFIRMATION_REQUIRED,
+  REQUEST_CONFIRMATION_FUNCTION,
+} from '../../src/agents/confirmation.ts';
 import { chatItems } from '../../src/ui/chat-model.ts';
 import { sessionView } from '../../src/ui/session-view.ts';
 import { bannerRuns, turnRunOf } from '../../src/ui/turn-run-model.ts';
@@ -86,6 +90,54 @@ describe('the chat of an answer cut short', () => {
     expect(status([question, call, { ...question, id: 'q2', invocationId: 'i2' }])).toEqual([
       'interrupted',
     ]);
+  });
+});
+
+describe('the chat of an approved call not answered yet', () => {
+  const asked = event({
+    id: 'a',
+    content: {
+      role: 'model',
+      parts: [
+        {
+          functionResponse: {
+            id: 'call-1',
+            name: 'echo',
+            response: { error: CONFIRMATION_REQUIRED },
+          },
+        },
+        {
+          functionCall: {
+            id: 'req-1',
+            name: REQUEST_CONFIRMATION_FUNCTION,
+            args: { originalFunctionCall: { id: 'call-1', name: 'echo', args: {} } },
+          },
+        },
+      ],
+    },
+  });
+  const approved = event({
+    id: 'y',
+    author: 'user',
+    content: {
+      role: 'user',
+      parts: [
+        {
+          functionResponse: {
+            id: 'req-1',
+            name: REQUEST_CONFIRMATION_FUNCTION,
+            response: { confirmed: true },
+          },
+        },
+      ],
+    },
+  });
+  const status = (events: Event[]) =>
+    chatItems(events).flatMap((item) => (item.kind === 'tool' ? [item.status] : []));
+
+  it('waits for approval until approved, then runs (no longer "awaiting approval")', () => {
+    expect(status([question, call, asked])).toEqual(['awaiting approval']);
+    expect(status([question, call, asked, approved])).toEqual(['running']);
   });
 });
 
