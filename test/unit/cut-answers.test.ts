@@ -2,7 +2,7 @@
 // model server over real HTTP: what a stopped answer had said is stored (rendered, marked stopped,
 // there after a reload, in the export) and Continue carries it on; a failure mid-answer keeps the
 // text streamed before it (marked cut off) and every failed answer can be retried, one path with
-// Resume; a local model's stopped answer is kept too.
+// Resume; a local model's stopped answer is kept too, and a flow's model node asks again.
 
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,5 +230,32 @@ describe('a local model', () => {
       sessionId: session.id,
     });
     expect(read!.events.at(-1)).toEqual(kept);
+  });
+});
+
+describe('a stopped flow node', () => {
+  it('asks its model again on Continue, rather than taking what it had said as its reply', async () => {
+    const runtime = open();
+    const { id } = await runtime.createSession('example:support');
+    await runEvents((onEvent) =>
+      runtime.runs.send(id, 'Is invoice INV-1042 paid?', (event) => {
+        onEvent(event);
+        if (event.partial && textOf(event.content)) runtime.runs.stop(id);
+      }),
+    );
+    const kept = (await runtime.openSession(id)).events.at(-1)!;
+    expect(cutAnswerOf(kept)).toEqual({ kind: 'stopped' });
+    const [stopped] = await runtime.runs.interruptedRuns();
+    const resumed = await runEvents((onEvent) =>
+      runtime.runs.resume(id, stopped!.invocationId, onEvent),
+    );
+    expect(resumed.error).toBeUndefined();
+    // The node's model answered again, and the flow went on to the approval of its billing step.
+    expect(stored(resumed.events).some((e) => e.author === kept.author && e.content)).toBe(true);
+    expect(
+      stored(resumed.events).some((e) =>
+        e.content?.parts.some((p) => p.functionCall?.name === 'adk_request_confirmation'),
+      ),
+    ).toBe(true);
   });
 });
