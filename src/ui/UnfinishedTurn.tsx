@@ -20,6 +20,7 @@ export function UnfinishedTurn({ turn, disabled, onResume }: Props) {
       {turn.note && <span>{turn.note}</span>}
       <button
         type="button"
+        class="primary"
         disabled={disabled}
         title={TITLES[turn.action]}
         onClick={() => onResume(turn.invocationId)}
