@@ -202,7 +202,8 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     const answered =
       functionCallsOf(event.content).length === 0 &&
       functionResponsesOf(event.content).length === 0;
-    if (!event.errorCode && answered && event.content) return 'done';
+    // An answer cut short (Stop, a failure: `interrupted`) is carried on by another model call.
+    if (!event.errorCode && !event.interrupted && answered && event.content) return 'done';
     if (event.actions.skipSummarization) return 'done';
     return 'continue';
   }

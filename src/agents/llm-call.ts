@@ -2,7 +2,9 @@
 
 import { functionCallsOf, textOf, type Content } from '../core/content.ts';
 import { LlmCallsLimitExceededError, ModelError, messageOf } from '../core/errors.ts';
+import { cutAnswerEvent } from '../core/cut-answer.ts';
 import { isFinalResponse, type Event, type ModelTiming } from '../core/event.ts';
+import { modelWaitEvent } from '../core/model-wait.ts';
 import { newFunctionCallId } from '../core/ids.ts';
 import { DemoModel } from '../models/demo-model.ts';
 import type { BaseLlm, LlmRequest, LlmResponse } from '../models/llm.ts';
@@ -13,6 +15,7 @@ import { buildContents } from './contents.ts';
 import { cachedContents } from './contents-cache.ts';
 import { renderInstruction } from './instructions.ts';
 import { lendContents } from './lent-contents.ts';
+import { withModelWaits } from './model-stream.ts';
 import type { LlmAgent } from './llm-agent.ts';
 import { transferInstruction, transferTargets } from './transfer.ts';
 
@@ -69,10 +72,6 @@ function requestContents(model: BaseLlm, contents: readonly Content[]): Content[
     : contents.slice();
 }
 
-/**
- * Calls the model, yields its partial events (streaming), and returns the final model event
- * (not yet yielded), or nothing for an empty answer. A model that throws becomes a ModelError.
- */
 /** The model's name for its span; an agent with none fails in the call itself. */
 function modelNameOf(agent: LlmAgent): string {
   try {
@@ -82,6 +81,15 @@ function modelNameOf(agent: LlmAgent): string {
   }
 }
 
+/**
+ * Calls the model, yields its partial events (streaming, and a notice of each wait to try the
+ * provider again: core/model-wait.ts), and returns the final model event (not yet yielded), or
+ * nothing for an empty answer. A model that throws becomes a ModelError.
+ *
+ * An answer cut short keeps what it had said: when Stop or a failure ends the call after some
+ * text, it yields that text as a stored answer marked stopped or cut off (core/cut-answer.ts),
+ * then throws (the runner stores a stopped answer even though the run is cancelled).
+ */
 export async function* callModel(
   agent: LlmAgent,
   ctx: InvocationContext,
@@ -108,12 +116,22 @@ export async function* callModel(
     let final: LlmResponse | undefined;
     const started = performance.now();
     let firstTokenAt: number | undefined;
+    const timing = (): ModelTiming => {
+      const now = performance.now();
+      return {
+        firstTokenMs: Math.round((firstTokenAt ?? now) - started),
+        totalMs: Math.round(now - started),
+      };
+    };
     try {
-      for await (const response of model.generateContentAsync(
-        request,
-        streaming,
-        signal ? { signal } : {},
+      for await (const item of withModelWaits((onWait) =>
+        model.generateContentAsync(request, streaming, { ...(signal ? { signal } : {}), onWait }),
       )) {
+        if ('wait' in item) {
+          yield modelWaitEvent(streamed, item.wait);
+          continue;
+        }
+        const response = item.response;
         if (response.partial) {
           if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
           partialText += textOf(response.content);
@@ -122,28 +140,38 @@ export async function* callModel(
           final = response;
         }
       }
-    } catch (error) {
-      const name = (error as Error | null)?.name;
+    } catch (thrown) {
+      const name = (thrown as Error | null)?.name;
+      const cancelled = ctx.isCancellation(thrown);
       // Providers' own errors already say what failed and what to do.
-      if (ctx.isCancellation(error) || name === 'ModelError' || name === 'ModelUnreachableError')
-        throw error;
-      throw new ModelError(`Model ${model.model} failed: ${messageOf(error)}`, 'MODEL_ERROR', {
-        cause: error,
-      });
+      const failure =
+        cancelled || name === 'ModelError' || name === 'ModelUnreachableError'
+          ? thrown
+          : new ModelError(`Model ${model.model} failed: ${messageOf(thrown)}`, 'MODEL_ERROR', {
+              cause: thrown,
+            });
+      if (partialText.trim()) {
+        const code = (failure as { code?: unknown }).code;
+        event = cutAnswerEvent(
+          streamed,
+          partialText,
+          cancelled
+            ? { kind: 'stopped' }
+            : { kind: 'cut-off', errorCode: typeof code === 'string' ? code : 'MODEL_ERROR' },
+          { modelVersion: request.model ?? model.model, timing: timing() },
+        );
+        yield event;
+      }
+      throw failure;
     }
     // A stream that ended without its aggregated response: the text so far is the answer.
     final ??= partialText
       ? { content: { role: 'model', parts: [{ text: partialText }] } }
       : undefined;
     if (!final) return undefined;
-    const finishedAt = performance.now();
-    const timing: ModelTiming = {
-      firstTokenMs: Math.round((firstTokenAt ?? finishedAt) - started),
-      totalMs: Math.round(finishedAt - started),
-    };
     event = modelEvent(agent, streamed, final, tools, {
       modelVersion: final.modelVersion ?? request.model ?? model.model,
-      timing,
+      timing: timing(),
     });
     return event;
   } catch (thrown) {

@@ -60,13 +60,20 @@ export interface Event {
   longRunningToolIds?: string[];
   errorCode?: string;
   errorMessage?: string;
+  /**
+   * ADK's flag for an answer the model did not finish: Stop, or a failure mid-answer, cut it
+   * short. Trellis stores such an answer (the text so far) and says why in
+   * `customMetadata.trellis` (see core/cut-answer.ts).
+   */
+  interrupted?: boolean;
   usageMetadata?: UsageMetadata;
   /** The model that wrote a model event, as its provider named it (ADK's `modelVersion`). */
   modelVersion?: string;
   /**
    * Free-form metadata (ADK's `custom_metadata`). Trellis's own goes under `trellis`: a model
-   * event's timing (ModelTiming) and notice (modelNoticeOf), in a session file, the bytes of the artifact versions the
-   * event names (see core/artifact-payloads).
+   * event's timing (ModelTiming) and notice (modelNoticeOf), why an answer was cut short
+   * (core/cut-answer.ts) and, in a session file, the bytes of the artifact versions the event
+   * names (see core/artifact-payloads).
    */
   customMetadata?: Record<string, unknown>;
 }

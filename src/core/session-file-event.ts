@@ -81,6 +81,7 @@ export function restoreEvent(
     turnComplete: 'boolean',
     errorCode: 'string',
     errorMessage: 'string',
+    interrupted: 'boolean',
     usageMetadata: 'object',
   });
   const { artifactDelta } = event.actions as Event['actions'];

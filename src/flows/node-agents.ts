@@ -47,8 +47,10 @@ export class ModelNodeAgent extends LlmAgent {
   }
 
   protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
-    // Resumed after its reply was stored: nothing left to do.
-    if (ctx.resumeEvents().some(({ event }) => event.author === this.name && event.content)) return;
+    // Resumed after its reply was stored: nothing left to do (a reply cut short is no reply).
+    const replied = ({ event }: { event: Event }) =>
+      event.author === this.name && event.content !== undefined && !event.interrupted;
+    if (ctx.resumeEvents().some(replied)) return;
     const tools = await this.toolsByName();
     const request = await buildLlmRequest(this, ctx, tools);
     if (this.responseSchema && !offersTools(request)) request.responseSchema = this.responseSchema;

@@ -24,8 +24,16 @@ export class DemoModel extends BaseLlm {
     { signal }: GenerateOptions = {},
   ): AsyncGenerator<LlmResponse, void> {
     await pause(this.options.thinkMs ?? 0, signal);
-    const answer = this.options.answer(request);
-    const response = typeof answer === 'string' ? modelText(answer) : answer;
+    // Its own words so far (an answer that was stopped, carried on): it answers the request
+    // before them and says only the rest, as a model continues a partial answer.
+    const said = wordsSoFar(request);
+    const asked = said ? { ...request, contents: request.contents.slice(0, -1) } : request;
+    const answer = this.options.answer(asked);
+    let response = typeof answer === 'string' ? modelText(answer) : answer;
+    const whole =
+      response.content?.parts.length === 1 ? response.content.parts[0]!.text : undefined;
+    if (said && whole?.startsWith(said) && whole.length > said.length)
+      response = { ...response, ...modelText(whole.slice(said.length)) };
     const parts = response.content?.parts ?? [];
     const text = parts.length === 1 ? parts[0]!.text : undefined;
     if (stream && text) {
@@ -37,6 +45,13 @@ export class DemoModel extends BaseLlm {
     signal?.throwIfAborted();
     yield response;
   }
+}
+
+/** The text of the model's own last content, when the request ends with its words. */
+function wordsSoFar(request: LlmRequest): string | undefined {
+  const last = request.contents.at(-1);
+  if (last?.role !== 'model' || !last.parts.every((part) => part.text !== undefined)) return;
+  return textOf(last) || undefined;
 }
 
 export function modelText(text: string): LlmResponse {
@@ -63,7 +78,9 @@ export function lastUserMessage(request: LlmRequest): { text: string; index: num
   return { text: '', index: -1 };
 }
 
+/** Waits `ms`; an abort rejects at once, without a pause too (so Stop lands between chunks). */
 function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);

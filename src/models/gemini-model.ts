@@ -49,7 +49,7 @@ export class GeminiModel extends BaseLlm {
   override async *generateContentAsync(
     request: LlmRequest,
     stream = false,
-    { signal }: GenerateOptions = {},
+    options: GenerateOptions = {},
   ): AsyncGenerator<LlmResponse, void> {
     const model = request.model ?? this.model;
     const context = this.context(model);
@@ -58,7 +58,7 @@ export class GeminiModel extends BaseLlm {
       `${this.baseUrl}/${modelPath(model)}:${method}`,
       'POST',
       context,
-      signal,
+      options,
       toGeminiRequest(request),
     );
     const answer = new GeminiAnswer();
@@ -86,14 +86,14 @@ export class GeminiModel extends BaseLlm {
   }
 
   /** The models this key may call with generateContent, by name (e.g. 'gemini-2.5-flash'). */
-  async listModels({ signal }: GenerateOptions = {}): Promise<string[]> {
+  async listModels(options: GenerateOptions = {}): Promise<string[]> {
     const context = this.context(undefined);
     const names: string[] = [];
     let pageToken = '';
     // Bounded: a server that keeps returning a page token must not loop forever.
     for (let page = 0; page < 20; page++) {
       const query = `pageSize=1000${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
-      const reply = await this.send(`${this.baseUrl}/models?${query}`, 'GET', context, signal);
+      const reply = await this.send(`${this.baseUrl}/models?${query}`, 'GET', context, options);
       const json = (await reply.json()) as ModelList;
       if (!Array.isArray(json.models)) throw badResponse(context, 'a model list without models');
       for (const model of json.models) {
@@ -120,7 +120,7 @@ export class GeminiModel extends BaseLlm {
     url: string,
     method: 'GET' | 'POST',
     context: FailureContext,
-    signal: AbortSignal | undefined,
+    { signal, onWait }: GenerateOptions,
     body?: unknown,
   ): Promise<ModelHttpResponse> {
     return sendModelRequest(
@@ -131,6 +131,7 @@ export class GeminiModel extends BaseLlm {
         ...(body !== undefined ? { body } : {}),
         context,
         ...(signal ? { signal } : {}),
+        onWait,
       },
       this.http,
     );

@@ -2,6 +2,7 @@
 
 import type { Content } from '../core/content.ts';
 import type { UsageMetadata } from '../core/event.ts';
+import type { ModelWait } from '../core/model-wait.ts';
 
 /** A JSON Schema (the subset models understand: type, properties, required, items, enum, …). */
 export interface JsonSchema {
@@ -59,6 +60,8 @@ export interface LlmResponse {
 export interface GenerateOptions {
   /** Aborts the request (the Stop button, a cancelled run). */
   signal?: AbortSignal;
+  /** Told before the model waits to try its provider again (see core/model-wait.ts). */
+  onWait?: (wait: ModelWait) => void;
 }
 
 export abstract class BaseLlm {

@@ -2,6 +2,7 @@
 // Gemini and one from Ollama say the same kind of thing, and the API key never leaks into them.
 
 import { ModelError } from '../core/errors.ts';
+import { MAX_RETRY_DELAY_MS } from './retry.ts';
 
 /** The codes a provider failure carries (on ModelError and ModelUnreachableError). */
 export const MODEL_ERROR_CODES = {
@@ -44,18 +45,27 @@ export interface FailureContext {
   secrets: readonly string[];
 }
 
-/** The ModelError for an HTTP failure that is not retried (or no longer). */
+/**
+ * The ModelError for an HTTP failure that is not retried (or no longer). `askedMs`: the server
+ * asked to wait that long, more than the app waits on its own, so it was not retried.
+ */
 export function httpStatusError(
   status: number,
   body: string,
   context: FailureContext,
   attempts = 1,
+  askedMs?: number,
 ): ModelError {
   // Without its final period, since our own sentence goes on after it.
   const said = providerMessageOf(body, context.secrets).replace(/[.\s]+$/, '');
   const detail = said ? `: ${said}` : '';
   const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
   const { provider } = context;
+  const asked =
+    askedMs === undefined
+      ? ''
+      : ` and asks to wait ${durationText(askedMs)} (until ${clockTime(Date.now() + askedMs)}), ` +
+        `longer than the ${durationText(MAX_RETRY_DELAY_MS)} the app waits on its own`;
   if (status === 401 || status === 403 || isInvalidKey(body)) {
     const what = context.hasKey
       ? `${provider} rejected the API key (HTTP ${status})${detail}. Check the key in Settings → Providers`
@@ -64,14 +74,17 @@ export function httpStatusError(
   }
   if (status === 429) {
     return new ModelError(
-      `${provider} is limiting requests (HTTP 429) and still was${tries}${detail}. ` +
-        'Wait a little and resume the run, or check the quota of your plan.',
+      asked
+        ? `${provider} is limiting requests (HTTP 429)${asked}${detail}. ` +
+            'Retry after that, or check the quota of your plan.'
+        : `${provider} is limiting requests (HTTP 429) and still was${tries}${detail}. ` +
+            'Wait a little and retry, or check the quota of your plan.',
       MODEL_ERROR_CODES.rateLimited,
     );
   }
   if (status >= 500 || status === 408) {
     return new ModelError(
-      `${provider} is unavailable (HTTP ${status})${tries}${detail}. Try again later.`,
+      `${provider} is unavailable (HTTP ${status})${asked || tries}${detail}. Try again later.`,
       MODEL_ERROR_CODES.unavailable,
     );
   }
@@ -88,6 +101,21 @@ export function httpStatusError(
     `${provider} rejected the request (HTTP ${status})${detail}`,
     MODEL_ERROR_CODES.badRequest,
   );
+}
+
+/** "45 s", "12 min", "2 h 5 min": a wait as the user reads it. */
+export function durationText(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}
+
+/** The hour and minute of `at` (ms since the epoch), in the user's own way of writing them. */
+function clockTime(at: number): string {
+  return new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 /** Whether a failed response is worth trying again (rate limits and server trouble). */

@@ -2,6 +2,7 @@
 // and the body read as bytes, text or JSON. Only `fetch`, so it runs in the worker and in Node.
 
 import { ModelError } from '../core/errors.ts';
+import type { ModelWait } from '../core/model-wait.ts';
 import {
   MODEL_ERROR_CODES,
   ModelUnreachableError,
@@ -10,7 +11,15 @@ import {
   redact,
   type FailureContext,
 } from './model-errors.ts';
-import { DEFAULT_RETRY_POLICY, abortErrorOf, retryDelayMs, sleep } from './retry.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  MAX_RETRY_DELAY_MS,
+  abortErrorOf,
+  askedDelayMs,
+  retryDelayMs,
+  sleep,
+  type RetryPolicy,
+} from './retry.ts';
 
 /** Options every HTTP provider takes. */
 export interface HttpModelOptions {
@@ -18,6 +27,8 @@ export interface HttpModelOptions {
   maxRetries?: number;
   /** The first wait between attempts, doubled each time (500 ms). */
   retryBaseMs?: number;
+  /** The first wait after a rate limit that does not say how long, doubled each time (5 s). */
+  rateLimitBaseMs?: number;
   /** Give up when the server sends nothing for this long, headers or body (60 000 ms). */
   idleTimeoutMs?: number;
 }
@@ -32,12 +43,16 @@ export interface ModelHttpRequest {
   body?: unknown;
   context: FailureContext;
   signal?: AbortSignal;
+  /** Told before each wait for another attempt (the chat counts down to it). */
+  onWait?: ((wait: ModelWait) => void) | undefined;
 }
 
 /**
- * Sends `request`, retrying 429, 408 and 5xx answers (after Retry-After or a backoff) and network
- * failures, until it gets a 2xx response or runs out of attempts.
+ * Sends `request`, retrying 429, 408 and 5xx answers (after what the server asked for, or a
+ * backoff) and network failures, until it gets a 2xx response or runs out of attempts.
  *
+ * - Each wait is told to `onWait` first. A server that asks for longer than MAX_RETRY_DELAY_MS
+ *   is not retried: its error says how long it asked for.
  * - An abort rejects at once with the AbortError, whether waiting, connecting or reading.
  * - Each attempt has its own watchdog: no bytes for `idleTimeoutMs` ends it with MODEL_TIMEOUT.
  * - Messages never hold the key: it travels in a header, and provider messages are redacted.
@@ -46,13 +61,28 @@ export async function sendModelRequest(
   request: ModelHttpRequest,
   options: HttpModelOptions,
 ): Promise<ModelHttpResponse> {
-  const policy = {
+  const policy: RetryPolicy = {
     maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_POLICY.retryBaseMs,
+    rateLimitBaseMs: options.rateLimitBaseMs ?? DEFAULT_RETRY_POLICY.rateLimitBaseMs,
   };
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const { signal, context } = request;
   checkUrl(request.url, context);
+  const wait = async (attempt: number, delayMs: number, how: Partial<ModelWait> = {}) => {
+    request.onWait?.({
+      provider: context.provider,
+      reason: 'unreachable',
+      ...how,
+      attempt: attempt + 1,
+      attempts: policy.maxRetries + 1,
+      delayMs,
+      until: Date.now() + delayMs,
+      asked: how.asked ?? false,
+      maxDelayMs: MAX_RETRY_DELAY_MS,
+    });
+    await sleep(delayMs, signal);
+  };
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortErrorOf(signal);
     const watchdog = new Watchdog(idleMs, context, signal);
@@ -76,7 +106,7 @@ export async function sendModelRequest(
           cause: error,
         });
       }
-      await sleep(retryDelayMs(attempt - 1, policy, null), signal);
+      await wait(attempt, retryDelayMs(attempt - 1, policy));
       continue;
     }
     const reply = new ModelHttpResponse(response, watchdog, context);
@@ -85,11 +115,17 @@ export async function sendModelRequest(
       if ((error as Error | null)?.name === 'AbortError') throw error;
       return ''; // the status alone still says what went wrong
     });
-    if (!isRetryableStatus(response.status) || attempt > policy.maxRetries) {
-      throw httpStatusError(response.status, body, context, attempt);
+    const { status } = response;
+    const asked = askedDelayMs(response.headers.get('retry-after'), body);
+    const tooLong = asked !== undefined && asked > MAX_RETRY_DELAY_MS;
+    if (!isRetryableStatus(status) || attempt > policy.maxRetries || tooLong) {
+      throw httpStatusError(status, body, context, attempt, tooLong ? asked : undefined);
     }
-    const retryAfter = response.headers.get('retry-after');
-    await sleep(retryDelayMs(attempt - 1, policy, retryAfter), signal);
+    await wait(attempt, retryDelayMs(attempt - 1, policy, { status, asked }), {
+      reason: status === 429 ? 'rate-limited' : 'unavailable',
+      status,
+      asked: asked !== undefined,
+    });
   }
 }
 

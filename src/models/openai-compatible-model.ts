@@ -49,7 +49,7 @@ export class OpenAiCompatibleModel extends BaseLlm {
   override async *generateContentAsync(
     request: LlmRequest,
     stream = false,
-    { signal }: GenerateOptions = {},
+    options: GenerateOptions = {},
   ): AsyncGenerator<LlmResponse, void> {
     const model = request.model ?? this.model;
     const context = this.context(model);
@@ -57,7 +57,7 @@ export class OpenAiCompatibleModel extends BaseLlm {
       '/chat/completions',
       'POST',
       context,
-      signal,
+      options,
       toOpenAiRequest(request, model, stream),
     );
     const answer = new OpenAiAnswer(context);
@@ -90,9 +90,9 @@ export class OpenAiCompatibleModel extends BaseLlm {
   }
 
   /** The ids of the models the server offers (GET /models). */
-  async listModels({ signal }: GenerateOptions = {}): Promise<string[]> {
+  async listModels(options: GenerateOptions = {}): Promise<string[]> {
     const context = this.context(undefined);
-    const reply = await this.send('/models', 'GET', context, signal);
+    const reply = await this.send('/models', 'GET', context, options);
     const json = (await reply.json()) as { data?: { id?: unknown }[] };
     if (!Array.isArray(json.data)) throw badResponse(context, 'a model list without data');
     return json.data.map((model) => model.id).filter((id): id is string => typeof id === 'string');
@@ -111,7 +111,7 @@ export class OpenAiCompatibleModel extends BaseLlm {
     path: string,
     method: 'GET' | 'POST',
     context: FailureContext,
-    signal: AbortSignal | undefined,
+    { signal, onWait }: GenerateOptions,
     body?: unknown,
   ): Promise<ModelHttpResponse> {
     return sendModelRequest(
@@ -122,6 +122,7 @@ export class OpenAiCompatibleModel extends BaseLlm {
         ...(body !== undefined ? { body } : {}),
         context,
         ...(signal ? { signal } : {}),
+        onWait,
       },
       this.http,
     );

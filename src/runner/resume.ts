@@ -49,8 +49,14 @@ import type {
   RunAsyncRequest,
 } from './runner-types.ts';
 
-/** Failures that leave nothing half done: the run is interrupted (resumable), not failed. */
+/**
+ * Failures that leave nothing half done: the run is interrupted (resumable), not failed. A model
+ * that failed (a provider's error, a rate limit, a stream cut off) stored nothing half done
+ * either: the text it had streamed is stored whole, as an answer cut off (core/cut-answer.ts),
+ * and resuming calls the model again from there (the chat's Retry).
+ */
 export const RESUMABLE_FAILURES: ReadonlySet<string> = new Set([
+  'ModelError',
   'ModelUnreachableError',
   'McpServerUnreachableError',
   'StorageError',

@@ -9,6 +9,7 @@ import {
   NotResumableError,
   SessionNotFoundError,
 } from '../core/errors.ts';
+import { isStoppedAnswer } from '../core/cut-answer.ts';
 import { isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
@@ -85,7 +86,8 @@ export class Runner {
    * it is stored, in the same write as the record of the run), then runs the agent that answers
    * it and yields its events, each stored before it is yielded (partial events are yielded only).
    * A model or tool failure yields a stored error event, then throws. Cancelling through
-   * `runConfig.signal` ends the stream quietly; the invocation can be resumed.
+   * `runConfig.signal` ends the stream quietly, after storing what the answer under way had said
+   * (core/cut-answer.ts); the invocation can be resumed.
    *
    * On a resumable runner, `invocationId` continues that invocation instead (with `newMessage`,
    * if given, appended to it), and a `newMessage` answering a paused call continues the
@@ -299,7 +301,8 @@ export class Runner {
     try {
       if (stored) ctx.runConfig.onMessageStored?.(stored);
       for await (const event of agent.runAsync(runCtx)) {
-        signal?.throwIfAborted();
+        // Once stopped, nothing more is stored but what the answer cut short had said.
+        if (!isStoppedAnswer(event)) signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
       if (ctx.isPausedBelow()) {

@@ -31,7 +31,10 @@ export function Announcer({ sessionId, chat, approvals }: Props) {
     const news: string[] = [];
     for (const item of chat) {
       if (known.has(item.id)) continue;
-      if (item.kind === 'message' && !item.fromUser) news.push(`${item.author} answered.`);
+      if (item.kind === 'message' && !item.fromUser)
+        news.push(
+          item.cut ? `${item.author} stopped before it finished.` : `${item.author} answered.`,
+        );
       if (item.kind === 'error') news.push(`${item.author} failed.`);
     }
     for (const approval of approvals) {

@@ -20,6 +20,7 @@ import { SessionList } from './SessionList.tsx';
 import { SessionMain } from './SessionMain.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
 import { StatePanel } from './StatePanel.tsx';
+import { bannerRuns, turnRunOf } from './turn-run-model.ts';
 import { applyTheme } from './theme.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { RuntimeClient, Workbench } from './workbench.ts';
@@ -162,6 +163,31 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   }, []);
 
   const showsSession = view === 'chat' || (view === 'trace' && !tracing);
+  // The last turn's unfinished run is offered at its end in the chat; the banner lists the
+  // session's others (and that one too while the chat is not shown).
+  const unfinished = useMemo(
+    () =>
+      current &&
+      session &&
+      turnRunOf(session.active, state.interrupted, {
+        sessionId: current.summary.id,
+        remote,
+      }),
+    [current?.summary.id, session?.active, state.interrupted, remote],
+  );
+  const chatShown = showsSession && !(agentInfo?.flow && checkpointsOpen);
+  const banner = useMemo(
+    () =>
+      showsSession
+        ? bannerRuns(
+            state.interrupted,
+            currentId,
+            chatShown ? unfinished : undefined,
+            state.dismissedRuns,
+          )
+        : EMPTY,
+    [showsSession, state.interrupted, currentId, chatShown, unfinished, state.dismissedRuns],
+  );
   return (
     <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
       <AppHeader
@@ -201,12 +227,13 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           approvals={session?.approvals ?? EMPTY}
         />
         <Banners
-          interrupted={state.interrupted}
+          interrupted={banner}
           running={running}
           busyElsewhere={busyElsewhere}
           error={state.error}
           notice={state.notice}
           onResume={actions.resume}
+          onDismissRuns={actions.dismissRuns}
           onDismiss={actions.dismiss}
         />
         {showsSession ? (
@@ -222,6 +249,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
             editing={editing}
             onStartEdit={setEditing}
             messageContext={messageContext}
+            unfinished={unfinished}
             onOpenSession={openSession}
             onShowNode={showNode}
           />

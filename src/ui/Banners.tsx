@@ -3,7 +3,10 @@ import { ResumeBanner } from './ResumeBanner.tsx';
 import { UpdatePrompt } from './UpdatePrompt.tsx';
 
 interface Props {
-  /** Runs cut off or waiting, each with its Resume button. */
+  /**
+   * The open session's runs cut off or waiting, each with its Resume button (none while another
+   * view than the session's is open).
+   */
   interrupted: InterruptedRun[];
   /** This tab is running the open session: nothing can be resumed meanwhile. */
   running: boolean;
@@ -12,6 +15,7 @@ interface Props {
   error: string | undefined;
   notice: string | undefined;
   onResume: (run: InterruptedRun) => void;
+  onDismissRuns: (invocationIds: string[]) => void;
   onDismiss: () => void;
 }
 
@@ -23,12 +27,18 @@ export function Banners({
   error,
   notice,
   onResume,
+  onDismissRuns,
   onDismiss,
 }: Props) {
   return (
     <div class="banners">
       <UpdatePrompt />
-      <ResumeBanner runs={interrupted} disabled={running} onResume={onResume} />
+      <ResumeBanner
+        runs={interrupted}
+        disabled={running}
+        onResume={onResume}
+        onDismiss={onDismissRuns}
+      />
       {busyElsewhere && (
         <p class="banner busy" role="status">
           This session is running in another tab. It updates here live; you can act on it once that

@@ -8,6 +8,10 @@ import { useStickToBottom } from './stick-to-bottom.ts';
 import type { Streaming } from './workbench.ts';
 import type { LocalModelLoad } from '../../workers/protocol.ts';
 import { loadingProgress } from './local-model-status.ts';
+import type { ModelWait } from '../core/model-wait.ts';
+import { ModelWaitNote } from './ModelWaitNote.tsx';
+import type { TurnRun } from './turn-run-model.ts';
+import { UnfinishedTurn } from './UnfinishedTurn.tsx';
 
 interface Props {
   items: ChatItem[];
@@ -16,8 +20,13 @@ interface Props {
   /** Events of the run under way: their items go after the message just sent. */
   runEventIds: ReadonlySet<string>;
   streaming: Streaming | undefined;
-  /** What a run the user stopped had streamed (not stored). */
+  /** What a run the user stopped had streamed, where the log does not have it (an ADK server). */
   stopped: Streaming | undefined;
+  /** The run's model waits to try its provider again. */
+  waiting?: ModelWait | undefined;
+  /** The last turn's run did not finish: its Continue, Retry or Resume. */
+  unfinished?: TurnRun | undefined;
+  onResumeTurn?: (invocationId: string) => void;
   running: boolean;
   /** Local models loading while the run waits for its first words (see use-model-loads.ts). */
   loads?: LocalModelLoad[];
@@ -41,7 +50,7 @@ const Messages = pure(function Messages({
           case 'message':
             return <ChatMessage key={item.id} item={item} context={context} />;
           case 'tool':
-            return <ToolCall key={item.id} item={item} />;
+            return <ToolCall key={item.id} item={item} settled={!context.locked} />;
           case 'error':
             return (
               <li key={item.id} class="chat-error" role="status">
@@ -61,9 +70,20 @@ const Messages = pure(function Messages({
   );
 });
 
-/** A tool call: its name, arguments and status; its result once opened (read only then). */
-function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
+/**
+ * A tool call: its name, arguments and status; its result once opened (read only then). With no
+ * run holding the session (`settled`), a call still unanswered is not running: a reload or a
+ * crash cut its run off.
+ */
+function ToolCall({
+  item,
+  settled,
+}: {
+  item: Extract<ChatItem, { kind: 'tool' }>;
+  settled: boolean;
+}) {
   const [open, setOpen] = useState(false);
+  const status = settled && item.status === 'running' ? 'interrupted' : item.status;
   return (
     <li class="tool-call">
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -73,7 +93,7 @@ function ToolCall({ item }: { item: Extract<ChatItem, { kind: 'tool' }> }) {
             {item.name}(
             <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />)
           </code>
-          <span class={`status ${item.status.replace(' ', '-')}`}> · {item.status}</span>
+          <span class={`status ${status.replace(' ', '-')}`}> · {status}</span>
         </summary>
         {open &&
           (item.call.result === undefined ? (
@@ -103,6 +123,9 @@ export function Chat({
   runEventIds,
   streaming,
   stopped,
+  waiting,
+  unfinished,
+  onResumeTurn,
   running,
   loads = NO_LOADS,
   context,
@@ -120,7 +143,10 @@ export function Chat({
           ],
     [items, runEventIds],
   );
-  const { scroller, end } = useStickToBottom<HTMLElement>([items, streaming?.text, running], sent);
+  const { scroller, end } = useStickToBottom<HTMLElement>(
+    [items, streaming?.text, running, waiting, unfinished],
+    sent,
+  );
   return (
     <section class="chat" aria-label="Conversation" ref={scroller} tabIndex={0}>
       <ol>
@@ -155,11 +181,21 @@ export function Chat({
         {stopped && !running && (
           <li class="message from-agent stopped">
             <span class="author">{stopped.author}</span>
-            <LongText as="p" value={stopped.text} max={MESSAGE_CHARS} />
-            <p class="message-usage">Stopped: this part of the answer was not saved.</p>
+            {fitsMarkdown(stopped.text) ? (
+              <Markdown text={stopped.text} id={stopped.eventId} />
+            ) : (
+              <LongText as="p" value={stopped.text} max={MESSAGE_CHARS} />
+            )}
+            <p class="message-usage">Stopped: the server did not keep this part of the answer.</p>
           </li>
         )}
-        {running && !streaming && loads.length === 0 && <li class="thinking">Working…</li>}
+        {unfinished && !running && onResumeTurn && (
+          <UnfinishedTurn turn={unfinished} disabled={context.locked} onResume={onResumeTurn} />
+        )}
+        {running && waiting && <ModelWaitNote wait={waiting} />}
+        {running && !streaming && !waiting && loads.length === 0 && (
+          <li class="thinking">Working…</li>
+        )}
         {running &&
           !streaming &&
           loads.map((load) => (

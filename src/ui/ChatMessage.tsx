@@ -59,6 +59,11 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
           ))}
         {item.attachments && <Attachments files={item.attachments} />}
       </div>
+      {item.cut && (
+        <p class={`message-cut ${item.cut}`}>
+          {item.cut === 'stopped' ? 'Stopped before it finished' : 'Cut off before it finished'}
+        </p>
+      )}
       {item.usage && <p class="message-usage">{item.usage}</p>}
       <div class="message-actions" role="group" aria-label="Actions">
         {versions && (

@@ -2,24 +2,28 @@ import type { InterruptedRun, RunCause } from '../../workers/protocol.ts';
 import { clip, TITLE_CHARS } from './preview.ts';
 
 interface Props {
+  /** The open session's runs to list (not the one its chat's last turn offers itself). */
   runs: InterruptedRun[];
   disabled: boolean;
   onResume: (run: InterruptedRun) => void;
+  /** Hides these runs from the banner (each turn keeps its own action). */
+  onDismiss: (invocationIds: string[]) => void;
 }
 
 /** How many cut-off runs show before the rest fold away (the banner never fills the chat). */
 const SHOWN = 2;
 
 /**
- * The runs that were cut off, each named by its turn, with why it stopped and its Resume button.
- * Nothing that was saved is lost: resuming finishes the run from where it stopped.
+ * The open session's runs that were cut off, each named by its turn, with why it stopped and its
+ * Resume button; Dismiss hides them. Nothing that was saved is lost: resuming finishes the run
+ * from where it stopped. On a phone it keeps to a line or two (styles.css).
  */
-export function ResumeBanner({ runs, disabled, onResume }: Props) {
+export function ResumeBanner({ runs, disabled, onResume, onDismiss }: Props) {
   const interrupted = runs.filter((run) => run.status === 'interrupted');
   if (interrupted.length === 0) return null;
   const item = (run: InterruptedRun) => {
-    const title = clip(run.sessionTitle, TITLE_CHARS);
-    const turn = run.turnText || title;
+    const turn = run.turnText || clip(run.sessionTitle, TITLE_CHARS);
+    // On a phone the row keeps to one line: the turn and why, cut short (styles.css).
     return (
       <li key={run.invocationId}>
         <button
@@ -31,11 +35,11 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
         >
           Resume
         </button>{' '}
-        <span>
-          “{turn}”{run.turnText && title !== run.turnText && <span class="hint"> in {title}</span>}
-          <span class="hint">
+        <span class="run-text">
+          “{turn}”<span class="hint"> {reasonOf(run)}</span>
+          <span class="hint run-when">
             {' '}
-            {reasonOf(run)} ({run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()})
+            ({run.agentName}, {new Date(run.updatedAt).toLocaleTimeString()})
           </span>
         </span>
       </li>
@@ -43,12 +47,20 @@ export function ResumeBanner({ runs, disabled, onResume }: Props) {
   };
   return (
     <section class="banner resume" aria-label="Interrupted runs">
-      <p>
+      <p class="resume-lead">
         {interrupted.length === 1
-          ? 'A run stopped before it finished.'
-          : `${interrupted.length} runs stopped before they finished.`}{' '}
-        Nothing that was saved is lost: resume to finish.
+          ? 'A run of this session stopped before it finished.'
+          : `${interrupted.length} runs of this session stopped before they finished.`}{' '}
+        <span class="hint">Nothing that was saved is lost: resume to finish.</span>
       </p>
+      <button
+        type="button"
+        class="quiet dismiss"
+        title="Hide this: each turn keeps its own Resume"
+        onClick={() => onDismiss(interrupted.map((run) => run.invocationId))}
+      >
+        Dismiss
+      </button>
       <ul>{interrupted.slice(0, SHOWN).map(item)}</ul>
       {interrupted.length > SHOWN && (
         <details>

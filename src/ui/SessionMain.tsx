@@ -18,6 +18,7 @@ import {
 import { RewindNote } from './RewindNote.tsx';
 import { SessionBar } from './SessionBar.tsx';
 import type { SessionView } from './session-view.ts';
+import type { TurnRun } from './turn-run-model.ts';
 import { sessionUsageText } from './usage-format.ts';
 import { useModelLoads } from './use-model-loads.ts';
 import type { WorkbenchState } from './workbench-state.ts';
@@ -42,6 +43,8 @@ interface Props {
   editing: EditTarget | undefined;
   onStartEdit: (target: EditTarget | undefined) => void;
   messageContext: MessageContext;
+  /** The last turn's unfinished run (its Continue, Retry or Resume in the chat). */
+  unfinished: TurnRun | undefined;
   onOpenSession: (sessionId: string) => void;
   onShowNode: (nodeId: string) => void;
 }
@@ -105,6 +108,9 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           runEventIds={state.runEventIds}
           streaming={state.streaming}
           stopped={state.stoppedText}
+          waiting={state.waiting}
+          unfinished={props.unfinished}
+          onResumeTurn={actions.resumeTurn}
           running={running}
           loads={loads}
           context={props.messageContext}

@@ -58,6 +58,12 @@ export function actionsOf(workbench: Workbench) {
     },
     showInLog: (eventId: string) => void workbench.showInLog(eventId),
     resume: (run: Parameters<Workbench['resume']>[0]) => void workbench.resume(run),
+    // The button goes away with the run it carries on: the focus goes to the message box.
+    resumeTurn: (invocationId: string) => {
+      void workbench.resumeTurn(invocationId);
+      focusMessageBox();
+    },
+    dismissRuns: (invocationIds: readonly string[]) => workbench.dismissRuns(invocationIds),
     answer: (requestId: string, confirmed: boolean, payload?: unknown) => {
       void workbench.answer(requestId, confirmed, payload);
       focusMessageBox();

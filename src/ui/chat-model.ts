@@ -1,6 +1,12 @@
 // What the chat shows: the active conversation as messages, tool calls compact.
 
-import { CONFIRMATION_REQUIRED, isRejection } from '../agents/confirmation.ts';
+import {
+  CONFIRMATION_REQUIRED,
+  REQUEST_CONFIRMATION_FUNCTION,
+  isRejection,
+  originalCallOf,
+} from '../agents/confirmation.ts';
+import { cutAnswerOf } from '../core/cut-answer.ts';
 import { modelNoticeOf, modelTimingOf, type Event } from '../core/event.ts';
 import { isStateEdit, stateEditText } from '../core/state-edit.ts';
 import { questionOf } from '../tools/questions.ts';
@@ -8,7 +14,14 @@ import { previewOf, showable, type Preview } from './preview.ts';
 import { answerUsage } from './usage-format.ts';
 
 export type ToolStatus =
-  'running' | 'waiting' | 'awaiting approval' | 'done' | 'declined' | 'failed';
+  | 'running'
+  | 'waiting'
+  | 'awaiting approval'
+  | 'done'
+  | 'declined'
+  | 'failed'
+  /** Never answered, and its run went no further (its tool server died, say): resume to run it. */
+  | 'interrupted';
 
 /** A file the user attached to a message (its bytes are in the event, as base64). */
 export interface ChatAttachment {
@@ -37,6 +50,8 @@ export type ChatItem =
        * that asked, so it has no turn actions (Edit, Rewind to here) of its own.
        */
       reply?: boolean;
+      /** An answer cut short (core/cut-answer.ts): what it had said when stopped or cut off. */
+      cut?: 'stopped' | 'cut-off';
     }
   | {
       kind: 'tool';
@@ -71,24 +86,36 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
   const finished = new Set<string>();
   // Calls that asked the user a question: their replies read as the user's messages.
   const questions = new Set<string>();
+  // A call that asked for approval → the id of its request (the user answers that id).
+  const approvalAsked = new Map<string, string>();
   for (const event of active) {
     for (const part of event.content?.parts ?? []) {
       const call = part.functionCall;
       if (call?.id && questionOf(call) !== undefined) questions.add(call.id);
+      const original = call?.name === REQUEST_CONFIRMATION_FUNCTION && originalCallOf(call);
+      if (original && original.id && call.id) approvalAsked.set(original.id, call.id);
       const response = part.functionResponse;
       if (!response?.id) continue;
       results.set(response.id, response.response);
       if (event.author === 'user') finished.add(response.id);
     }
   }
+  // Where each invocation's last event is: an error before it was resumed past, and a call
+  // before it can no longer be running.
+  const lastOf = new Map<string, number>();
+  active.forEach((event, i) => lastOf.set(event.invocationId, i));
   const items: ChatItem[] = [];
-  for (const event of active) {
+  for (const [index, event] of active.entries()) {
+    const resumedPast = index < lastOf.get(event.invocationId)!;
     if (isStateEdit(event)) {
       const text = stateEditText(event.actions.stateDelta);
       items.push({ kind: 'note', id: event.id, eventId: event.id, text });
       continue;
     }
     if (event.errorCode && !event.content) {
+      // A failure its run was resumed past (Retry, Resume) is over: its events that followed say
+      // what happened instead.
+      if (resumedPast) continue;
       items.push({
         kind: 'error',
         id: event.id,
@@ -135,7 +162,11 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         continue;
       }
       if (call && call.name !== 'adk_request_confirmation') {
-        const result = call.id ? results.get(call.id) : undefined;
+        let result = call.id ? results.get(call.id) : undefined;
+        // Approved (or rejected) but not answered yet: it no longer waits for approval.
+        const request = approvalAsked.get(call.id ?? '');
+        if (result?.error === CONFIRMATION_REQUIRED && request && finished.has(request))
+          result = undefined;
         const longRunning = (event.longRunningToolIds ?? []).includes(call.id ?? '');
         const args = formatArgs(call.args ?? {});
         const summary = result === undefined ? undefined : summarize(result);
@@ -153,7 +184,11 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
           },
           ...(summary ? { result: summary.truncated ? `${summary.text}…` : summary.text } : {}),
           call: whole,
-          status: statusOf(result, longRunning && !finished.has(call.id ?? '')),
+          status: statusOf(
+            result,
+            longRunning && !finished.has(call.id ?? ''),
+            isOver(active, index, lastOf),
+          ),
         });
       }
     }
@@ -164,6 +199,7 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
     }
     if (text || attachments.length > 0) {
       const json = event.author === 'user' ? undefined : jsonReply(text);
+      const cut = cutAnswerOf(event)?.kind;
       items.push({
         kind: 'message',
         id: event.id,
@@ -175,6 +211,7 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         ...(json !== undefined ? { json: true } : {}),
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(usage ? { usage } : {}),
+        ...(cut ? { cut } : {}),
       });
     }
     // A model that stopped for its own reason (the token limit, a safety filter) after part of
@@ -212,13 +249,32 @@ function replyItem(event: Event, callId: string, response: Record<string, unknow
   };
 }
 
-/** `waiting`: a long-running call the user has not answered yet (whatever it said so far). */
-function statusOf(result: Record<string, unknown> | undefined, waiting: boolean): ToolStatus {
+/**
+ * `waiting`: a long-running call the user has not answered yet (whatever it said so far); `over`:
+ * its run went no further (see isOver).
+ */
+function statusOf(
+  result: Record<string, unknown> | undefined,
+  waiting: boolean,
+  over: boolean,
+): ToolStatus {
   if (result?.error === CONFIRMATION_REQUIRED) return 'awaiting approval';
   if (waiting) return 'waiting';
-  if (result === undefined) return 'running';
+  if (result === undefined) return over ? 'interrupted' : 'running';
   if (isRejection(result)) return 'declined';
   return typeof result.error === 'string' ? 'failed' : 'done';
+}
+
+/**
+ * Whether the run of the event at `index` went no further: its invocation failed after it (an
+ * error event, as when a tool server cannot be reached), or a later turn began.
+ */
+function isOver(active: readonly Event[], index: number, lastOf: Map<string, number>): boolean {
+  const invocationId = active[index]!.invocationId;
+  const last = lastOf.get(invocationId)!;
+  if (last < active.length - 1) return true;
+  const final = active[last]!;
+  return last > index && final.errorCode !== undefined && !final.content;
 }
 
 /** Characters of a call's arguments shown in its line. */

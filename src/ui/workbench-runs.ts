@@ -3,6 +3,7 @@
 // text (drawn once a frame), stored ones extend the opening's tail and state as they come, and the
 // opening is read again when the run ends.
 
+import { modelWaitOf } from '../core/model-wait.ts';
 import { withEventUsage } from '../core/usage.ts';
 import { showsError } from './chat-model.ts';
 import type { Event } from '../core/event.ts';
@@ -102,6 +103,23 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
     );
   }
 
+  /**
+   * Carries on the open session's last turn (the chat's Continue, Retry or Resume): resumes its
+   * invocation, listed as interrupted or not (see turn-run-model.ts).
+   */
+  async resumeTurn(invocationId: string): Promise<void> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return;
+    await this.running(sessionId, (onEvent) =>
+      this.client.runtime.resume(sessionId, invocationId, onEvent),
+    );
+  }
+
+  /** Hides these runs from the banner (the chat's last turn keeps its own action). */
+  dismissRuns(invocationIds: readonly string[]): void {
+    this.set({ dismissedRuns: new Set([...this.state.dismissedRuns, ...invocationIds]) });
+  }
+
   async resume(run: InterruptedRun): Promise<void> {
     if (this.state.current?.summary.id !== run.sessionId) await this.open(run.sessionId);
     await this.running(run.sessionId, (onEvent) =>
@@ -194,14 +212,25 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
     );
     ended = true;
     this.flushStream();
-    // What a stopped answer had said stays shown, marked as stopped (partial text is not stored).
     const cut = this.stopped ? this.state.streaming : undefined;
-    this.set({ running: false, streaming: undefined, stoppedText: cut });
+    this.set({ running: false, streaming: undefined, waiting: undefined });
     if (this.state.current?.summary.id === sessionId) await this.reload();
+    // A stopped answer is stored (core/cut-answer.ts) and now in the log; one an ADK server did
+    // not keep stays shown, marked as not saved.
+    if (cut && !this.state.current?.activeTail.some(({ event }) => event.id === cut.eventId))
+      this.set({ stoppedText: cut });
     // Stop cancels the run: its AbortError is no failure. Any other AbortError (a tool's own
     // request, a store that gave up) is one, and is shown.
     const cancelled = this.stopped && (failure as Error | undefined)?.name === 'AbortError';
-    if (failure !== undefined && !cancelled && !showsError(logged, (failure as Error).message))
+    // The error event may come after the run's end (another port), so the log read again says.
+    const stored = this.state.current?.activeTail.map(({ event }) => event) ?? [];
+    const message = (failure as Error | undefined)?.message;
+    if (
+      failure !== undefined &&
+      !cancelled &&
+      !showsError(logged, message) &&
+      !showsError(stored, message)
+    )
       this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
     await Promise.all([this.refreshSessions(), this.refreshInterrupted()]);
@@ -210,6 +239,13 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
   private onEvent(sessionId: string, event: Event): void {
     const current = this.state.current;
     if (current?.summary.id !== sessionId) return;
+    const wait = modelWaitOf(event);
+    if (wait) {
+      this.flushStream();
+      this.set({ waiting: wait });
+      return;
+    }
+    if (this.state.waiting) this.set({ waiting: undefined });
     if (event.partial) {
       const previous = this.pendingStream ?? this.state.streaming;
       const text =

@@ -2,6 +2,7 @@
 
 import type { Remote } from 'comlink';
 import type { Event } from '../core/event.ts';
+import type { ModelWait } from '../core/model-wait.ts';
 import { applyDelta, setOwn } from '../core/state.ts';
 import type { SessionUsage } from '../core/usage.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
@@ -55,7 +56,11 @@ export interface WorkbenchState {
   /** Another tab is running the current session. */
   busyElsewhere: boolean;
   streaming: Streaming | undefined;
+  /** The run's model waits to try its provider again (the chat counts down to it). */
+  waiting: ModelWait | undefined;
   interrupted: InterruptedRun[];
+  /** Runs the user dismissed from the banner (in this page, until it reloads). */
+  dismissedRuns: ReadonlySet<string>;
   settings: Settings;
   selectedTurnId: string | undefined;
   /**
@@ -71,7 +76,10 @@ export interface WorkbenchState {
   notice: string | undefined;
   /** A message that could not be sent, handed back to the composer. */
   returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
-  /** What a run the user stopped had streamed: shown marked as stopped, never stored. */
+  /**
+   * What a run the user stopped had streamed, when the log does not have it (an ADK server's
+   * run): shown marked as not saved. A local run stores it (core/cut-answer.ts).
+   */
   stoppedText: Streaming | undefined;
   /** The event the event log was asked to show (a message's link to its event). */
   logFocus: string | undefined;
@@ -99,7 +107,9 @@ export const INITIAL: WorkbenchState = {
   opening: false,
   busyElsewhere: false,
   streaming: undefined,
+  waiting: undefined,
   interrupted: [],
+  dismissedRuns: new Set(),
   settings: DEFAULT_SETTINGS,
   selectedTurnId: undefined,
   sent: undefined,

@@ -3,7 +3,7 @@
 // artifacts; usage and timing under each answer; ‹ 2 / 3 › between the versions of an edited
 // message; Regenerate; a rewind said with its undo; a tool call's result on click; a message's
 // link to its event; the keyboard; an approval waiting while the user sends; a stopped answer kept
-// as stopped; and the workbench at 390 × 844 in dark mode.
+// (saved, marked stopped); and the workbench at 390 × 844 in dark mode.
 
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -265,7 +265,7 @@ describe('branches, rewinds and the keyboard in the chat', () => {
     expect(await focused.innerText()).toContain('set color to red');
   });
 
-  it('keeps what a stopped answer said, marked as not saved; Escape stops', async () => {
+  it('keeps what a stopped answer said, saved and marked stopped; Escape stops', async () => {
     const { page } = browser;
     await openApp(page);
     await chooseAgent(page, /Writing workflow/);
@@ -277,9 +277,11 @@ describe('branches, rewinds and the keyboard in the chat', () => {
       .toBeGreaterThan(20);
     await page.keyboard.press('Escape');
     await idle(page);
-    const stopped = chat(page).locator('.message.stopped');
+    const stopped = chat(page).locator('.message-row', { has: page.locator('.message-cut') });
     await stopped.waitFor();
-    expect(await stopped.innerText()).toMatch(/Stopped: this part of the answer was not saved/);
+    expect(await stopped.innerText()).toMatch(/^drafter\s+Draft: .*\s+Stopped before it finished/s);
+    expect(await chat(page).innerText()).not.toContain('not saved');
+    await chat(page).getByRole('button', { name: 'Continue' }).waitFor();
   });
 
   it('says an approval is waiting when the user sends, and rejects it first', async () => {

@@ -106,9 +106,11 @@ it('interrupts a run whose artifact finds the disk full, and Resume finishes it 
   expect(await probeQuota(page)).toBe('QuotaExceededError');
   await approvals.getByRole('button', { name: 'Approve' }).click();
 
-  const banner = region(page, 'Interrupted runs');
-  await banner.getByRole('button', { name: /^Resume/ }).waitFor();
-  expect(await banner.innerText()).toMatch(/storage for this site is full/);
+  // The turn offers its own Retry, and the chat says why (the error event, or the run's record
+  // when the disk refused the error event too).
+  const turn = page.locator('.chat .unfinished-turn');
+  await turn.getByRole('button', { name: 'Retry' }).waitFor();
+  expect(await region(page, 'Conversation').innerText()).toMatch(/storage for this site is full/);
   expect(await postVersions(page)).toEqual([]);
   const before = await readStore(page);
   const answered = (events: { event: Event }[]) =>
@@ -133,9 +135,9 @@ it('interrupts a run whose artifact finds the disk full, and Resume finishes it 
 
   // Room again: the override lifted.
   await cdp.send('Storage.overrideQuotaForOrigin', { origin });
-  await banner.getByRole('button', { name: /^Resume/ }).click();
+  await turn.getByRole('button', { name: 'Retry' }).click();
   await page.getByText(/^Publishing complete/).waitFor();
-  await expect.poll(() => region(page, 'Interrupted runs').count()).toBe(0);
+  await expect.poll(() => turn.count()).toBe(0);
   expect(await postVersions(page)).toEqual([0]);
   const after = await readStore(page);
   const [session] = after.sessions;

@@ -145,7 +145,8 @@ it('stops a local model with Stop, and resumes a run cut by a reload once the mo
   await page.getByRole('button', { name: 'Send' }).click();
   await calls.first().locator('.status.done').waitFor({ timeout: 60_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
-  const resume = page.getByRole('button', { name: /^Resume/ });
+  // A stopped run carries on with the turn's own Continue (Resume, by another name).
+  const resume = chat.getByRole('button', { name: 'Continue' });
   await resume.waitFor();
   const stoppedAt = await calls.count();
   expect(stoppedAt).toBeLessThan(4);

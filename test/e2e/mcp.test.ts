@@ -247,9 +247,11 @@ it('resumes a run cut off by a reload in the middle of a slow MCP tool call, and
   await expect
     .poll(() => running.mcp.calls.filter((call) => call.name === 'slow').length)
     .toBeGreaterThan(0);
-  // Reloaded while the server is still working on it: the call is unanswered in the log.
+  // Reloaded while the server is still working on it: the call is unanswered in the log, and no
+  // run is working on it any more.
   await page.reload();
   await waitReady(page);
+  await chat.locator('.tool-call .status.interrupted').waitFor();
   await page.getByRole('button', { name: /^Resume/ }).click();
   await chat.getByText('The MCP server answered.').waitFor();
   await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { messages, openApp, region, say, waitReady } from './app-page.ts';
+import { addAgent as addAgentWith, addProvider as addProviderWith } from './model-setup.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 
@@ -21,58 +22,10 @@ afterAll(() => server.close());
 
 const KEY = 'sk-e2e-secret-5f4e3d2c1b0a-9876';
 const QUESTION = 'What is 6 * 7?';
+const addProvider = (page: Page, url: string) => addProviderWith(page, url, KEY);
+const addAgent = (page: Page, name: string, model: string, tools?: string[]) =>
+  addAgentWith(page, name, model, tools);
 const ANSWER = 'The calculator says 6 × 7 = 42.';
-
-/** Settings → Providers → a new OpenAI-compatible provider at `url`, tested and saved. */
-async function addProvider(page: Page, url: string): Promise<void> {
-  await page.getByText('Settings', { exact: true }).click();
-  await page.getByRole('button', { name: 'Providers', exact: true }).click();
-  const providers = region(page, 'Providers');
-  await providers.getByRole('button', { name: 'Add Other server' }).click();
-  await providers.getByLabel('Name').fill('Fixture');
-  await providers.getByLabel('Base URL').fill(`${url}/v1`);
-  await providers.getByLabel('API key').fill(KEY);
-  await providers.getByRole('button', { name: 'Test connection' }).click();
-  await providers
-    .getByRole('status', { name: 'Connection' })
-    .filter({ hasText: /^Connected: 4 models \(fixture-text, fixture-tool-call, / })
-    .waitFor();
-  await providers.getByLabel('Default model').fill('fixture-text');
-  await providers.getByRole('button', { name: 'Save' }).click();
-  await providers.getByRole('status').filter({ hasText: 'Saved “Fixture”.' }).waitFor();
-  expect(await providers.getByLabel('API key').inputValue()).toBe('');
-  expect(await providers.getByLabel('API key').getAttribute('placeholder')).toBe(
-    '••••9876 stored; type a new key to replace it',
-  );
-}
-
-/** Agents → a new agent on that provider with `tools`, saved and used in this session. */
-async function addAgent(
-  page: Page,
-  name: string,
-  model: string,
-  tools: string[] = ['calculator'],
-): Promise<void> {
-  await page.getByRole('button', { name: 'Agents', exact: true }).click();
-  const agents = region(page, 'Agents');
-  await agents.getByLabel('Name').fill(name);
-  await expect.poll(() => agents.getByLabel('Provider').inputValue()).not.toBe('');
-  await agents.getByLabel('Model').fill(model);
-  await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
-  for (const tool of tools)
-    await agents.getByRole('group', { name: 'Tools' }).getByLabel(tool, { exact: true }).check();
-  await agents.getByRole('button', { name: 'Save' }).click();
-  await agents
-    .getByRole('status')
-    .filter({ hasText: `Saved “${name}”` })
-    .waitFor();
-  await agents.getByRole('button', { name: 'Use in this session' }).click();
-  const select = page.getByLabel('Agent', { exact: true });
-  await expect.poll(() => select.inputValue()).toMatch(/^agent:/);
-  expect(await select.locator('optgroup[label="Your agents"] option').allTextContents()).toEqual([
-    name,
-  ]);
-}
 
 const keyInPage = async (page: Page) => (await page.content()).includes(KEY);
 
@@ -135,7 +88,7 @@ it('sets up a provider and an agent, streams its tool call and answer, resumes a
   expect(browser.errors).toEqual([]);
 });
 
-it('interrupts a run when the model server cannot be reached, and resumes it once it is back', async () => {
+it('interrupts a run when the model server cannot be reached, and Retry finishes it once it is back', async () => {
   const { page } = browser;
   const down = await startModelServer();
   const port = Number(new URL(down.url).port);
@@ -152,20 +105,21 @@ it('interrupts a run when the model server cannot be reached, and resumes it onc
       hasText: /^calc failed: Could not reach Fixture .*resume it once the connection is back/,
     })
     .waitFor();
-  const resume = page.getByRole('button', { name: /^Resume/ });
-  await resume.waitFor();
-  expect(await region(page, 'Interrupted runs').innerText()).toMatch(
-    /stopped: Could not reach Fixture .*\(calc, /,
-  );
-  // Shown once, in the chat: not again as an error banner.
+  // The failed turn offers Retry itself, so no banner says it again; nor an error banner.
+  const retry = chat.getByRole('button', { name: 'Retry' });
+  await retry.waitFor();
+  expect(await region(page, 'Interrupted runs').count()).toBe(0);
   expect(await page.locator('.main > .banner.error').count()).toBe(0);
 
   const up = await startModelServer({ port });
   try {
-    await resume.click();
+    await retry.click();
     await chat.getByText(ANSWER).waitFor();
     await page.getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
-    expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Resume|Retry)/ }).count()).toBe(0);
+    // The failure is over: its line goes, and the call it left unanswered ran once more.
+    expect(await chat.locator('.chat-error').count()).toBe(0);
+    expect(await chat.locator('.tool-call .status.done').count()).toBe(1);
   } finally {
     await up.close();
   }

@@ -107,7 +107,7 @@ it('lays out the longest title within its place, and the Agent select within its
   expect(width).toBeLessThanOrEqual(1280);
 });
 
-it('stops a run with Stop; the run can then be resumed', async () => {
+it('stops a run with Stop; Continue then carries it on', async () => {
   const { page } = browser;
   await openApp(page);
   await chooseAgent(page, /workflow/i);
@@ -117,7 +117,7 @@ it('stops a run with Stop; the run can then be resumed', async () => {
     .getByText(/^Draft:/)
     .waitFor();
   await page.getByRole('button', { name: 'Stop' }).click();
-  const resume = page.getByRole('button', { name: /^Resume/ });
+  const resume = region(page, 'Conversation').getByRole('button', { name: 'Continue' });
   await resume.waitFor();
   await resume.click();
   await page.getByRole('button', { name: 'Approve' }).waitFor();

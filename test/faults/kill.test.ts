@@ -195,7 +195,9 @@ async function killCase(
     const cutOff = store.runs.filter(
       (run) => run.status === 'running' || run.status === 'interrupted',
     );
-    const banner = region(page, 'Interrupted runs');
+    // Resume is offered at the end of the cut-off turn in the chat, and in the banner for the
+    // session's other runs.
+    const resume = page.getByRole('button', { name: /^Resume/ });
     let outcome =
       cutOff.length > 0
         ? 'cut off'
@@ -203,7 +205,6 @@ async function killCase(
           ? 'done before the kill'
           : 'killed before it was stored';
     if (cutOff.length > 0) {
-      const resume = banner.getByRole('button', { name: /^Resume/ });
       try {
         await resume.first().waitFor({ timeout: 10_000 });
       } catch {
@@ -229,7 +230,7 @@ async function killCase(
           problems.push(`after Resume, ${session.record.id}: ${problem}`);
       outcome = 'cut off, resumed';
     } else {
-      if ((await banner.count()) > 0) problems.push('Resume is offered, but no run was cut off');
+      if ((await resume.count()) > 0) problems.push('Resume is offered, but no run was cut off');
       // A run cut off between a tool's save and its answer leaves a version no event names yet:
       // its resume names it (the tool gets it back). With nothing cut off, there is none.
       problems.push(...artifactProblems(store));

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The JSON body, parsed (undefined for none). */
   body: any;
+  /** When it came (Date.now()). */
+  at: number;
 }
 
 export interface ModelServer {
@@ -32,7 +34,16 @@ type Protocol = 'openai' | 'gemini';
 /** What to answer: a fixture (JSON, or an SSE transcript and how the stream ends) or an error. */
 type Reply =
   | { fixture: string; end?: 'close' | 'stall' | 'disconnect'; whole?: boolean }
-  | { status: number; fixture: string; retryAfter?: string }
+  | {
+      status: number;
+      fixture: string;
+      retryAfter?: string;
+      /**
+       * Lists Retry-After in Access-Control-Expose-Headers: without it, a page on another
+       * origin cannot read the header (fetch's `headers.get` says null), as with most providers.
+       */
+      exposed?: boolean;
+    }
   | { hang: true };
 
 interface Call {
@@ -105,11 +116,43 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-500-then-ok': ({ attempt }) =>
     attempt === 0 ? { status: 500, fixture: 'error-500' } : { fixture: 'text' },
   'fixture-503': () => ({ status: 503, fixture: 'error-503' }),
+  // A first answer that fails, then every later one answers in full (Continue, Retry): stalled
+  // after its first words (to Stop), cut off by a dropped connection, or a malformed stream.
+  'fixture-stall-then-ok': ({ attempt }) =>
+    attempt === 0 ? { fixture: 'stall', end: 'stall' } : { fixture: 'text' },
+  'fixture-disconnect-then-ok': ({ attempt }) =>
+    attempt === 0 ? { fixture: 'truncated', end: 'disconnect' } : { fixture: 'text' },
+  'fixture-malformed-then-ok': ({ attempt }) =>
+    attempt === 0 ? { fixture: 'malformed' } : { fixture: 'text' },
+  'fixture-401-then-ok': ({ attempt }) =>
+    attempt === 0 ? { status: 401, fixture: 'error-401' } : { fixture: 'text' },
+  // Rate limits that say how long to wait: 2 s, readable by the page (exposed); 20 s, hidden from
+  // it (OpenAI's body still says "try again in 1s"); an hour (more than the app waits); and 30 s
+  // every time (a wait to Stop).
+  'fixture-429-wait-then-ok': ({ attempt }) =>
+    attempt === 0
+      ? { status: 429, fixture: 'error-429', retryAfter: '2', exposed: true }
+      : { fixture: 'text' },
+  'fixture-429-hidden-then-ok': ({ attempt }) =>
+    attempt === 0 ? { status: 429, fixture: 'error-429', retryAfter: '20' } : { fixture: 'text' },
+  'fixture-429-hour-then-ok': ({ attempt }) =>
+    attempt === 0
+      ? { status: 429, fixture: 'error-429', retryAfter: '3600', exposed: true }
+      : { fixture: 'text' },
+  'fixture-429-wait-long': () => ({
+    status: 429,
+    fixture: 'error-429',
+    retryAfter: '30',
+    exposed: true,
+  }),
   // Answers in Markdown (test/e2e/markdown*.test.ts): a heading, lists, a table, a link and a
   // Python code block; the same answer stalled inside its code block (a fence still open); and
   // the XSS corpus of test/e2e/markdown-corpus.ts as one answer.
   'fixture-markdown': () => ({ fixture: 'markdown' }),
   'fixture-markdown-stall': () => ({ fixture: 'markdown-stall', end: 'stall' }),
+  // The same, stalled the first time only: a Markdown answer to Stop, then Continue.
+  'fixture-markdown-stall-then-ok': ({ attempt }) =>
+    attempt === 0 ? { fixture: 'markdown-stall', end: 'stall' } : { fixture: 'markdown' },
   'fixture-markdown-xss': () => ({ fixture: 'markdown-xss' }),
 };
 
@@ -132,7 +175,7 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
       Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
     );
     const body = raw ? JSON.parse(raw) : undefined;
-    requests.push({ method: req.method ?? 'GET', path, headers, body });
+    requests.push({ method: req.method ?? 'GET', path, headers, body, at: Date.now() });
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
 
     const { pathname } = new URL(path, 'http://localhost');
@@ -169,8 +212,10 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
 
     if ('hang' in reply) return; // never answers: the client's idle timeout must end it
     if ('status' in reply) {
-      const extra: Record<string, string> =
-        reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {};
+      const extra: Record<string, string> = {
+        ...(reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {}),
+        ...(reply.exposed ? { 'access-control-expose-headers': 'retry-after' } : {}),
+      };
       return sendJson(res, `${protocol}/${reply.fixture}`, reply.status, vars, extra);
     }
     if (!stream || reply.whole) return sendJson(res, `${protocol}/${reply.fixture}`, 200, vars);
@@ -249,6 +294,11 @@ async function sendStream(
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   if (end === 'close') res.end();
-  else if (end === 'disconnect') res.socket?.destroy();
+  else if (end === 'disconnect') {
+    // A moment first, so that the client has read what was sent: a reset can drop what it has
+    // not, and the test would then see no text before the cut.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    res.socket?.destroy();
+  }
   // 'stall': nothing more; close() drops the connection
 }

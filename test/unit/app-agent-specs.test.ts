@@ -10,6 +10,7 @@ import { textOf, type Event } from '../../src/index.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
 import type { AgentSpecInput, RuntimeBroadcast } from '../../workers/protocol.ts';
 import { inProcessLocks } from '../../workers/session-locks.ts';
+import { runEvents } from '../support/fixture-agent.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 
@@ -57,17 +58,7 @@ function spec(providerId: string, overrides: Partial<AgentSpecInput> = {}): Agen
   };
 }
 
-async function run(
-  start: (onEvent: (event: Event) => void) => Promise<void>,
-): Promise<{ events: Event[]; error?: Error }> {
-  const events: Event[] = [];
-  try {
-    await start((event) => events.push(event));
-    return { events };
-  } catch (error) {
-    return { events, error: error as Error };
-  }
-}
+const run = runEvents;
 
 const texts = (events: Event[]) =>
   events

@@ -10,6 +10,8 @@ import {
   type HttpModelOptions,
   type LlmRequest,
 } from '../../src/index.ts';
+import type { ModelWait } from '../../src/core/model-wait.ts';
+import { MAX_RETRY_DELAY_MS } from '../../src/models/retry.ts';
 import { collect, rejectionOf } from '../support/helpers.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 
@@ -113,6 +115,52 @@ describe.each(providers)('$name failures', (provider) => {
     expect(error).toMatchObject({ name: 'ModelError', code });
     expect(error.message).toContain(`${provider.name} ${message}`);
     expect(requestsFor(name + tag)).toBe(3);
+  });
+
+  it('waits what Retry-After asks before trying again, telling each wait first', async () => {
+    const name = `fixture-429-wait-then-ok${tag}`;
+    const waits: ModelWait[] = [];
+    const responses = await collect(
+      provider.make(name).generateContentAsync(request, true, { onWait: (w) => waits.push(w) }),
+    );
+    expect(responses.at(-1)!.content?.parts[0]?.text).toContain('The sky is blue');
+    expect(waits).toEqual([
+      {
+        provider: provider.name,
+        reason: 'rate-limited',
+        status: 429,
+        attempt: 2,
+        attempts: 4,
+        delayMs: 2000,
+        until: expect.any(Number),
+        asked: true,
+        maxDelayMs: MAX_RETRY_DELAY_MS,
+      },
+    ]);
+    const [first, second] = server.requests.filter(
+      (r) => r.body?.model === name || r.path.includes(`/models/${name}:`),
+    );
+    // The second attempt went no sooner than asked (a lower bound the code promises, not a speed).
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(1990);
+  });
+
+  it('does not retry a server asking for longer than the app waits: it says until when', async () => {
+    const name = `fixture-429-hour-then-ok${tag}`;
+    const waits: ModelWait[] = [];
+    const error = await rejectionOf(
+      collect(
+        provider.make(name).generateContentAsync(request, true, { onWait: (w) => waits.push(w) }),
+      ),
+    );
+    expect(error).toMatchObject({ name: 'ModelError', code: 'MODEL_RATE_LIMITED' });
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${provider.name} is limiting requests \\(HTTP 429\\) and asks to wait 60 min \\(until .+\\), longer than the 60 s the app waits on its own`,
+      ),
+    );
+    expect(error.message).toContain('Retry after that');
+    expect(waits).toEqual([]);
+    expect(requestsFor(name)).toBe(1);
   });
 
   it('an unreachable server: ModelUnreachableError after maxRetries, saying the run can resume', async () => {

@@ -9,7 +9,12 @@ import {
   redact,
   type FailureContext,
 } from '../../src/models/model-errors.ts';
-import { MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs } from '../../src/models/retry.ts';
+import {
+  MAX_RETRY_DELAY_MS,
+  askedDelayMs,
+  parseRetryAfter,
+  retryDelayMs,
+} from '../../src/models/retry.ts';
 import { SseParser, type SseEvent } from '../../src/models/sse.ts';
 
 function parseInPieces(text: string, cut: number[]): SseEvent[] {
@@ -69,13 +74,43 @@ describe('Retry-After and backoff', () => {
     expect(parseRetryAfter(value, now)).toBe(ms);
   });
 
-  it('honours Retry-After, capped, and otherwise doubles the base with some jitter', () => {
-    const policy = { maxRetries: 3, retryBaseMs: 100 };
-    expect(retryDelayMs(0, policy, '3', now)).toBe(3000);
-    expect(retryDelayMs(0, policy, '3600', now)).toBe(MAX_RETRY_DELAY_MS);
-    const third = retryDelayMs(2, policy, null, now);
+  it('waits what the server asked, and otherwise doubles the base with some jitter', () => {
+    const policy = { maxRetries: 3, retryBaseMs: 100, rateLimitBaseMs: 5000 };
+    expect(retryDelayMs(0, policy, { status: 429, asked: 3000 })).toBe(3000);
+    expect(retryDelayMs(0, policy, { status: 503, asked: 3_600_000 })).toBe(MAX_RETRY_DELAY_MS);
+    const third = retryDelayMs(2, policy, { status: 503 });
     expect(third).toBeGreaterThan(300);
     expect(third).toBeLessThanOrEqual(400);
+  });
+
+  it('waits seconds, not half a second, after a rate limit that does not say how long', () => {
+    const policy = { maxRetries: 3, retryBaseMs: 500, rateLimitBaseMs: 5000 };
+    // Before: 500 ms, 1 s and 2 s: four attempts in 3.5 s against a server that asked for 20 s.
+    const waits = [0, 1, 2].map((retry) => retryDelayMs(retry, policy, { status: 429 }));
+    expect(waits[0]).toBeGreaterThan(3750);
+    expect(waits[1]).toBeGreaterThan(7500);
+    expect(waits[2]).toBeGreaterThan(15_000);
+    expect(retryDelayMs(0, policy, { status: 500 })).toBeLessThanOrEqual(500);
+  });
+
+  it.each([
+    ['the header, in seconds', '20', '', 20_000],
+    ['the header, as a date', 'Sun, 01 Jun 2025 12:00:30 GMT', '', 30_000],
+    ['the header before the body', '2', '"retryDelay": "31s"', 2000],
+    [
+      "Google's RetryInfo, when the header is hidden",
+      null,
+      '{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"31s"}]}}',
+      31_000,
+    ],
+    ['RetryInfo in fractions', null, '{"retryDelay": "1.5s"}', 1500],
+    ["OpenAI's words", null, '{"error":{"message":"… Please try again in 20s. Visit …"}}', 20_000],
+    ["OpenAI's words, minutes", null, 'Please try again in 6m0s.', 360_000],
+    ["OpenAI's words, milliseconds", null, 'Please try again in 250ms.', 250],
+    ['nothing', null, '{"error":{"message":"slow down"}}', undefined],
+    ['a header that is no delay, nor a body', 'soon', '', undefined],
+  ])('reads how long the server asked to wait from %s', (_, header, body, ms) => {
+    expect(askedDelayMs(header, body, now)).toBe(ms);
   });
 });
 

@@ -7,6 +7,8 @@ import { InMemorySessionService, createEvent as adkEvent } from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import { adkServerForSuite } from '../../adk/adk-server.ts';
 import { appRuntime } from '../../support/app-runtime.ts';
+import { fixtureSession } from '../../support/fixture-agent.ts';
+import { startModelServer } from '../../support/model-server.ts';
 
 type Json = Record<string, any>;
 
@@ -153,6 +155,39 @@ describe('ADK session files and the real ADK', () => {
     });
     const postedBack = await call('GET', `${sessionsOf('echo')}/${posted.id}`);
     expect(postedBack.state).toEqual(file.state);
+  });
+
+  it('exports answers cut short (stopped, cut off) as ADK takes them, its own interrupted flag set', async () => {
+    const models = await startModelServer();
+    try {
+      const app = runtime();
+      const id = await fixtureSession(app, models.url, 'fixture-stall-then-ok@adk');
+      await app.runs.send(id, 'Why is the sky blue?', (event) => {
+        if (event.partial) app.runs.stop(id);
+      });
+      // And a session whose answer a dropped connection cuts off.
+      const cutId = await fixtureSession(app, models.url, 'fixture-disconnect-then-ok@adk');
+      await app.runs.send(cutId, 'And the sea?', () => undefined).catch(() => undefined);
+      for (const sessionId of [id, cutId]) {
+        const file = JSON.parse((await app.exportSession(sessionId)).json) as Json;
+        const cut = file.events.find((e: Json) => e.interrupted);
+        expect(cut.customMetadata.trellis).toMatchObject(
+          sessionId === id
+            ? { stopped: true }
+            : { cutOff: { errorCode: 'MODEL_STREAM_TRUNCATED' } },
+        );
+        const back = await loadIntoAdk(file);
+        expect(JSON.parse(JSON.stringify(back!.events)).map(withoutAdkDefaults)).toEqual(
+          file.events.map(withoutAdkDefaults),
+        );
+        // ADK's own event, made from ours, carries ADK's flag and the text said so far.
+        const adkCut = adkEvent(cut);
+        expect(adkCut.interrupted).toBe(true);
+        expect(adkCut.content?.parts?.[0]?.text).toMatch(/^The sky/);
+      }
+    } finally {
+      await models.close();
+    }
   });
 
   it('exports a session without events as ADK takes it, its title on a no-op event', async () => {
