@@ -9,11 +9,11 @@ import { flowProgress } from './checkpoints-model.ts';
 import type { EditTarget } from './Composer.tsx';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
-import { rewindOnly, type MessageVersions } from './history-model.ts';
+import { rewindOnly, type TurnVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
-import { lastAnswerId as lastAnswerOf, sessionLinks } from './open-session-model.ts';
+import { lastAnswerId as lastAnswerOf, sessionLinks, turnAnswerIds } from './open-session-model.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
@@ -124,16 +124,18 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   );
   const chatItems = session?.chat;
   const lastAnswerId = useMemo(() => lastAnswerOf(chatItems), [chatItems]);
+  const turnAnswers = useMemo(() => turnAnswerIds(chatItems), [chatItems]);
   const remote = !!current?.summary.remote;
   const messageContext = useMemo(
     () => ({
       actions: messageActions,
       versions: session?.versions ?? NO_VERSIONS,
+      turnAnswers,
       lastAnswerId: running ? undefined : lastAnswerId,
       locked,
       rewindOnly: remote,
     }),
-    [messageActions, session?.versions, lastAnswerId, running, locked, remote],
+    [messageActions, session?.versions, turnAnswers, lastAnswerId, running, locked, remote],
   );
   // A rewind into a new session on an ADK server links the two sessions, both ways.
   const historyLinks = useMemo(
@@ -293,4 +295,4 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
 
 const EMPTY: never[] = [];
 const NO_STATE: Readonly<Record<string, unknown>> = {};
-const NO_VERSIONS: ReadonlyMap<string, MessageVersions> = new Map();
+const NO_VERSIONS: ReadonlyMap<string, TurnVersions> = new Map();

@@ -25,6 +25,17 @@ export function lastAnswerId(items: readonly ChatItem[] | undefined): string | u
   return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
 }
 
+/**
+ * The ids of each turn's answer: its last message from an agent (the answer's versions show
+ * there, as Regenerate's do).
+ */
+export function turnAnswerIds(items: readonly ChatItem[] | undefined): ReadonlySet<string> {
+  const last = new Map<string, string>();
+  for (const item of items ?? [])
+    if (item.kind === 'message' && !item.fromUser) last.set(item.invocationId, item.id);
+  return new Set(last.values());
+}
+
 /** A rewind into a new session on an ADK server links the two sessions, both ways. */
 export function sessionLinks(
   current: SessionSummary,
