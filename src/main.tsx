@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { AgentBuilder } from './ui/agent-builder.ts';
+import { addressOf } from './ui/address.ts';
 import { App } from './ui/App.tsx';
 import { FlowEditor } from './ui/flow-editor.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
@@ -28,6 +29,8 @@ const flows = new FlowEditor(client, undefined, {
 });
 const providers = new ProvidersEditor(client);
 const builder = new AgentBuilder(client);
+// The session and view the address names (address.ts): a reload comes back to them.
+const address = addressOf(location.hash);
 render(
   <App
     workbench={workbench}
@@ -35,7 +38,8 @@ render(
     providers={providers}
     builder={builder}
     client={client}
+    address={address}
   />,
   document.getElementById('app')!,
 );
-void workbench.init();
+void workbench.init(address?.sessionId);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import type { Address } from './address.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { actionsOf } from './app-actions.ts';
 import { AppHeader } from './AppHeader.tsx';
@@ -14,13 +15,16 @@ import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
 import { lastAnswerId as lastAnswerOf, sessionLinks, turnAnswerIds } from './open-session-model.ts';
+import { useMessageBoxFocus } from './message-box-focus.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
 import { SessionMain } from './SessionMain.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
+import { SkipLink } from './SkipLink.tsx';
 import { StatePanel } from './StatePanel.tsx';
 import { applyTheme } from './theme.ts';
+import { useAddress } from './use-address.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { RuntimeClient, Workbench } from './workbench.ts';
 
@@ -31,15 +35,22 @@ interface Props {
   builder: AgentBuilder;
   /** The worker, for the views that make their own view model when first opened. */
   client: RuntimeClient;
+  /** The page's address when it loaded (its session is opened by `workbench.init`). */
+  address: Address | undefined;
 }
 
-export function App({ workbench, flows, providers, builder, client }: Props) {
+export function App(props: Props) {
+  const { workbench, flows, providers, builder, client, address } = props;
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
-  const [view, setView] = useState<MainView>('chat');
+  const [view, setView] = useState<MainView>(address?.view ?? 'chat');
   const [pane, setPane] = useState<Pane>('chat');
   // The turn the Trace view shows, with its session (another session opened closes it).
-  const [traced, setTraced] = useState<TracedTurn>();
+  const [traced, setTraced] = useState<TracedTurn | undefined>(
+    address?.invocationId
+      ? { sessionId: address.sessionId, invocationId: address.invocationId }
+      : undefined,
+  );
   const toggle = (next: MainView) => {
     setView((open) => (open === next ? 'chat' : next));
     setPane('chat');
@@ -160,8 +171,33 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   }, []);
 
   const showsSession = view === 'chat' || (view === 'trace' && !tracing);
+  useAddress(
+    state.ready && currentId
+      ? {
+          sessionId: currentId,
+          view: showsSession ? 'chat' : view,
+          ...(tracing ? { invocationId: tracing.invocationId } : {}),
+        }
+      : undefined,
+    async (to) => {
+      if (to.sessionId !== workbench.snapshot.current?.summary.id) {
+        if (!(await workbench.openFromAddress(to.sessionId)))
+          return workbench.sayMissing(to.sessionId);
+      }
+      setView(to.view);
+      setTraced(
+        to.invocationId ? { sessionId: to.sessionId, invocationId: to.invocationId } : undefined,
+      );
+      setPane('chat');
+    },
+  );
+  useMessageBoxFocus(
+    state.ready && !state.opening && showsSession && currentId ? currentId : undefined,
+  );
+
   return (
     <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
+      <SkipLink toMessageBox={showsSession} />
       <AppHeader
         state={state}
         actions={actions}
@@ -188,7 +224,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         onImport={actions.importFile}
       />
 
-      <main class="main">
+      <main class="main" tabIndex={-1}>
         <Announcer
           sessionId={current?.summary.id}
           chat={session?.chat ?? EMPTY}
