@@ -16,6 +16,7 @@ import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
 import { lastAnswerId as lastAnswerOf, sessionLinks, turnAnswerIds } from './open-session-model.ts';
 import { useMessageBoxFocus } from './message-box-focus.ts';
+import { useNoticeTimeout } from './notice-timeout.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
@@ -194,6 +195,7 @@ export function App(props: Props) {
   useMessageBoxFocus(
     state.ready && !state.opening && showsSession && currentId ? currentId : undefined,
   );
+  useNoticeTimeout(workbench, state.notice, running);
 
   return (
     <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
