@@ -3,6 +3,7 @@ import { useSnapshot } from './use-snapshot.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentForm } from './AgentForm.tsx';
 import { download } from './download.ts';
+import { DeleteButton, useHiddenIds } from './DeleteButton.tsx';
 
 interface Props {
   builder: AgentBuilder;
@@ -15,6 +16,9 @@ interface Props {
 export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
   const state = useSnapshot(builder);
   const { specs, draft } = state;
+  // Deleted, waiting for its Undo: not listed.
+  const deleted = useHiddenIds('agent');
+  const listed = specs.filter((item) => !deleted.has(item.id));
 
   useEffect(() => {
     void builder.start();
@@ -49,7 +53,7 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
       <div class="flows-body">
         <nav class="flows-list" aria-label="Agent list">
           <ul>
-            {specs.map((spec) => (
+            {listed.map((spec) => (
               <li key={spec.id} class={spec.id === draft.id ? 'current' : ''}>
                 <button
                   type="button"
@@ -71,17 +75,12 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
                   >
                     Export
                   </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Delete ${spec.name}`}
-                    onClick={() => {
-                      if (confirm(`Delete the agent “${spec.name}”? Its sessions are kept.`))
-                        void builder.remove(spec.id);
-                    }}
-                  >
-                    Delete
-                  </button>
+                  <DeleteButton
+                    kind="agent"
+                    id={spec.id}
+                    label={`Delete ${spec.name}`}
+                    said={`Deleted the agent “${spec.name}”. Its sessions are kept.`}
+                  />
                 </div>
               </li>
             ))}

@@ -8,6 +8,7 @@ import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Banners } from './Banners.tsx';
 import { flowProgress } from './checkpoints-model.ts';
 import type { EditTarget } from './Composer.tsx';
+import { PendingDeletesContext } from './DeleteButton.tsx';
 import { EventLog } from './EventLog.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import { rewindOnly, type TurnVersions } from './history-model.ts';
@@ -18,6 +19,7 @@ import { lastAnswerId as lastAnswerOf, sessionLinks, turnAnswerIds } from './ope
 import { useMessageBoxFocus } from './message-box-focus.ts';
 import { useNoticeTimeout } from './notice-timeout.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
+import type { PendingDeletes } from './pending-deletes.ts';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
 import { SessionMain } from './SessionMain.tsx';
@@ -25,7 +27,9 @@ import { openingCheckpoints, sessionView } from './session-view.ts';
 import { SkipLink } from './SkipLink.tsx';
 import { StatePanel } from './StatePanel.tsx';
 import { applyTheme } from './theme.ts';
+import { UndoBar } from './UndoBar.tsx';
 import { useAddress } from './use-address.ts';
+import { useListedSessions } from './use-listed-sessions.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { RuntimeClient, Workbench } from './workbench.ts';
 
@@ -36,12 +40,14 @@ interface Props {
   builder: AgentBuilder;
   /** The worker, for the views that make their own view model when first opened. */
   client: RuntimeClient;
+  /** Deletes waiting for their Undo. */
+  pending: PendingDeletes;
   /** The page's address when it loaded (its session is opened by `workbench.init`). */
   address: Address | undefined;
 }
 
 export function App(props: Props) {
-  const { workbench, flows, providers, builder, client, address } = props;
+  const { workbench, flows, providers, builder, client, pending, address } = props;
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<MainView>(address?.view ?? 'chat');
@@ -102,6 +108,7 @@ export function App(props: Props) {
   const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const { current, running, busyElsewhere } = state;
   const currentId = current?.summary.id;
+  const sessions = useListedSessions(pending, workbench, state);
   const showTrace = useCallback(
     (invocationId: string) => {
       if (!currentId) return;
@@ -182,8 +189,9 @@ export function App(props: Props) {
       : undefined,
     async (to) => {
       if (to.sessionId !== workbench.snapshot.current?.summary.id) {
-        if (!(await workbench.openFromAddress(to.sessionId)))
-          return workbench.sayMissing(to.sessionId);
+        const hidden = pending.hidden('session');
+        if (!(await workbench.openFromAddress(to.sessionId, hidden)))
+          return workbench.sayMissing(to.sessionId, hidden);
       }
       setView(to.view);
       setTraced(
@@ -198,136 +206,143 @@ export function App(props: Props) {
   useNoticeTimeout(workbench, state.notice, running);
 
   return (
-    <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
-      <SkipLink toMessageBox={showsSession} />
-      <AppHeader
-        state={state}
-        actions={actions}
-        flows={flows}
-        client={client}
-        view={view}
-        locked={locked}
-        onToggle={toggle}
-        onOpen={openView}
-      />
-
-      <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
-
-      <SessionList
-        sessions={state.sessions}
-        currentId={current?.summary.id}
-        busyIds={busyElsewhere && current ? [current.summary.id] : []}
-        onOpen={openSession}
-        onNew={newSession}
-        onRename={actions.rename}
-        onDelete={actions.remove}
-        onExport={actions.exportSession}
-        onExportEvalSet={actions.exportEvalSet}
-        onImport={actions.importFile}
-      />
-
-      <main class="main" tabIndex={-1}>
-        <Announcer
-          sessionId={current?.summary.id}
-          chat={session?.chat ?? EMPTY}
-          approvals={session?.approvals ?? EMPTY}
+    <PendingDeletesContext.Provider value={pending}>
+      <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
+        <SkipLink toMessageBox={showsSession} />
+        <AppHeader
+          state={state}
+          actions={actions}
+          flows={flows}
+          client={client}
+          view={view}
+          locked={locked}
+          onToggle={toggle}
+          onOpen={openView}
         />
-        <Banners
-          interrupted={state.interrupted}
-          running={running}
-          busyElsewhere={busyElsewhere}
-          error={state.error}
-          notice={state.notice}
-          onResume={actions.resume}
-          onDismiss={actions.dismiss}
+
+        <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
+
+        <SessionList
+          sessions={sessions}
+          currentId={current?.summary.id}
+          busyIds={busyElsewhere && current ? [current.summary.id] : []}
+          onOpen={openSession}
+          onNew={newSession}
+          onRename={actions.rename}
+          onRemove={actions.remove}
+          onExport={actions.exportSession}
+          onExportEvalSet={actions.exportEvalSet}
+          onImport={actions.importFile}
         />
-        {showsSession ? (
-          <SessionMain
-            state={state}
-            actions={actions}
-            session={session}
-            agent={agentInfo}
-            locked={locked}
-            checkpoints={checkpoints}
-            checkpointsOpen={checkpointsOpen}
-            onCheckpoints={setCheckpointsOpen}
-            editing={editing}
-            onStartEdit={setEditing}
-            messageContext={messageContext}
+
+        <main class="main" tabIndex={-1}>
+          <Announcer
+            sessionId={current?.summary.id}
+            chat={session?.chat ?? EMPTY}
+            approvals={session?.approvals ?? EMPTY}
+          />
+          <Banners
+            interrupted={state.interrupted}
+            running={running}
+            busyElsewhere={busyElsewhere}
+            error={state.error}
+            notice={state.notice}
+            onResume={actions.resume}
+            onDismiss={actions.dismiss}
+          />
+          {showsSession ? (
+            <SessionMain
+              state={state}
+              actions={actions}
+              session={session}
+              agent={agentInfo}
+              locked={locked}
+              checkpoints={checkpoints}
+              checkpointsOpen={checkpointsOpen}
+              onCheckpoints={setCheckpointsOpen}
+              editing={editing}
+              onStartEdit={setEditing}
+              messageContext={messageContext}
+              onOpenSession={openSession}
+              onShowNode={showNode}
+            />
+          ) : (
+            <MainViews
+              view={view}
+              traced={tracing}
+              flows={flows}
+              providers={providers}
+              builder={builder}
+              client={client}
+              onUse={use}
+              onOpenSession={openSession}
+              onNewSession={actions.newSessionWith}
+              onView={setView}
+            />
+          )}
+        </main>
+
+        <aside class="side">
+          {flow && (
+            <FlowPanel
+              flow={flow}
+              progress={progress}
+              waiting={(session?.approvals.length ?? 0) > 0}
+              focus={focusNode}
+            />
+          )}
+          <HistoryPanel
+            rows={historyRows}
+            links={historyLinks}
             onOpenSession={openSession}
-            onShowNode={showNode}
+            earlier={session?.earlierTurns ?? false}
+            onShowEarlier={actions.showEarlierTurns}
+            selectedId={state.selectedTurnId}
+            disabled={locked}
+            onSelect={actions.selectTurn}
+            onRewind={actions.rewind}
+            onSwitchBranch={actions.switchToBranch}
+            onEdit={actions.edit}
+            onFork={actions.fork}
+            {...(remote ? {} : { onTrace: showTrace })}
+            {...(remote
+              ? {}
+              : {
+                  onLoadStateBefore: actions.stateBefore,
+                  onEditStateAndRerun: actions.editStateAndRerun,
+                })}
           />
-        ) : (
-          <MainViews
-            view={view}
-            traced={tracing}
-            flows={flows}
-            providers={providers}
-            builder={builder}
-            client={client}
-            onUse={use}
-            onOpenSession={openSession}
-            onNewSession={actions.newSessionWith}
-            onView={setView}
+          <StatePanel
+            // An edit under way belongs to the session it started in.
+            key={current?.summary.id}
+            groups={session?.state ?? EMPTY}
+            state={current?.state ?? NO_STATE}
+            editable={!!current && !remote}
+            disabled={locked}
+            onEdit={actions.editState}
+            loadValue={actions.stateValue}
           />
-        )}
-      </main>
-
-      <aside class="side">
-        {flow && (
-          <FlowPanel
-            flow={flow}
-            progress={progress}
-            waiting={(session?.approvals.length ?? 0) > 0}
-            focus={focusNode}
+          <ArtifactsPanel
+            // A file shown in one session is not shown in the next one opened.
+            key={current?.summary.id}
+            artifacts={current?.artifacts ?? EMPTY}
+            onLoad={actions.loadArtifact}
           />
-        )}
-        <HistoryPanel
-          rows={historyRows}
-          links={historyLinks}
-          onOpenSession={openSession}
-          earlier={session?.earlierTurns ?? false}
-          onShowEarlier={actions.showEarlierTurns}
-          selectedId={state.selectedTurnId}
-          disabled={locked}
-          onSelect={actions.selectTurn}
-          onRewind={actions.rewind}
-          onSwitchBranch={actions.switchToBranch}
-          onEdit={actions.edit}
-          onFork={actions.fork}
-          {...(remote ? {} : { onTrace: showTrace })}
-          {...(remote
-            ? {}
-            : {
-                onLoadStateBefore: actions.stateBefore,
-                onEditStateAndRerun: actions.editStateAndRerun,
-              })}
+          <EventLog
+            eventCount={current?.eventCount ?? 0}
+            pages={state.log}
+            focusId={state.logFocus}
+            onOpen={actions.openLog}
+            onShowEarlier={actions.showEarlierLog}
+          />
+        </aside>
+        <UndoBar
+          pending={pending}
+          // A session brought back opens again (it was most likely the one open).
+          onUndone={(item) => item.kind === 'session' && openSession(item.id)}
         />
-        <StatePanel
-          // An edit under way belongs to the session it started in.
-          key={current?.summary.id}
-          groups={session?.state ?? EMPTY}
-          state={current?.state ?? NO_STATE}
-          editable={!!current && !remote}
-          disabled={locked}
-          onEdit={actions.editState}
-          loadValue={actions.stateValue}
-        />
-        <ArtifactsPanel
-          // A file shown in one session is not shown in the next one opened.
-          key={current?.summary.id}
-          artifacts={current?.artifacts ?? EMPTY}
-          onLoad={actions.loadArtifact}
-        />
-        <EventLog
-          eventCount={current?.eventCount ?? 0}
-          pages={state.log}
-          focusId={state.logFocus}
-          onOpen={actions.openLog}
-          onShowEarlier={actions.showEarlierLog}
-        />
-      </aside>
-    </div>
+      </div>
+    </PendingDeletesContext.Provider>
   );
 }
 
