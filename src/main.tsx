@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { AgentBuilder } from './ui/agent-builder.ts';
 import { addressOf } from './ui/address.ts';
 import { App } from './ui/App.tsx';
+import { FirstRun } from './ui/first-run.ts';
 import { FlowEditor } from './ui/flow-editor.ts';
 import { PendingDeletes, type PendingDelete } from './ui/pending-deletes.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
@@ -57,6 +58,7 @@ render(
     builder={builder}
     client={client}
     pending={pending}
+    firstRun={new FirstRun(client, localStorage)}
     address={address}
   />,
   document.getElementById('app')!,

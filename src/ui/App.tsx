@@ -10,6 +10,8 @@ import { flowProgress } from './checkpoints-model.ts';
 import type { EditTarget } from './Composer.tsx';
 import { PendingDeletesContext } from './DeleteButton.tsx';
 import { EventLog } from './EventLog.tsx';
+import type { FirstRun } from './first-run.ts';
+import { FirstRunCard } from './FirstRunCard.tsx';
 import type { FlowEditor } from './flow-editor.ts';
 import { rewindOnly, type TurnVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
@@ -42,12 +44,13 @@ interface Props {
   client: RuntimeClient;
   /** Deletes waiting for their Undo. */
   pending: PendingDeletes;
+  firstRun: FirstRun;
   /** The page's address when it loaded (its session is opened by `workbench.init`). */
   address: Address | undefined;
 }
 
 export function App(props: Props) {
-  const { workbench, flows, providers, builder, client, pending, address } = props;
+  const { workbench, flows, providers, builder, client, pending, firstRun, address } = props;
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<MainView>(address?.view ?? 'chat');
@@ -265,6 +268,14 @@ export function App(props: Props) {
               messageContext={messageContext}
               onOpenSession={openSession}
               onShowNode={showNode}
+              intro={
+                <FirstRunCard
+                  firstRun={firstRun}
+                  workbench={workbench}
+                  state={state}
+                  onProviders={() => openView('providers')}
+                />
+              }
             />
           ) : (
             <MainViews

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { AgentInfo } from '../../workers/protocol.ts';
 import type { AppActions } from './app-actions.ts';
 import { showApprovals } from './app-actions.ts';
@@ -44,6 +45,8 @@ interface Props {
   messageContext: MessageContext;
   onOpenSession: (sessionId: string) => void;
   onShowNode: (nodeId: string) => void;
+  /** Shown above the chat (the first-run card). */
+  intro?: ComponentChildren;
 }
 
 /** The open session in the main area: its chat (or checkpoints), what waits, and the composer. */
@@ -90,6 +93,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           onReply={actions.respond}
         />
       )}
+      {props.intro}
       {flow && current && props.checkpointsOpen ? (
         <CheckpointsPanel
           rows={props.checkpoints}

@@ -19,6 +19,10 @@ export function placeholderFor(agentId: string | undefined): string {
   return PLACEHOLDERS[agentId ?? ''] ?? 'Message';
 }
 
+/** A session in this browser with something in it (one only created has nothing). */
+export const hasWork = (session: SessionSummary) =>
+  !session.remote && session.lastUpdateTime > session.createdAt;
+
 /** The id of the conversation's last message, if the agent said it (its Regenerate button). */
 export function lastAnswerId(items: readonly ChatItem[] | undefined): string | undefined {
   const last = items?.findLast((item) => item.kind === 'message');
