@@ -4,7 +4,7 @@
 
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { openApp, say } from './app-page.ts';
+import { messages, openApp, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
@@ -14,6 +14,34 @@ const focused = (page: Page) =>
     const element = document.activeElement;
     return element?.getAttribute('aria-label') ?? element?.textContent?.trim();
   });
+
+it('gives the message box the focus on load, after each session opened and back from a view', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await expect.poll(() => focused(page)).toBe('Message');
+  await say(page, 'set color to red');
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect.poll(() => messages(page)).toEqual([]);
+  await waitReady(page);
+  await expect.poll(() => focused(page)).toBe('Message');
+  // Opened from the list: the focus leaves the list for the message box.
+  await page.getByRole('navigation', { name: 'Sessions' }).getByText('set color to red').click();
+  await expect.poll(() => messages(page)).toEqual(['set color to red', 'color is now red.']);
+  await expect.poll(() => focused(page)).toBe('Message');
+  // A view closed: the chat comes back with its message box focused.
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Agents/ })
+    .click();
+  await page.getByRole('region', { name: 'Agents' }).waitFor();
+  await page.getByRole('button', { name: 'Back to the chat' }).click();
+  await expect.poll(() => focused(page)).toBe('Message');
+  // On load, after a reload too.
+  await page.reload();
+  await waitReady(page);
+  await expect.poll(() => focused(page)).toBe('Message');
+  expect(browser.errors).toEqual([]);
+});
 
 it('offers a skip link to the message box as the first Tab, shown when focused', async () => {
   const { page } = browser;
