@@ -52,7 +52,7 @@ describe.each([
     await page
       .locator('.chat .message-row.row-user')
       .last()
-      .getByRole('button', { name: 'Rewind to before this turn' })
+      .getByRole('button', { name: /^Rewind to/ })
       .click();
     await page.getByRole('status').filter({ hasText: 'Rewound to before' }).waitFor();
     await showPane(page, name === 'phone', 'Log');
@@ -73,6 +73,8 @@ describe.each([
         }
         await showPane(page, true, 'Chat');
       } else {
+        // The event log's rows off the active path, in sight (axe judges contrast on screen).
+        await page.locator('.event-log li.inactive').first().scrollIntoViewIfNeeded();
         await expectClean(page, 'chat');
       }
     });
@@ -119,6 +121,50 @@ describe.each([
       await trace.getByRole('button', { name: 'Back to the chat' }).click();
     });
   }
+
+  it('finds nothing serious in a failed turn (light and dark)', async () => {
+    const { page } = browser;
+    // A session file whose turn failed, as ADK writes it: the chat shows the failure in its list.
+    const at = Date.now() / 1000;
+    const file = {
+      id: 'failed-turn',
+      appName: 'trellis',
+      userId: 'user',
+      state: {},
+      lastUpdateTime: at,
+      events: [
+        {
+          id: 'e1',
+          invocationId: 'i1',
+          author: 'user',
+          timestamp: at,
+          content: { role: 'user', parts: [{ text: 'what is color' }] },
+          actions: { stateDelta: {}, artifactDelta: {} },
+        },
+        {
+          id: 'e2',
+          invocationId: 'i1',
+          author: 'state_keeper',
+          timestamp: at,
+          errorCode: 'MODEL_ERROR',
+          errorMessage: 'The model server answered 500.',
+          actions: { stateDelta: {}, artifactDelta: {} },
+        },
+      ],
+    };
+    await showPane(page, name === 'phone', 'Sessions');
+    await page.getByLabel('Import session…').setInputFiles({
+      name: 'failed.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    });
+    await showPane(page, name === 'phone', 'Chat');
+    await page.locator('.chat .chat-error').waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await expectClean(page, `failed turn (${theme})`);
+    }
+  });
 
   it('finds nothing serious in the Undo of a delete (light and dark)', async () => {
     const { page } = browser;
