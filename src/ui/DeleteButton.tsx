@@ -30,8 +30,9 @@ export function DeleteButton({ kind, id, label, said }: Props) {
       disabled={!pending}
       onClick={() => {
         pending?.delete(kind, id, said);
+        // The newest line is the last.
         requestAnimationFrame(() =>
-          document.querySelector<HTMLElement>('.undo-bar button.undo')?.focus(),
+          [...document.querySelectorAll<HTMLElement>('.undo-bar button.undo')].at(-1)?.focus(),
         );
       }}
     >

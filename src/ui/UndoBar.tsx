@@ -19,7 +19,11 @@ export function UndoBar({ pending, onUndone }: Props) {
       role="status"
       onPointerEnter={() => pending.hold(true)}
       onPointerLeave={() => pending.hold(false)}
-      onFocusIn={() => pending.hold(true)}
+      // The keyboard's focus holds (the user is on Undo); the focus Delete hands it after a click
+      // does not (not :focus-visible), or a mouse user's delete would wait for their next click.
+      onFocusIn={(event) => {
+        if ((event.target as Element).matches(':focus-visible')) pending.hold(true);
+      }}
       onFocusOut={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) pending.hold(false);
       }}

@@ -26,6 +26,7 @@ export const DEMO_STARTS: readonly DemoStart[] = [
 
 export class FirstRun extends ViewState<{ show: boolean }> {
   private checked = false;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly client: Pick<RuntimeClient, 'runtime' | 'onBroadcast'>,
@@ -44,11 +45,8 @@ export class FirstRun extends ViewState<{ show: boolean }> {
     if (providers.length > 0) return this.finish();
     this.set({ show: true });
     // A provider added anywhere (the Providers view, another tab) is a start made.
-    const stop = this.client.onBroadcast((message: RuntimeBroadcast) => {
-      if (message.type === 'providers-changed') {
-        stop();
-        this.finish();
-      }
+    this.stopListening = this.client.onBroadcast((message: RuntimeBroadcast) => {
+      if (message.type === 'providers-changed') this.finish();
     });
   }
 
@@ -64,6 +62,8 @@ export class FirstRun extends ViewState<{ show: boolean }> {
     } catch {
       // Storage refused (a private window's quota): gone for this visit only.
     }
+    this.stopListening?.();
+    this.stopListening = undefined;
     if (this.state.show) this.set({ show: false });
   }
 

@@ -77,9 +77,14 @@ it('deletes a session for good once its Undo has had its time, or at once on Dis
   expect(await titles(page)).toEqual(['set color to red']);
   expect(await undoLine(page, /Deleted/).count()).toBe(0);
 
-  // Dismiss: deleted now.
-  await sessionList(page).getByRole('button', { name: 'Delete' }).click();
+  // From the keyboard, the focus lands on Undo and holds the delete while it stays there.
+  await sessionList(page).getByRole('button', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
   const red = undoLine(page, 'Deleted “set color to red”');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+  await page.clock.fastForward(30_000);
+  expect(await red.count()).toBe(1);
+  // Dismiss: deleted now.
   await red.getByRole('button', { name: /^Dismiss/ }).click();
   await expect.poll(() => red.count()).toBe(0);
   await page.reload();
