@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { AgentBuilder } from './ui/agent-builder.ts';
 import { addressOf } from './ui/address.ts';
 import { App } from './ui/App.tsx';
+import { PendingDeletesContext } from './ui/DeleteButton.tsx';
 import { FirstRun } from './ui/first-run.ts';
 import { FlowEditor } from './ui/flow-editor.ts';
 import { PendingDeletes, type PendingDelete } from './ui/pending-deletes.ts';
@@ -51,16 +52,18 @@ window.addEventListener('storage', (event) => {
 // The session and view the address names (address.ts): a reload comes back to them.
 const address = addressOf(location.hash);
 render(
-  <App
-    workbench={workbench}
-    flows={flows}
-    providers={providers}
-    builder={builder}
-    client={client}
-    pending={pending}
-    firstRun={new FirstRun(client, localStorage)}
-    address={address}
-  />,
+  <PendingDeletesContext.Provider value={pending}>
+    <App
+      workbench={workbench}
+      flows={flows}
+      providers={providers}
+      builder={builder}
+      client={client}
+      pending={pending}
+      firstRun={new FirstRun(client, localStorage)}
+      address={address}
+    />
+  </PendingDeletesContext.Provider>,
   document.getElementById('app')!,
 );
 // What was left to delete starts once the page has opened a session that is not one of them.

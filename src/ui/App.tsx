@@ -8,7 +8,6 @@ import { ArtifactsPanel } from './ArtifactsPanel.tsx';
 import { Banners } from './Banners.tsx';
 import { flowProgress } from './checkpoints-model.ts';
 import type { EditTarget } from './Composer.tsx';
-import { PendingDeletesContext } from './DeleteButton.tsx';
 import { EventLog } from './EventLog.tsx';
 import type { FirstRun } from './first-run.ts';
 import { FirstRunCard } from './FirstRunCard.tsx';
@@ -42,7 +41,7 @@ interface Props {
   builder: AgentBuilder;
   /** The worker, for the views that make their own view model when first opened. */
   client: RuntimeClient;
-  /** Deletes waiting for their Undo. */
+  /** Deletes waiting for their Undo (main.tsx also hands it to the Delete buttons). */
   pending: PendingDeletes;
   firstRun: FirstRun;
   /** The page's address when it loaded (its session is opened by `workbench.init`). */
@@ -209,151 +208,149 @@ export function App(props: Props) {
   useNoticeTimeout(workbench, state.notice, running);
 
   return (
-    <PendingDeletesContext.Provider value={pending}>
-      <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
-        <SkipLink toMessageBox={showsSession} />
-        <AppHeader
-          state={state}
-          actions={actions}
-          flows={flows}
-          client={client}
-          view={view}
-          locked={locked}
-          onToggle={toggle}
-          onOpen={openView}
+    <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
+      <SkipLink toMessageBox={showsSession} />
+      <AppHeader
+        state={state}
+        actions={actions}
+        flows={flows}
+        client={client}
+        view={view}
+        locked={locked}
+        onToggle={toggle}
+        onOpen={openView}
+      />
+
+      <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
+
+      <SessionList
+        sessions={sessions}
+        currentId={current?.summary.id}
+        busyIds={busyElsewhere && current ? [current.summary.id] : []}
+        onOpen={openSession}
+        onNew={newSession}
+        onRename={actions.rename}
+        onRemove={actions.remove}
+        onExport={actions.exportSession}
+        onExportEvalSet={actions.exportEvalSet}
+        onImport={actions.importFile}
+      />
+
+      <main class="main" tabIndex={-1}>
+        <Announcer
+          sessionId={current?.summary.id}
+          chat={session?.chat ?? EMPTY}
+          approvals={session?.approvals ?? EMPTY}
         />
-
-        <PanesBar pane={pane} withFlow={!!flow} onChoose={choosePane} />
-
-        <SessionList
-          sessions={sessions}
-          currentId={current?.summary.id}
-          busyIds={busyElsewhere && current ? [current.summary.id] : []}
-          onOpen={openSession}
-          onNew={newSession}
-          onRename={actions.rename}
-          onRemove={actions.remove}
-          onExport={actions.exportSession}
-          onExportEvalSet={actions.exportEvalSet}
-          onImport={actions.importFile}
+        <Banners
+          interrupted={state.interrupted}
+          running={running}
+          busyElsewhere={busyElsewhere}
+          error={state.error}
+          notice={state.notice}
+          onResume={actions.resume}
+          onDismiss={actions.dismiss}
         />
-
-        <main class="main" tabIndex={-1}>
-          <Announcer
-            sessionId={current?.summary.id}
-            chat={session?.chat ?? EMPTY}
-            approvals={session?.approvals ?? EMPTY}
-          />
-          <Banners
-            interrupted={state.interrupted}
-            running={running}
-            busyElsewhere={busyElsewhere}
-            error={state.error}
-            notice={state.notice}
-            onResume={actions.resume}
-            onDismiss={actions.dismiss}
-          />
-          {showsSession ? (
-            <SessionMain
-              state={state}
-              actions={actions}
-              session={session}
-              agent={agentInfo}
-              locked={locked}
-              checkpoints={checkpoints}
-              checkpointsOpen={checkpointsOpen}
-              onCheckpoints={setCheckpointsOpen}
-              editing={editing}
-              onStartEdit={setEditing}
-              messageContext={messageContext}
-              onOpenSession={openSession}
-              onShowNode={showNode}
-              intro={
-                <FirstRunCard
-                  firstRun={firstRun}
-                  workbench={workbench}
-                  state={state}
-                  onProviders={() => openView('providers')}
-                />
-              }
-            />
-          ) : (
-            <MainViews
-              view={view}
-              traced={tracing}
-              flows={flows}
-              providers={providers}
-              builder={builder}
-              client={client}
-              onUse={use}
-              onOpenSession={openSession}
-              onNewSession={actions.newSessionWith}
-              onView={setView}
-            />
-          )}
-        </main>
-
-        <aside class="side">
-          {flow && (
-            <FlowPanel
-              flow={flow}
-              progress={progress}
-              waiting={(session?.approvals.length ?? 0) > 0}
-              focus={focusNode}
-            />
-          )}
-          <HistoryPanel
-            rows={historyRows}
-            links={historyLinks}
+        {showsSession ? (
+          <SessionMain
+            state={state}
+            actions={actions}
+            session={session}
+            agent={agentInfo}
+            locked={locked}
+            checkpoints={checkpoints}
+            checkpointsOpen={checkpointsOpen}
+            onCheckpoints={setCheckpointsOpen}
+            editing={editing}
+            onStartEdit={setEditing}
+            messageContext={messageContext}
             onOpenSession={openSession}
-            earlier={session?.earlierTurns ?? false}
-            onShowEarlier={actions.showEarlierTurns}
-            selectedId={state.selectedTurnId}
-            disabled={locked}
-            onSelect={actions.selectTurn}
-            onRewind={actions.rewind}
-            onSwitchBranch={actions.switchToBranch}
-            onEdit={actions.edit}
-            onFork={actions.fork}
-            {...(remote ? {} : { onTrace: showTrace })}
-            {...(remote
-              ? {}
-              : {
-                  onLoadStateBefore: actions.stateBefore,
-                  onEditStateAndRerun: actions.editStateAndRerun,
-                })}
+            onShowNode={showNode}
+            intro={
+              <FirstRunCard
+                firstRun={firstRun}
+                workbench={workbench}
+                state={state}
+                onProviders={() => openView('providers')}
+              />
+            }
           />
-          <StatePanel
-            // An edit under way belongs to the session it started in.
-            key={current?.summary.id}
-            groups={session?.state ?? EMPTY}
-            state={current?.state ?? NO_STATE}
-            editable={!!current && !remote}
-            disabled={locked}
-            onEdit={actions.editState}
-            loadValue={actions.stateValue}
+        ) : (
+          <MainViews
+            view={view}
+            traced={tracing}
+            flows={flows}
+            providers={providers}
+            builder={builder}
+            client={client}
+            onUse={use}
+            onOpenSession={openSession}
+            onNewSession={actions.newSessionWith}
+            onView={setView}
           />
-          <ArtifactsPanel
-            // A file shown in one session is not shown in the next one opened.
-            key={current?.summary.id}
-            artifacts={current?.artifacts ?? EMPTY}
-            onLoad={actions.loadArtifact}
+        )}
+      </main>
+
+      <aside class="side">
+        {flow && (
+          <FlowPanel
+            flow={flow}
+            progress={progress}
+            waiting={(session?.approvals.length ?? 0) > 0}
+            focus={focusNode}
           />
-          <EventLog
-            eventCount={current?.eventCount ?? 0}
-            pages={state.log}
-            focusId={state.logFocus}
-            onOpen={actions.openLog}
-            onShowEarlier={actions.showEarlierLog}
-          />
-        </aside>
-        <UndoBar
-          pending={pending}
-          // A session brought back opens again (it was most likely the one open).
-          onUndone={(item) => item.kind === 'session' && openSession(item.id)}
+        )}
+        <HistoryPanel
+          rows={historyRows}
+          links={historyLinks}
+          onOpenSession={openSession}
+          earlier={session?.earlierTurns ?? false}
+          onShowEarlier={actions.showEarlierTurns}
+          selectedId={state.selectedTurnId}
+          disabled={locked}
+          onSelect={actions.selectTurn}
+          onRewind={actions.rewind}
+          onSwitchBranch={actions.switchToBranch}
+          onEdit={actions.edit}
+          onFork={actions.fork}
+          {...(remote ? {} : { onTrace: showTrace })}
+          {...(remote
+            ? {}
+            : {
+                onLoadStateBefore: actions.stateBefore,
+                onEditStateAndRerun: actions.editStateAndRerun,
+              })}
         />
-      </div>
-    </PendingDeletesContext.Provider>
+        <StatePanel
+          // An edit under way belongs to the session it started in.
+          key={current?.summary.id}
+          groups={session?.state ?? EMPTY}
+          state={current?.state ?? NO_STATE}
+          editable={!!current && !remote}
+          disabled={locked}
+          onEdit={actions.editState}
+          loadValue={actions.stateValue}
+        />
+        <ArtifactsPanel
+          // A file shown in one session is not shown in the next one opened.
+          key={current?.summary.id}
+          artifacts={current?.artifacts ?? EMPTY}
+          onLoad={actions.loadArtifact}
+        />
+        <EventLog
+          eventCount={current?.eventCount ?? 0}
+          pages={state.log}
+          focusId={state.logFocus}
+          onOpen={actions.openLog}
+          onShowEarlier={actions.showEarlierLog}
+        />
+      </aside>
+      <UndoBar
+        pending={pending}
+        // A session brought back opens again (it was most likely the one open).
+        onUndone={(item) => item.kind === 'session' && openSession(item.id)}
+      />
+    </div>
   );
 }
 
