@@ -236,7 +236,7 @@ export function App(props: Props) {
         onImport={actions.importFile}
       />
 
-      <main class="main" tabIndex={-1}>
+      <main class="main">
         <Announcer
           sessionId={current?.summary.id}
           chat={session?.chat ?? EMPTY}

@@ -12,9 +12,15 @@ export function SkipLink({ toMessageBox }: { toMessageBox: boolean }) {
       href="#"
       onClick={(event) => {
         event.preventDefault();
-        const target =
-          (toMessageBox && messageBox()) || document.querySelector<HTMLElement>('main');
-        target?.focus();
+        const box = toMessageBox && messageBox();
+        if (box) return box.focus();
+        // Focusable for this once only: a main area that always were would take the focus of
+        // every click in it (and the flow canvas's shortcuts listen only when nothing else has it).
+        const main = document.querySelector<HTMLElement>('main');
+        if (!main) return;
+        main.tabIndex = -1;
+        main.addEventListener('blur', () => main.removeAttribute('tabindex'), { once: true });
+        main.focus();
       }}
     >
       {toMessageBox ? 'Skip to the message box' : 'Skip to the main area'}

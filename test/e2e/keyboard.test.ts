@@ -15,6 +15,14 @@ const focused = (page: Page) =>
     return element?.getAttribute('aria-label') ?? element?.textContent?.trim();
   });
 
+/** The focus at the document's start, as a keyboard user arriving from the address bar has it. */
+const fromTheTop = () =>
+  browser.page.evaluate(() => {
+    document.body.tabIndex = -1;
+    document.body.focus();
+    document.body.removeAttribute('tabindex');
+  });
+
 it('gives the message box the focus on load, after each session opened and back from a view', async () => {
   const { page } = browser;
   await openApp(page);
@@ -49,11 +57,7 @@ it('offers a skip link to the message box as the first Tab, shown when focused',
   for (let i = 0; i < 12; i++) await say(page, `set n${i} to ${i}`);
   // Tabbing from the top of the page, as a keyboard user arriving from the address bar does:
   // the focus at the document's start.
-  await page.evaluate(() => {
-    document.body.tabIndex = -1;
-    document.body.focus();
-    document.body.removeAttribute('tabindex');
-  });
+  await fromTheTop();
   const link = page.getByRole('link', { name: 'Skip to the message box' });
   const box = () => link.boundingBox();
   // Off screen until focused.
@@ -68,6 +72,22 @@ it('offers a skip link to the message box as the first Tab, shown when focused',
   await expect.poll(() => focused(page)).toBe('Message');
   // Going there did not change the page's address.
   expect(page.url()).toMatch(/#\/session\/[^/]+$/);
+
+  // With a view in place of the chat, it skips to the main area, focusable for that once only.
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /^Agents/ })
+    .click();
+  await page.getByRole('region', { name: 'Agents' }).waitFor();
+  await fromTheTop();
+  await page.keyboard.press('Tab');
+  await expect.poll(() => focused(page)).toBe('Skip to the main area');
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('MAIN');
+  await page.getByRole('heading', { name: 'Sessions' }).click();
+  expect(await page.evaluate(() => document.querySelector('main')?.hasAttribute('tabindex'))).toBe(
+    false,
+  );
   expect(browser.errors).toEqual([]);
 });
 
