@@ -49,7 +49,9 @@ function isolated(response: Response): Response {
 addPlugins([{ handlerWillRespond: async ({ response }) => isolated(response) }]);
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
-// Any other address in the app opens the app (it routes on the client).
+// Any other address in the app opens the app. The page's own addresses are fragments of `/`
+// (`/#/session/<id>/…`, src/ui/address.ts), which never reach this worker but as `/`, served from
+// the precache above, offline too; this route is for any path typed or linked by hand.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html')));
 
 self.addEventListener('message', (event) => {
