@@ -1,7 +1,11 @@
 import { render } from 'preact';
 import { AgentBuilder } from './ui/agent-builder.ts';
+import { addressOf } from './ui/address.ts';
 import { App } from './ui/App.tsx';
+import { PendingDeletesContext } from './ui/DeleteButton.tsx';
+import { FirstRun } from './ui/first-run.ts';
 import { FlowEditor } from './ui/flow-editor.ts';
+import { PendingDeletes, type PendingDelete } from './ui/pending-deletes.ts';
 import { ProvidersEditor } from './ui/providers-editor.ts';
 import { connectRuntime } from './ui/runtime-client.ts';
 import { reloadOnceForIsolation } from './ui/isolation.ts';
@@ -28,14 +32,39 @@ const flows = new FlowEditor(client, undefined, {
 });
 const providers = new ProvidersEditor(client);
 const builder = new AgentBuilder(client);
+// Deletes wait for their Undo; each is done for good by its own view model.
+const deleteFor: Record<PendingDelete['kind'], (id: string) => Promise<void>> = {
+  session: (id) => workbench.remove(id),
+  flow: (id) => flows.remove(id),
+  agent: (id) => builder.remove(id),
+  provider: (id) => providers.remove(id),
+};
+const pending = new PendingDeletes({
+  storage: localStorage,
+  now: Date.now,
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (timer) => clearTimeout(timer as number),
+  commit: ({ kind, id }) => deleteFor[kind](id),
+});
+window.addEventListener('storage', (event) => {
+  if (event.storageArea === localStorage) pending.reread();
+});
+// The session and view the address names (address.ts): a reload comes back to them.
+const address = addressOf(location.hash);
 render(
-  <App
-    workbench={workbench}
-    flows={flows}
-    providers={providers}
-    builder={builder}
-    client={client}
-  />,
+  <PendingDeletesContext.Provider value={pending}>
+    <App
+      workbench={workbench}
+      flows={flows}
+      providers={providers}
+      builder={builder}
+      client={client}
+      pending={pending}
+      firstRun={new FirstRun(client, localStorage)}
+      address={address}
+    />
+  </PendingDeletesContext.Provider>,
   document.getElementById('app')!,
 );
-void workbench.init();
+// What was left to delete starts once the page has opened a session that is not one of them.
+void workbench.init(address?.sessionId, pending.hidden('session')).then(() => pending.start());

@@ -4,6 +4,7 @@ import { useSnapshot } from './use-snapshot.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { AgentForm } from './AgentForm.tsx';
 import { download } from './download.ts';
+import { DeleteButton, useHiddenIds } from './DeleteButton.tsx';
 
 interface Props {
   builder: AgentBuilder;
@@ -16,6 +17,9 @@ interface Props {
 export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
   const state = useSnapshot(builder);
   const { specs, draft } = state;
+  // Deleted, waiting for its Undo: not listed.
+  const deleted = useHiddenIds('agent');
+  const listed = specs.filter((item) => !deleted.has(item.id));
 
   useEffect(() => {
     void builder.start();
@@ -50,7 +54,7 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
       <div class="flows-body">
         <nav class="flows-list" aria-label="Agent list">
           <ul>
-            {specs.map((spec) => (
+            {listed.map((spec) => (
               <li key={spec.id} class={spec.id === draft.id ? 'current' : ''}>
                 <button
                   type="button"
@@ -72,17 +76,12 @@ export function AgentsView({ builder, onProviders, onUse, onClose }: Props) {
                   >
                     Export
                   </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Delete ${shownName(spec)}`}
-                    onClick={() => {
-                      if (confirm(`Delete the agent “${shownName(spec)}”? Its sessions are kept.`))
-                        void builder.remove(spec.id);
-                    }}
-                  >
-                    Delete
-                  </button>
+                  <DeleteButton
+                    kind="agent"
+                    id={spec.id}
+                    label={`Delete ${shownName(spec)}`}
+                    said={`Deleted the agent “${shownName(spec)}”. Its sessions are kept.`}
+                  />
                 </div>
               </li>
             ))}

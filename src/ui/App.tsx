@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import type { Address } from './address.ts';
 import type { AgentBuilder } from './agent-builder.ts';
 import { actionsOf } from './app-actions.ts';
 import { AppHeader } from './AppHeader.tsx';
@@ -8,20 +9,34 @@ import { Banners } from './Banners.tsx';
 import { flowProgress } from './checkpoints-model.ts';
 import type { EditTarget } from './Composer.tsx';
 import { EventLog } from './EventLog.tsx';
+import type { FirstRun } from './first-run.ts';
+import { FirstRunCard } from './FirstRunCard.tsx';
 import type { FlowEditor } from './flow-editor.ts';
-import { rewindOnly, type MessageVersions } from './history-model.ts';
+import { rewindOnly, type TurnVersions } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
-import { lastAnswerId as lastAnswerOf, sessionFlow, sessionLinks } from './open-session-model.ts';
+import {
+  lastAnswerId as lastAnswerOf,
+  sessionFlow,
+  sessionLinks,
+  turnAnswerIds,
+} from './open-session-model.ts';
+import { useMessageBoxFocus } from './message-box-focus.ts';
+import { useNoticeTimeout } from './notice-timeout.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
+import type { PendingDeletes } from './pending-deletes.ts';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
 import { SessionMain } from './SessionMain.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
+import { SkipLink } from './SkipLink.tsx';
 import { StatePanel } from './StatePanel.tsx';
 import { bannerRuns, turnRunOf } from './turn-run-model.ts';
 import { applyTheme } from './theme.ts';
+import { UndoBar } from './UndoBar.tsx';
+import { useAddress } from './use-address.ts';
+import { useListedSessions } from './use-listed-sessions.ts';
 import { useSnapshot } from './use-snapshot.ts';
 import type { RuntimeClient, Workbench } from './workbench.ts';
 
@@ -32,15 +47,25 @@ interface Props {
   builder: AgentBuilder;
   /** The worker, for the views that make their own view model when first opened. */
   client: RuntimeClient;
+  /** Deletes waiting for their Undo (main.tsx also hands it to the Delete buttons). */
+  pending: PendingDeletes;
+  firstRun: FirstRun;
+  /** The page's address when it loaded (its session is opened by `workbench.init`). */
+  address: Address | undefined;
 }
 
-export function App({ workbench, flows, providers, builder, client }: Props) {
+export function App(props: Props) {
+  const { workbench, flows, providers, builder, client, pending, firstRun, address } = props;
   const state = useSnapshot(workbench);
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
-  const [view, setView] = useState<MainView>('chat');
+  const [view, setView] = useState<MainView>(address?.view ?? 'chat');
   const [pane, setPane] = useState<Pane>('chat');
   // The turn the Trace view shows, with its session (another session opened closes it).
-  const [traced, setTraced] = useState<TracedTurn>();
+  const [traced, setTraced] = useState<TracedTurn | undefined>(
+    address?.invocationId
+      ? { sessionId: address.sessionId, invocationId: address.invocationId }
+      : undefined,
+  );
   const toggle = (next: MainView) => {
     setView((open) => (open === next ? 'chat' : next));
     setPane('chat');
@@ -91,6 +116,7 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const { current, running, busyElsewhere } = state;
   const currentId = current?.summary.id;
+  const sessions = useListedSessions(pending, workbench, state);
   const showTrace = useCallback(
     (invocationId: string) => {
       if (!currentId) return;
@@ -124,16 +150,18 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
   );
   const chatItems = session?.chat;
   const lastAnswerId = useMemo(() => lastAnswerOf(chatItems), [chatItems]);
+  const turnAnswers = useMemo(() => turnAnswerIds(chatItems), [chatItems]);
   const remote = !!current?.summary.remote;
   const messageContext = useMemo(
     () => ({
       actions: messageActions,
       versions: session?.versions ?? NO_VERSIONS,
+      turnAnswers,
       lastAnswerId: running ? undefined : lastAnswerId,
       locked,
       rewindOnly: remote,
     }),
-    [messageActions, session?.versions, lastAnswerId, running, locked, remote],
+    [messageActions, session?.versions, turnAnswers, lastAnswerId, running, locked, remote],
   );
   // A rewind into a new session on an ADK server links the two sessions, both ways.
   const historyLinks = useMemo(
@@ -188,8 +216,35 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
         : EMPTY,
     [showsSession, state.interrupted, currentId, chatShown, unfinished, state.dismissedRuns],
   );
+  useAddress(
+    state.ready && currentId
+      ? {
+          sessionId: currentId,
+          view: showsSession ? 'chat' : view,
+          ...(tracing ? { invocationId: tracing.invocationId } : {}),
+        }
+      : undefined,
+    async (to) => {
+      if (to.sessionId !== workbench.snapshot.current?.summary.id) {
+        const hidden = pending.hidden('session');
+        if (!(await workbench.openFromAddress(to.sessionId, hidden)))
+          return workbench.sayMissing(to.sessionId, hidden);
+      }
+      setView(to.view);
+      setTraced(
+        to.invocationId ? { sessionId: to.sessionId, invocationId: to.invocationId } : undefined,
+      );
+      setPane('chat');
+    },
+  );
+  useMessageBoxFocus(
+    state.ready && !state.opening && showsSession && currentId ? currentId : undefined,
+  );
+  useNoticeTimeout(workbench, state.notice, running);
+
   return (
     <div class={showsSession ? 'app' : 'app flows-open'} data-pane={pane}>
+      <SkipLink toMessageBox={showsSession} />
       <AppHeader
         state={state}
         actions={actions}
@@ -208,13 +263,13 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
       />
 
       <SessionList
-        sessions={state.sessions}
+        sessions={sessions}
         currentId={current?.summary.id}
         busyIds={busyElsewhere && current ? [current.summary.id] : []}
         onOpen={openSession}
         onNew={newSession}
         onRename={actions.rename}
-        onDelete={actions.remove}
+        onRemove={actions.remove}
         onExport={actions.exportSession}
         onExportEvalSet={actions.exportEvalSet}
         onImport={actions.importFile}
@@ -252,6 +307,14 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
             unfinished={unfinished}
             onOpenSession={openSession}
             onShowNode={showNode}
+            intro={
+              <FirstRunCard
+                firstRun={firstRun}
+                workbench={workbench}
+                state={state}
+                onProviders={() => openView('providers')}
+              />
+            }
           />
         ) : (
           <MainViews
@@ -323,10 +386,15 @@ export function App({ workbench, flows, providers, builder, client }: Props) {
           onShowEarlier={actions.showEarlierLog}
         />
       </aside>
+      <UndoBar
+        pending={pending}
+        // A session brought back opens again (it was most likely the one open).
+        onUndone={(item) => item.kind === 'session' && openSession(item.id)}
+      />
     </div>
   );
 }
 
 const EMPTY: never[] = [];
 const NO_STATE: Readonly<Record<string, unknown>> = {};
-const NO_VERSIONS: ReadonlyMap<string, MessageVersions> = new Map();
+const NO_VERSIONS: ReadonlyMap<string, TurnVersions> = new Map();

@@ -2,6 +2,7 @@ import { AgentSelect } from './AgentSelect.tsx';
 import type { AppActions } from './app-actions.ts';
 import type { FlowEditor } from './flow-editor.ts';
 import { FlowsButton } from './FlowsButton.tsx';
+import { hasWork } from './open-session-model.ts';
 import type { MainView } from './MainViews.tsx';
 import { SettingsMenu } from './SettingsMenu.tsx';
 import { StorageInfo } from './StorageInfo.tsx';
@@ -50,7 +51,7 @@ export function AppHeader({
       </button>
       <StorageInfo
         refreshKey={state.current?.summary.lastUpdateTime}
-        hasWork={state.sessions.some((s) => !s.remote && s.lastUpdateTime > s.createdAt)}
+        hasWork={state.sessions.some(hasWork)}
         lastBackupAt={() => client.runtime.lastBackupAt()}
         onBackup={() => onOpen('backup')}
       />

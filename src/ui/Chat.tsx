@@ -53,7 +53,8 @@ const Messages = pure(function Messages({
             return <ToolCall key={item.id} item={item} settled={!context.locked} />;
           case 'error':
             return (
-              <li key={item.id} class="chat-error" role="status">
+              // A list item (no live region: a list holds only items); Announcer says it came.
+              <li key={item.id} class="chat-error">
                 <span class="author">{item.author}</span> failed:{' '}
                 <LongText value={item.text} max={MESSAGE_CHARS} filename="error" />
               </li>

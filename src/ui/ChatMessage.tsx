@@ -2,9 +2,10 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { base64ToBytes } from '../core/content.ts';
 import type { ChatAttachment, ChatItem } from './chat-model.ts';
 import type { EditTarget } from './Composer.tsx';
-import type { MessageVersions } from './history-model.ts';
+import type { TurnVersions } from './history-model.ts';
 import { LongText } from './LongText.tsx';
 import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
+import { VersionArrows } from './VersionArrows.tsx';
 
 /** What a message offers (stable callbacks: the message list re-renders only with its data). */
 export interface MessageActions {
@@ -20,7 +21,10 @@ export interface MessageActions {
 
 export interface MessageContext {
   actions: MessageActions;
-  versions: ReadonlyMap<string, MessageVersions>;
+  /** By turn: the versions of its message, and of its answer. */
+  versions: ReadonlyMap<string, TurnVersions>;
+  /** Each turn's answer (its last agent message): where the answer's versions show. */
+  turnAnswers: ReadonlySet<string>;
   /** The id of the last answer of the conversation (it can be regenerated). */
   lastAnswerId: string | undefined;
   /** A run is under way (here or in another tab): nothing that changes the session. */
@@ -36,10 +40,10 @@ type Message = Extract<ChatItem, { kind: 'message' }>;
 
 export function ChatMessage({ item, context }: { item: Message; context: MessageContext }) {
   const { actions, locked } = context;
-  const versions =
-    item.fromUser && !item.reply && !context.rewindOnly
-      ? context.versions.get(item.invocationId)
-      : undefined;
+  const turn = context.rewindOnly ? undefined : context.versions.get(item.invocationId);
+  const versions = item.fromUser
+    ? !item.reply && turn?.message
+    : context.turnAnswers.has(item.id) && turn?.answer;
   const side = item.fromUser ? 'from-user' : 'from-agent';
   return (
     <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
@@ -67,29 +71,12 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
       {item.usage && <p class="message-usage">{item.usage}</p>}
       <div class="message-actions" role="group" aria-label="Actions">
         {versions && (
-          <span class="versions">
-            <button
-              type="button"
-              class="quiet"
-              aria-label="Previous version"
-              disabled={locked || !versions.previous}
-              onClick={() => versions.previous && actions.onSwitch(versions.previous)}
-            >
-              ‹
-            </button>
-            <span aria-label={`Version ${versions.index} of ${versions.count}`}>
-              {versions.index} / {versions.count}
-            </span>
-            <button
-              type="button"
-              class="quiet"
-              aria-label="Next version"
-              disabled={locked || !versions.next}
-              onClick={() => versions.next && actions.onSwitch(versions.next)}
-            >
-              ›
-            </button>
-          </span>
+          <VersionArrows
+            step={versions}
+            noun={item.fromUser ? 'version' : 'answer'}
+            disabled={locked}
+            onSwitch={actions.onSwitch}
+          />
         )}
         <CopyButton text={item.text} />
         {item.fromUser && !item.reply && (
@@ -108,10 +95,10 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
               type="button"
               class="quiet"
               disabled={locked}
-              title="Go back to just before this turn: it and what followed stay in History as a branch"
+              title="Go back to just before this message: it and what followed stay in History as a branch"
               onClick={() => actions.onRewind(item.invocationId)}
             >
-              Rewind to here
+              Rewind to before this turn
             </button>
           </>
         )}

@@ -75,6 +75,7 @@ function LogItem({ line, event, focused }: { line: LogLine; event: Event; focuse
       <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
         <summary ref={summary}>
           <time>{line.time}</time> <strong>{line.author}</strong> {line.summary}
+          {!line.active && <span class="visually-hidden"> (off the active path)</span>}
         </summary>
         {open && (
           <LongText

@@ -8,6 +8,7 @@ import { FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
 import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
 import { ErrorBanner, FormStatus } from './FormNotices.tsx';
+import { DeleteButton, useHiddenIds } from './DeleteButton.tsx';
 
 interface Props {
   editor: FlowEditor;
@@ -21,6 +22,9 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   const state = useSnapshot(editor);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const { flows, selectedId, text, savedText, check, saving, status, error, drafts } = state;
+  // Deleted, waiting for its Undo: not listed.
+  const deleted = useHiddenIds('flow');
+  const listed = flows.filter((item) => !deleted.has(item.id));
   const selected = flows.find((flow) => flow.id === selectedId);
   const readOnly = selected?.readOnly ?? false;
   const dirty = text !== savedText;
@@ -88,7 +92,7 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
       <div class="flows-body">
         <nav class="flows-list" aria-label="Flow list">
           <ul>
-            {flows.map((flow) => (
+            {listed.map((flow) => (
               <li key={flow.id} class={flow.id === selectedId ? 'current' : ''}>
                 <button
                   type="button"
@@ -113,17 +117,12 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                     Duplicate
                   </button>
                   {!flow.readOnly && (
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={`Delete ${flow.name}`}
-                      onClick={() => {
-                        if (confirm(`Delete the flow “${flow.name}”? Its sessions are kept.`))
-                          void editor.remove(flow.id);
-                      }}
-                    >
-                      Delete
-                    </button>
+                    <DeleteButton
+                      kind="flow"
+                      id={flow.id}
+                      label={`Delete ${flow.name}`}
+                      said={`Deleted the flow “${flow.name}”. Its sessions are kept.`}
+                    />
                   )}
                 </div>
               </li>

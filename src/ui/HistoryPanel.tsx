@@ -73,6 +73,7 @@ function HistoryView({
               key={row.invocationId}
               invocationId={row.invocationId}
               text={row.text}
+              version={row.version}
               active={row.active}
               indent={row.indent}
               startsBranch={row.startsBranch}
@@ -90,6 +91,7 @@ function HistoryView({
 interface RowProps extends Actions {
   invocationId: string;
   text: string;
+  version: string | undefined;
   active: boolean;
   indent: number;
   startsBranch: boolean;
@@ -102,7 +104,7 @@ interface RowProps extends Actions {
 }
 
 const TurnRow = pure(function TurnRow(props: RowProps) {
-  const { invocationId, text, active, indent, startsBranch, selected, disabled } = props;
+  const { invocationId, text, version, active, indent, startsBranch, selected, disabled } = props;
   return (
     <li
       class={`turn ${active ? 'active' : 'abandoned'}${startsBranch ? ' branch-start' : ''}`}
@@ -114,7 +116,8 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
         title={active ? 'On the active path' : 'The first turn of an abandoned branch'}
         onClick={() => props.onSelect(selected ? undefined : invocationId)}
       >
-        {text}
+        <span class="turn-text">{text}</span>
+        {version && <span class="turn-version"> · {version}</span>}
       </button>
       {selected && (
         <TurnActions

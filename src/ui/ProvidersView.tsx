@@ -6,6 +6,7 @@ import { ProviderForm } from './ProviderForm.tsx';
 import type { ProvidersEditor } from './providers-editor.ts';
 import { KIND_LABELS } from './providers-model.ts';
 import { LocalDownload } from './LocalDownload.tsx';
+import { DeleteButton, useHiddenIds } from './DeleteButton.tsx';
 
 interface Props {
   editor: ProvidersEditor;
@@ -16,6 +17,9 @@ interface Props {
 export function ProvidersView({ editor, onClose }: Props) {
   const state = useSnapshot(editor);
   const { providers, draft } = state;
+  // Deleted, waiting for its Undo: not listed.
+  const deleted = useHiddenIds('provider');
+  const listed = providers.filter((item) => !deleted.has(item.id));
   const filePicker = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -39,7 +43,7 @@ export function ProvidersView({ editor, onClose }: Props) {
       <div class="flows-body">
         <nav class="flows-list" aria-label="Provider list">
           <ul>
-            {providers.map((provider) => (
+            {listed.map((provider) => (
               <li key={provider.id} class={provider.id === draft?.id ? 'current' : ''}>
                 <button
                   type="button"
@@ -58,20 +62,16 @@ export function ProvidersView({ editor, onClose }: Props) {
                         ? `key ${provider.keyHint}`
                         : 'no key'}
                   </span>
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Delete ${provider.name}`}
-                    onClick={() => {
-                      const what = provider.localFile
+                  <DeleteButton
+                    kind="provider"
+                    id={provider.id}
+                    label={`Delete ${provider.name}`}
+                    said={`Deleted the provider “${provider.name}” and ${
+                      provider.localFile
                         ? `its file (${formatBytes(provider.localFile.size)})`
-                        : 'its key';
-                      if (confirm(`Delete the provider “${provider.name}” and ${what}?`))
-                        void editor.remove(provider.id);
-                    }}
-                  >
-                    Delete
-                  </button>
+                        : 'its key'
+                    }.`}
+                  />
                 </div>
               </li>
             ))}

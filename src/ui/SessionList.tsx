@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { SessionSummary } from '../../workers/protocol.ts';
+import { DeleteButton } from './DeleteButton.tsx';
 import { clip, TITLE_CHARS } from './preview.ts';
 import { pure } from './pure.ts';
 
@@ -10,7 +11,8 @@ interface Props {
   onOpen: (id: string) => void;
   onNew: () => void;
   onRename: (id: string, title: string) => void;
-  onDelete: (id: string) => void;
+  /** Takes a session on an ADK server off the list (it stays on its server). */
+  onRemove: (id: string) => void;
   onExport: (id: string) => void;
   onExportEvalSet: (id: string) => void;
   onImport: (file: File) => void;
@@ -80,7 +82,7 @@ function SessionListView(props: Props) {
                   </button>
                   {session.remote ? (
                     // It lives on its server: taken off this list, it stays there.
-                    <button type="button" onClick={() => props.onDelete(session.id)}>
+                    <button type="button" onClick={() => props.onRemove(session.id)}>
                       Remove from list
                     </button>
                   ) : (
@@ -95,20 +97,11 @@ function SessionListView(props: Props) {
                       >
                         Eval set
                       </button>
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() => {
-                          if (
-                            confirm(
-                              `Delete “${clip(session.title, TITLE_CHARS)}” and its artifacts?`,
-                            )
-                          )
-                            props.onDelete(session.id);
-                        }}
-                      >
-                        Delete
-                      </button>
+                      <DeleteButton
+                        kind="session"
+                        id={session.id}
+                        said={`Deleted “${clip(session.title, TITLE_CHARS)}” and its artifacts.`}
+                      />
                     </>
                   )}
                 </div>

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { AgentInfo } from '../../workers/protocol.ts';
 import type { AppActions } from './app-actions.ts';
 import { showApprovals } from './app-actions.ts';
@@ -47,6 +48,8 @@ interface Props {
   unfinished: TurnRun | undefined;
   onOpenSession: (sessionId: string) => void;
   onShowNode: (nodeId: string) => void;
+  /** Shown above the chat (the first-run card). */
+  intro?: ComponentChildren;
 }
 
 /** The open session in the main area: its chat (or checkpoints), what waits, and the composer. */
@@ -93,6 +96,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           onReply={actions.respond}
         />
       )}
+      {props.intro}
       {flow && current && props.checkpointsOpen ? (
         <CheckpointsPanel
           rows={props.checkpoints}

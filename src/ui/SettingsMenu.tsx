@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings, Theme } from '../../workers/protocol.ts';
 
 interface Props {
@@ -9,7 +10,11 @@ interface Props {
   onBackup: () => void;
 }
 
-/** The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK servers. */
+/**
+ * The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK
+ * servers. A menu as menus go: Escape closes it (the focus back on Settings), and so does a click
+ * anywhere else.
+ */
 export function SettingsMenu({
   settings,
   onChange,
@@ -18,8 +23,30 @@ export function SettingsMenu({
   onToolServers,
   onBackup,
 }: Props) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!open) return;
+    const details = menu.current!;
+    const outside = (event: PointerEvent) => {
+      if (!details.contains(event.target as Node)) details.removeAttribute('open');
+    };
+    // In the capture phase, wherever the focus is: the menu's Escape, not a run's Stop (App's).
+    const escape = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      details.removeAttribute('open');
+      details.querySelector('summary')?.focus();
+    };
+    document.addEventListener('pointerdown', outside);
+    document.addEventListener('keydown', escape, true);
+    return () => {
+      document.removeEventListener('pointerdown', outside);
+      document.removeEventListener('keydown', escape, true);
+    };
+  }, [open]);
   return (
-    <details class="settings">
+    <details class="settings" ref={menu} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Settings</summary>
       <div class="settings-menu">
         <label>

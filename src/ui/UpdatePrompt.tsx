@@ -1,4 +1,6 @@
+import { useEffect } from 'preact/hooks';
 import { useRegisterSW } from 'virtual:pwa-register/preact';
+import { NOTICE_MS } from './notice-timeout.ts';
 
 /** Registers the service worker; offers the new version when one is waiting. */
 export function UpdatePrompt() {
@@ -7,6 +9,12 @@ export function UpdatePrompt() {
     offlineReady: [offlineReady, setOfflineReady],
     updateServiceWorker,
   } = useRegisterSW({ immediate: true });
+  // "Works offline" is a notice: it goes on its own (notice-timeout.ts). A new version waits.
+  useEffect(() => {
+    if (!offlineReady) return;
+    const timer = setTimeout(() => setOfflineReady(false), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [offlineReady]);
   if (needRefresh) {
     return (
       <div class="banner update" role="status">

@@ -11,6 +11,8 @@ export interface HistoryRow {
   invocationId: string;
   /** The turn's message, cut to one line's worth (editing it starts from the whole). */
   text: string;
+  /** Which of the answers to the same message it is ("answer 2 of 3"), when there are several. */
+  version?: string;
   /** On the active path (the conversation the model sees now). */
   active: boolean;
   /** How many forks deep this turn's branch is (0 or 1: a branch shows its first turn only). */
@@ -48,25 +50,34 @@ export function historyRows({ activePath, pathComplete, roots }: HistorySource):
   const onPath = new Set(activePath.map((turn) => turn.invocationId));
   const branches = (turns: readonly TurnSummary[] | undefined) => {
     for (const turn of turns ?? []) {
-      if (!onPath.has(turn.invocationId)) rows.push(rowOf(turn, false));
+      if (!onPath.has(turn.invocationId)) rows.push(rowOf(turn, false, turns));
     }
   };
   if (pathComplete) branches(roots);
-  for (const turn of activePath) {
-    rows.push(rowOf(turn, true));
+  activePath.forEach((turn, i) => {
+    const siblings = i > 0 ? activePath[i - 1]!.children : pathComplete ? roots : undefined;
+    rows.push(rowOf(turn, true, siblings));
     branches(turn.children);
-  }
+  });
   return rows;
 }
 
 /** More than a row of the panel shows: the rest is ellipsed by CSS, never laid out. */
 const TURN_CHARS = 200;
 
-function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
+function rowOf(
+  turn: TurnSummary,
+  active: boolean,
+  siblings: readonly TurnSummary[] | undefined,
+): HistoryRow {
   const { invocationId, text } = turn;
+  // Turns with the same message (Regenerate) read alike: their answer's number tells them apart.
+  const answer =
+    siblings && siblings.length > 1 ? versionsOf(invocationId, siblings).answer : undefined;
   return {
     invocationId,
     text: clip(text, TURN_CHARS),
+    ...(answer ? { version: `answer ${answer.index} of ${answer.count}` } : {}),
     active,
     indent: active ? 0 : 1,
     startsBranch: !active,
@@ -81,10 +92,20 @@ function rowOf(turn: TurnSummary, active: boolean): HistoryRow {
 
 /**
  * Where a turn of the active path stands among its versions: the turns that hang under the same
- * parent (an edited message and its original, or a turn rewound and asked again), in the order
- * they were written. The chat's ‹ 2 / 3 › arrows switch between them.
+ * parent, in the order they were written. Asking the same message again (Regenerate, or a
+ * rewind and the same words) makes another version of the *answer*; a different message (Edit)
+ * another version of the *message*. So the chat shows the message's ‹ 2 / 3 › on the user's
+ * message and the answer's on the answer, as ChatGPT does.
  */
-export interface MessageVersions {
+export interface TurnVersions {
+  /** The message's versions (different texts), when there are several. */
+  message?: VersionStep;
+  /** The answers to this very message (same text), when there are several. */
+  answer?: VersionStep;
+}
+
+/** One step of a ‹ index / count › control; `previous` and `next` are turns to switch to. */
+export interface VersionStep {
   /** 1-based. */
   index: number;
   count: number;
@@ -97,20 +118,51 @@ export function messageVersions({
   activePath,
   pathComplete,
   roots,
-}: HistorySource): Map<string, MessageVersions> {
-  const versions = new Map<string, MessageVersions>();
+}: HistorySource): Map<string, TurnVersions> {
+  const versions = new Map<string, TurnVersions>();
   activePath.forEach((turn, i) => {
     // The first turn shown has its siblings only when the path starts at the root.
     const siblings = i > 0 ? activePath[i - 1]!.children : pathComplete ? roots : undefined;
     if (!siblings || siblings.length < 2) return;
-    const at = siblings.findIndex((sibling) => sibling.invocationId === turn.invocationId);
-    if (at < 0) return;
-    versions.set(turn.invocationId, {
-      index: at + 1,
-      count: siblings.length,
-      ...(at > 0 ? { previous: siblings[at - 1]!.invocationId } : {}),
-      ...(at < siblings.length - 1 ? { next: siblings[at + 1]!.invocationId } : {}),
-    });
+    const found = versionsOf(turn.invocationId, siblings);
+    if (found.message || found.answer) versions.set(turn.invocationId, found);
   });
   return versions;
+}
+
+/** Where `invocationId` stands among `siblings` (which hold it), as a message and as an answer. */
+function versionsOf(invocationId: string, siblings: readonly TurnSummary[]): TurnVersions {
+  const turn = siblings.find((sibling) => sibling.invocationId === invocationId);
+  if (!turn) return {};
+  // One group per message text, in the order each text was first written; a group's turns are
+  // the answers to that message, and going to another message opens its latest answer.
+  const groups = new Map<string, string[]>();
+  for (const { text, invocationId: id } of siblings) {
+    const group = groups.get(text);
+    if (group) group.push(id);
+    else groups.set(text, [id]);
+  }
+  const texts = [...groups.keys()];
+  const answers = groups.get(turn.text)!;
+  return {
+    ...(texts.length > 1
+      ? { message: stepOf(texts, texts.indexOf(turn.text), (text) => groups.get(text)!.at(-1)!) }
+      : {}),
+    ...(answers.length > 1
+      ? { answer: stepOf(answers, answers.indexOf(invocationId), (id) => id) }
+      : {}),
+  };
+}
+
+function stepOf(
+  list: readonly string[],
+  at: number,
+  turnOf: (item: string) => string,
+): VersionStep {
+  return {
+    index: at + 1,
+    count: list.length,
+    ...(at > 0 ? { previous: turnOf(list[at - 1]!) } : {}),
+    ...(at < list.length - 1 ? { next: turnOf(list[at + 1]!) } : {}),
+  };
 }

@@ -21,10 +21,25 @@ export function placeholderFor(agentId: string | undefined): string {
   return PLACEHOLDERS[agentId ?? ''] ?? 'Message';
 }
 
+/** A session in this browser with something in it (one only created has nothing). */
+export const hasWork = (session: SessionSummary) =>
+  !session.remote && session.lastUpdateTime > session.createdAt;
+
 /** The id of the conversation's last message, if the agent said it (its Regenerate button). */
 export function lastAnswerId(items: readonly ChatItem[] | undefined): string | undefined {
   const last = items?.findLast((item) => item.kind === 'message');
   return last?.kind === 'message' && !last.fromUser ? last.id : undefined;
+}
+
+/**
+ * The ids of each turn's answer: its last message from an agent (the answer's versions show
+ * there, as Regenerate's do).
+ */
+export function turnAnswerIds(items: readonly ChatItem[] | undefined): ReadonlySet<string> {
+  const last = new Map<string, string>();
+  for (const item of items ?? [])
+    if (item.kind === 'message' && !item.fromUser) last.set(item.invocationId, item.id);
+  return new Set(last.values());
 }
 
 /** A rewind into a new session on an ADK server links the two sessions, both ways. */

@@ -15,7 +15,7 @@ import {
   historyRows,
   messageVersions,
   type HistoryRow,
-  type MessageVersions,
+  type TurnVersions,
 } from './history-model.ts';
 import { stateGroups, stateShown, type StateGroup } from './state-model.ts';
 
@@ -32,7 +32,7 @@ export interface SessionView {
   /** More turns of the active path lie before `history` (ask for more turns). */
   earlierTurns: boolean;
   /** The versions of the turns shown that have several (the chat's branch arrows). */
-  versions: Map<string, MessageVersions>;
+  versions: Map<string, TurnVersions>;
   state: StateGroup[];
   /** The user's last text message in the conversation (↑ in the composer edits it). */
   lastMessage: { invocationId: string; text: string } | undefined;
@@ -44,7 +44,7 @@ const views = new WeakMap<SessionOpening, SessionView>();
 const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
 const paths = new WeakMap<SessionOpening['activePath'], HistoryRow[]>();
 const states = new WeakMap<object, StateGroup[]>();
-const versionMaps = new WeakMap<SessionOpening['activePath'], Map<string, MessageVersions>>();
+const versionMaps = new WeakMap<SessionOpening['activePath'], Map<string, TurnVersions>>();
 
 export function sessionView(opening: SessionOpening): SessionView {
   let view = views.get(opening);

@@ -42,6 +42,8 @@ export abstract class WorkbenchOpening extends ViewState<WorkbenchState> {
         current,
         usage: undefined,
         rewind: undefined,
+        // What was said of the session left goes with it (an error stays until dismissed).
+        notice: undefined,
         stoppedText: undefined,
         logFocus: undefined,
         limits: OPENING,
@@ -111,6 +113,12 @@ export abstract class WorkbenchOpening extends ViewState<WorkbenchState> {
 
   dismiss(): void {
     this.set({ error: undefined, notice: undefined });
+  }
+
+  /** The notice has had its time (`said`: only if it is still that one, not a newer one). */
+  dismissNotice(said?: string): void {
+    if (this.state.notice !== undefined && (said === undefined || this.state.notice === said))
+      this.set({ notice: undefined });
   }
 
   protected onBroadcast(message: RuntimeBroadcast): void {

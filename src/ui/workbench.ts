@@ -18,8 +18,15 @@ export {
   type WorkbenchState,
 } from './workbench-state.ts';
 
+const NONE: ReadonlySet<string> = new Set();
+
 export class Workbench extends WorkbenchRuns {
-  async init(): Promise<void> {
+  /**
+   * Reads what the page needs and opens `sessionId` (the page's address), or when it names no
+   * session in this browser the latest one, saying so. `hidden`: sessions deleted and waiting
+   * for their Undo to pass (pending-deletes.ts), never opened.
+   */
+  async init(sessionId?: string, hidden: ReadonlySet<string> = NONE): Promise<void> {
     const { runtime } = this.client;
     this.client.onBroadcast((message) => this.onBroadcast(message));
     await this.guard(async () => {
@@ -29,12 +36,10 @@ export class Workbench extends WorkbenchRuns {
         runtime.listSessions(),
       ]);
       this.set({ agents, settings, sessions });
-      // The app opens on a session in this browser, which needs no network (one on an ADK
-      // server may be out of reach): a new one when there is none.
-      const local = sessions.find((session) => !session.remote);
-      const first = local ?? (await runtime.createSession());
-      if (!local) this.set({ sessions: [first, ...sessions] });
-      await this.open(first.id);
+      if (sessionId === undefined || !(await this.openFromAddress(sessionId, hidden))) {
+        await this.openOther(hidden);
+        if (sessionId !== undefined) this.sayMissing(sessionId, hidden);
+      }
       await this.refreshInterrupted();
       this.set({ ready: true });
       if (settings.autoResume) await this.resumeAll();
@@ -42,6 +47,41 @@ export class Workbench extends WorkbenchRuns {
     // A tab that was just closed may still have held its locks when we first looked.
     setTimeout(() => void this.refreshInterrupted(), 1500);
   }
+
+  /**
+   * Opens the session the page's address names: false when this browser has no such session
+   * (deleted, or made in another browser), it is deleted and waiting for its Undo, or it could
+   * not be opened (an ADK server out of reach: the error says so).
+   */
+  async openFromAddress(sessionId: string, hidden: ReadonlySet<string> = NONE): Promise<boolean> {
+    if (hidden.has(sessionId) || !this.state.sessions.some((s) => s.id === sessionId)) return false;
+    await this.open(sessionId);
+    return this.state.current?.summary.id === sessionId;
+  }
+
+  /**
+   * Opens a session other than those in `hidden`: one in this browser, which needs no network
+   * (one on an ADK server may be out of reach), or a new one when there is none.
+   */
+  async openOther(hidden: ReadonlySet<string> = NONE): Promise<void> {
+    await this.guard(async () => {
+      const { sessions } = this.state;
+      const local = sessions.find((session) => !session.remote && !hidden.has(session.id));
+      const next = local ?? (await this.client.runtime.createSession());
+      if (!local) this.set({ sessions: [next, ...sessions] });
+      await this.open(next.id);
+    });
+  }
+
+  /** Says that the address named `sessionId`, which is not here (a session that is says why not). */
+  sayMissing(sessionId: string, hidden: ReadonlySet<string> = NONE): void {
+    if (!hidden.has(sessionId) && this.state.sessions.some((s) => s.id === sessionId)) return;
+    const title = this.state.current?.summary.title;
+    this.set({
+      notice: `The address named a session that is not in this browser (deleted, or made in another browser)${title === undefined ? '.' : `: showing “${title}”.`}`,
+    });
+  }
+
   /** A new session with the open session's agent, or with `agentId` (an ADK server's app). */
   async newSession(agentId = this.state.current?.summary.agentId): Promise<void> {
     // Until the new session is open, what the page shows (its agent above all) is the old one's.

@@ -15,6 +15,15 @@ async function expectClean(page: Page, where: string): Promise<void> {
   expect(violations, `${where}:\n${report(violations)}`).toEqual([]);
 }
 
+/** On a phone, shows one pane (the Panels bar); on a desktop every pane shows already. */
+async function showPane(page: Page, phone: boolean, pane: string): Promise<void> {
+  if (phone)
+    await page
+      .getByRole('navigation', { name: 'Panels' })
+      .getByRole('button', { name: pane })
+      .click();
+}
+
 async function setTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
   const settings = page.locator('details.settings');
   if (!(await settings.evaluate((element) => (element as HTMLDetailsElement).open)))
@@ -37,6 +46,19 @@ describe.each([
     await say(page, 'set color to red');
     await say(page, 'save todo.txt as buy milk');
     await say(page, 'what is color');
+    // A branch left by a rewind: the event log shows its events off the active path (dimmed),
+    // and the marker; the log stays open for every check below.
+    await say(page, 'set color to blue');
+    await page
+      .locator('.chat .message-row.row-user')
+      .last()
+      .getByRole('button', { name: /^Rewind to/ })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Rewound to before' }).waitFor();
+    await showPane(page, name === 'phone', 'Log');
+    await page.getByRole('region', { name: 'Event log' }).locator('summary').first().click();
+    await page.locator('.event-log li.inactive').first().waitFor();
+    await showPane(page, name === 'phone', 'Chat');
   }, 120_000);
   afterAll(() => browser?.close());
 
@@ -46,17 +68,13 @@ describe.each([
       await setTheme(page, theme);
       if (name === 'phone') {
         for (const pane of ['Chat', 'Sessions', 'History', 'State', 'Artifacts', 'Log']) {
-          await page
-            .getByRole('navigation', { name: 'Panels' })
-            .getByRole('button', { name: pane })
-            .click();
+          await showPane(page, true, pane);
           await expectClean(page, `${pane} pane`);
         }
-        await page
-          .getByRole('navigation', { name: 'Panels' })
-          .getByRole('button', { name: 'Chat' })
-          .click();
+        await showPane(page, true, 'Chat');
       } else {
+        // The event log's rows off the active path, in sight (axe judges contrast on screen).
+        await page.locator('.event-log li.inactive').first().scrollIntoViewIfNeeded();
         await expectClean(page, 'chat');
       }
     });
@@ -104,14 +122,74 @@ describe.each([
     });
   }
 
+  it('finds nothing serious in a failed turn (light and dark)', async () => {
+    const { page } = browser;
+    // A session file whose turn failed, as ADK writes it: the chat shows the failure in its list.
+    const at = Date.now() / 1000;
+    const file = {
+      id: 'failed-turn',
+      appName: 'trellis',
+      userId: 'user',
+      state: {},
+      lastUpdateTime: at,
+      events: [
+        {
+          id: 'e1',
+          invocationId: 'i1',
+          author: 'user',
+          timestamp: at,
+          content: { role: 'user', parts: [{ text: 'what is color' }] },
+          actions: { stateDelta: {}, artifactDelta: {} },
+        },
+        {
+          id: 'e2',
+          invocationId: 'i1',
+          author: 'state_keeper',
+          timestamp: at,
+          errorCode: 'MODEL_ERROR',
+          errorMessage: 'The model server answered 500.',
+          actions: { stateDelta: {}, artifactDelta: {} },
+        },
+      ],
+    };
+    await showPane(page, name === 'phone', 'Sessions');
+    await page.getByLabel('Import session…').setInputFiles({
+      name: 'failed.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(file)),
+    });
+    await showPane(page, name === 'phone', 'Chat');
+    await page.locator('.chat .chat-error').waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await expectClean(page, `failed turn (${theme})`);
+    }
+  });
+
+  it('finds nothing serious in the Undo of a delete (light and dark)', async () => {
+    const { page } = browser;
+    await showPane(page, name === 'phone', 'Sessions');
+    await page.getByRole('button', { name: 'New session' }).click();
+    await page.locator('.session-heading').filter({ hasText: 'New session' }).waitFor();
+    await showPane(page, name === 'phone', 'Sessions');
+    await page
+      .getByRole('navigation', { name: 'Sessions' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    const undo = page.locator('.undo-item');
+    await undo.waitFor();
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(page, theme);
+      await expectClean(page, `Undo bar (${theme})`);
+    }
+    await undo.getByRole('button', { name: /^Dismiss/ }).click();
+    await expect.poll(() => undo.count()).toBe(0);
+  });
+
   it('finds nothing serious in a flow session waiting for approval (dark)', async () => {
     const { page } = browser;
     await setTheme(page, 'dark');
-    if (name === 'phone')
-      await page
-        .getByRole('navigation', { name: 'Panels' })
-        .getByRole('button', { name: 'Sessions' })
-        .click();
+    await showPane(page, name === 'phone', 'Sessions');
     await page.getByRole('button', { name: 'New session' }).click();
     await chooseAgent(page, /support/);
     await say(page, 'Is invoice INV-1042 paid?');

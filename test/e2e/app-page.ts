@@ -53,6 +53,18 @@ export async function addLocalModelFiles(
   return providers;
 }
 
+/**
+ * Whether the page can still reach its server (navigator.onLine lies after an offline load, so
+ * this asks the network itself).
+ */
+export const reachesServer = (page: Page) =>
+  page.evaluate(() =>
+    fetch('/no-such-file', { cache: 'no-store' }).then(
+      () => true,
+      () => false,
+    ),
+  );
+
 /** The text of the State panel. */
 export const stateText = (page: Page) => region(page, 'State').innerText();
 

@@ -28,7 +28,11 @@ export interface Browser {
 }
 
 export async function launch(
-  options: { viewport?: { width: number; height: number } } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    /** A touch screen: `(pointer: coarse)` matches, taps instead of clicks. */
+    hasTouch?: boolean;
+  } = {},
 ): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
@@ -41,6 +45,7 @@ export async function launch(
     headless: true,
     args: FLAGS,
     viewport: options.viewport ?? { width: 1280, height: 800 },
+    hasTouch: options.hasTouch ?? false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];

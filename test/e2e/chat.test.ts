@@ -234,18 +234,36 @@ describe('branches, rewinds and the keyboard in the chat', () => {
     await userRows(page).last().getByRole('button', { name: 'Next version' }).click();
     await expect.poll(versions).toMatch(/2 \/ 2/);
 
-    // Regenerate asks the same message again: a third version, the old answer kept.
+    // Regenerate asks the same message again: a second version of the answer, not of the message
+    // (as ChatGPT counts them), the old answer kept.
     await chat(page).getByRole('button', { name: 'Regenerate' }).click();
     await idle(page);
-    await expect.poll(versions).toMatch(/3 \/ 3/);
+    const answer = chat(page).locator('.message-row.row-agent').last();
+    await expect.poll(() => answer.locator('.versions').innerText()).toMatch(/2 \/ 2/);
+    await expect.poll(versions).toMatch(/2 \/ 2/);
+    await answer.getByRole('button', { name: 'Previous answer' }).click();
+    await expect.poll(() => answer.locator('.versions').innerText()).toMatch(/1 \/ 2/);
+    await answer.getByRole('button', { name: 'Next answer' }).click();
+    await expect.poll(() => answer.locator('.versions').innerText()).toMatch(/2 \/ 2/);
+    // History tells the two answers to the same message apart (by its rows' names).
+    const history = region(page, 'History');
+    for (const name of ['what is color · answer 1 of 2', 'what is color · answer 2 of 2'])
+      await history.getByRole('button', { name, exact: true }).waitFor();
+    expect(await history.getByRole('button', { name: 'what is color', exact: true }).count()).toBe(
+      1,
+    );
 
     // A tool call shows its result on click.
     const call = chat(page).locator('.tool-call').last();
     await call.locator('summary').click();
     await expect.poll(() => call.locator('.tool-result').innerText()).toContain('red');
 
-    // Rewind to here: the chat says what was rewound, takes the focus, and Undo brings it back.
-    await userRows(page).first().getByRole('button', { name: 'Rewind to here' }).click();
+    // Rewind (the same name as History's): the chat says what was rewound, takes the focus, and
+    // Undo brings it back.
+    await userRows(page)
+      .first()
+      .getByRole('button', { name: 'Rewind to before this turn' })
+      .click();
     const note = page
       .getByRole('status')
       .filter({ hasText: 'Rewound to before “set color to red”.' });

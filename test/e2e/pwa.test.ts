@@ -1,7 +1,7 @@
 // An installable app that opens offline from the first visit on.
 
 import { expect, it } from 'vitest';
-import { messages, openApp, say, stateText, waitReady } from './app-page.ts';
+import { messages, openApp, reachesServer, say, stateText, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
@@ -43,13 +43,7 @@ it('opens offline after the first visit, and keeps working', async () => {
   // navigator.onLine lies after an offline reload: check that the network really is gone.
   await page.reload();
   await waitReady(page);
-  const reachable = await page.evaluate(() =>
-    fetch('/no-such-file', { cache: 'no-store' }).then(
-      () => true,
-      () => false,
-    ),
-  );
-  expect(reachable).toBe(false);
+  expect(await reachesServer(page)).toBe(false);
   expect(await messages(page)).toEqual(['set color to red', 'color is now red.']);
   await say(page, 'set color to teal');
   expect(await stateText(page)).toMatch(/color\s+teal/);

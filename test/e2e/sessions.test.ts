@@ -81,7 +81,7 @@ it('creates, renames, exports, imports and deletes sessions', async () => {
   await expect.poll(() => sessionTitles(browser)).toHaveLength(3);
   // The list shows the new session before the page has opened it.
   await expect.poll(() => messages(page)).toEqual([]);
-  page.once('dialog', (dialog) => void dialog.accept());
+  // Delete asks nothing: the session goes at once, with an Undo (undo-delete.test.ts).
   await page.getByRole('button', { name: 'Delete' }).click();
   await expect
     .poll(async () => (await sessionTitles(browser)).sort())

@@ -239,13 +239,13 @@ describe('Message versions (the chat’s branch arrows)', () => {
     await c.say('three', 'third');
 
     let versions = sessionView(await c.open()).versions;
-    expect(versions.get('two-c')).toEqual({ index: 3, count: 3, previous: 'two-b' });
+    expect(versions.get('two-c')).toEqual({ message: { index: 3, count: 3, previous: 'two-b' } });
     expect(versions.has('one')).toBe(false); // a single version: no arrows
     expect(versions.has('three')).toBe(false);
 
     await c.switchTo('two-a');
     versions = sessionView(await c.open()).versions;
-    expect(versions.get('two-a')).toEqual({ index: 1, count: 3, next: 'two-b' });
+    expect(versions.get('two-a')).toEqual({ message: { index: 1, count: 3, next: 'two-b' } });
   });
 
   it('gives a first turn its versions when the path starts at the root', async () => {
@@ -254,10 +254,46 @@ describe('Message versions (the chat’s branch arrows)', () => {
     await c.rewind('a');
     await c.say('b', 'hello again');
     expect(sessionView(await c.open()).versions.get('b')).toEqual({
-      index: 2,
-      count: 2,
-      previous: 'a',
+      message: { index: 2, count: 2, previous: 'a' },
     });
+  });
+
+  it('counts the same message asked again (Regenerate) as versions of its answer, not of the message', async () => {
+    const c = await conversation();
+    await c.say('one', 'first');
+    await c.say('ask-1', 'what is color');
+    await c.rewind('ask-1');
+    await c.say('ask-2', 'what is color'); // Regenerate: the same message again
+    let versions = sessionView(await c.open()).versions;
+    expect(versions.get('ask-2')).toEqual({ answer: { index: 2, count: 2, previous: 'ask-1' } });
+
+    // An edit then makes a second message, whose own answer is one; its arrows go back to the
+    // first message's latest answer.
+    await c.rewind('ask-2');
+    await c.say('edit', 'what is size');
+    versions = sessionView(await c.open()).versions;
+    expect(versions.get('edit')).toEqual({ message: { index: 2, count: 2, previous: 'ask-2' } });
+
+    await c.switchTo('ask-1');
+    versions = sessionView(await c.open()).versions;
+    expect(versions.get('ask-1')).toEqual({
+      message: { index: 1, count: 2, next: 'edit' },
+      answer: { index: 1, count: 2, next: 'ask-2' },
+    });
+  });
+
+  it('tells the answers to the same message apart in History', async () => {
+    const c = await conversation();
+    await c.say('ask-1', 'what is color');
+    await c.rewind('ask-1');
+    await c.say('ask-2', 'what is color');
+    await c.rewind('ask-2');
+    await c.say('other', 'set color to red');
+    expect(historyRows(await c.open()).map((row) => [row.text, row.version, row.active])).toEqual([
+      ['what is color', 'answer 1 of 2', false],
+      ['what is color', 'answer 2 of 2', false],
+      ['set color to red', undefined, true],
+    ]);
   });
 });
 
