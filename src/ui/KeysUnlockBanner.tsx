@@ -2,7 +2,7 @@
 // stored keys and no tab holds them yet (Settings → Security sets one up: KeysView.tsx).
 
 import { useState } from 'preact/hooks';
-import { PassphraseForm } from './KeysView.tsx';
+import { PassphraseForm } from './PassphraseForm.tsx';
 import { useKeyStatus } from './use-key-status.ts';
 import type { RuntimeClient } from './workbench-state.ts';
 
