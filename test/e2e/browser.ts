@@ -1,7 +1,7 @@
 // Debian's Chromium, driven by playwright-core: headless, a fresh profile per test, never a
 // downloaded browser.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -78,7 +78,9 @@ export function freshBrowserPerTest(options: Parameters<typeof launch>[0] = {}):
   beforeEach(async () => {
     current = await launch(options);
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    // A failed test says what its pages showed, for a failure seen only in CI.
+    if (task.result?.state === 'fail' && current) await describePages(current, task.name);
     await current?.close();
     current = undefined;
   });
@@ -98,4 +100,22 @@ export function freshBrowserPerTest(options: Parameters<typeof launch>[0] = {}):
     },
     close: () => live().close(),
   };
+}
+
+/** Prints what each page of a failed test showed (its text, cut) and saves a screenshot. */
+async function describePages(browser: Browser, test: string): Promise<void> {
+  const dir = join(process.cwd(), 'test-results');
+  mkdirSync(dir, { recursive: true });
+  for (const [index, page] of browser.context.pages().entries()) {
+    try {
+      const text = await page.locator('body').innerText({ timeout: 2000 });
+      const file = join(dir, `${test.replace(/\W+/g, '-').slice(0, 80)}-${index}.png`);
+      await page.screenshot({ path: file, timeout: 5000 });
+      console.log(
+        `[${test}] page ${index} at ${page.url()} showed:\n${text.slice(0, 3000)}\n(screenshot: ${file})`,
+      );
+    } catch (error) {
+      console.log(`[${test}] page ${index}: could not be described (${(error as Error).message})`);
+    }
+  }
 }
