@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 import { appUrl, messages, openApp, region, waitReady } from './app-page.ts';
+import { seriousViolations } from './axe.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { addAgent, addProvider } from './model-setup.ts';
 
@@ -64,6 +65,10 @@ it('seals the key with a passphrase, asks for it after a restart, and the agent 
     .getByRole('status', { name: 'Key protection' })
     .filter({ hasText: /sealed with your passphrase, and unlocked/ })
     .waitFor();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
   const raw = await rawDatabase(page);
   expect(raw).not.toContain(KEY);
   expect(raw).not.toContain(PASSPHRASE);
@@ -83,6 +88,11 @@ it('seals the key with a passphrase, asks for it after a restart, and the agent 
   await page.goto(appUrl());
   await waitReady(page);
   const banner = page.getByRole('region', { name: 'Locked keys' });
+  await banner.waitFor();
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    expect(await seriousViolations(page)).toEqual([]);
+  }
   await banner.getByLabel('Passphrase').fill('not it at all');
   await banner.getByRole('button', { name: 'Unlock' }).click();
   await banner.getByRole('alert').filter({ hasText: 'That is not the passphrase' }).waitFor();
