@@ -1,6 +1,17 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
+import {
+  DOCUMENT_HEADERS,
+  ISOLATION_HEADERS,
+  PAGE_META_POLICY,
+  SECURITY_HEADERS,
+  looksLikeFile,
+} from './src/security-headers.ts';
+
+export { ISOLATION_HEADERS, SECURITY_HEADERS };
 
 /**
  * React's names, for the libraries written for React (xyflow, the flow canvas): Preact's compat
@@ -14,63 +25,6 @@ export const reactAsPreact = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
 ];
 
-/**
- * The Content-Security-Policy of the built app. Scripts only from the app itself (and
- * WebAssembly compiled by it, for a local model): no inline script, no eval, no plugin. Any
- * https or http server may be connected to, because the servers are the user's to choose at run
- * time (model providers, MCP and ADK servers, a local Ollama on another machine) and a policy in
- * a meta tag cannot be widened later; what keeps a payload from reaching them is that it cannot
- * run. Images from the app, blob: (artifacts, attachments) and data: URLs.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self'",
-  "img-src 'self' blob: data:",
-  "font-src 'self'",
-  "connect-src 'self' https: http: wss: ws: blob: data:",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
-
-/**
- * Trusted Types (src/ui/trusted-types.ts), for the page only: in the meta tag, which binds the
- * document and not the workers. A worker's policy comes from its own script's headers, and the
- * workers (the runtime, wllama's, the service worker) touch no DOM; what they load by URL is the
- * app's own code.
- */
-export const TRUSTED_TYPES_POLICY =
-  "require-trusted-types-for 'script'; trusted-types default trellis-markdown";
-
-/**
- * Cross-origin isolation: with these two headers the page may share memory between threads
- * (SharedArrayBuffer), which a local model needs to run on more than one core. `require-corp`
- * blocks only cross-origin resources loaded without CORS (no-cors images, scripts, frames);
- * the app loads none: its own files are same-origin, and what it fetches from model providers,
- * MCP and ADK servers goes through CORS, as it must already, and the CSP allows no image or frame
- * from another origin. (Not `credentialless`: it would allow what the app does not need, and
- * Safari does not know it.) The service worker (src/sw.ts) adds the same two headers to what it
- * serves, for static hosts that send none: keep the two in step.
- */
-export const ISOLATION_HEADERS = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
-
-/** What `vite preview` (and any server set up like it) sends with every response. */
-export const SECURITY_HEADERS = {
-  ...ISOLATION_HEADERS,
-  // A header may say what a meta tag cannot: that no other site may frame the app.
-  'Content-Security-Policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-};
-
 /** The policy as a meta tag in the built index.html (static hosts that set no headers). */
 const cspMeta: Plugin = {
   name: 'trellis-csp-meta',
@@ -80,21 +34,51 @@ const cspMeta: Plugin = {
       tag: 'meta',
       attrs: {
         'http-equiv': 'Content-Security-Policy',
-        content: `${CONTENT_SECURITY_POLICY}; ${TRUSTED_TYPES_POLICY}`,
+        content: PAGE_META_POLICY,
       },
       injectTo: 'head-prepend',
     },
   ],
 };
 
+/**
+ * `vite preview` as a host should serve the app: every response with SECURITY_HEADERS, a page
+ * with Trusted Types too (DOCUMENT_HEADERS), and a file that does not exist (a path that looks
+ * like one: `/robots.txt` once, `/old-chunk.js`) as a 404 instead of the app's page. (Not
+ * `preview.headers`: Vite sets those as it serves a file, over whatever came before.)
+ */
+const previewAsHost: Plugin = {
+  name: 'trellis-preview-as-host',
+  configurePreviewServer(server) {
+    const dist = resolve(server.config.root, server.config.build.outDir);
+    server.middlewares.use((request, response, next) => {
+      let path: string;
+      try {
+        path = decodeURIComponent(new URL(request.url ?? '/', 'http://host').pathname);
+      } catch {
+        path = '/';
+      }
+      const file = looksLikeFile(path) && !path.endsWith('.html');
+      // Anything but a file is a page: the app, whatever its route.
+      for (const [name, value] of Object.entries(file ? SECURITY_HEADERS : DOCUMENT_HEADERS))
+        response.setHeader(name, value);
+      if (!file || existsSync(join(dist, path))) return next();
+      response.statusCode = 404;
+      response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      response.end('Not found');
+    });
+  },
+};
+
 export default defineConfig({
   resolve: { alias: reactAsPreact },
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
-  preview: { host: '127.0.0.1', headers: SECURITY_HEADERS },
+  preview: { host: '127.0.0.1' },
   server: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
   plugins: [
     cspMeta,
+    previewAsHost,
     VitePWA({
       // The page offers a new version ("Update") rather than swapping it under the user.
       registerType: 'prompt',

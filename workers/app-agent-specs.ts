@@ -142,7 +142,10 @@ export class AppAgentSpecs {
       json: toAgentFile(
         root,
         (specId) => specs.get(specId),
-        (pid) => providers.get(pid),
+        (pid) => {
+          const provider = providers.get(pid);
+          return provider && { ...provider, apiKey: undefined }; // never a key in a file
+        },
         (sid) => servers.get(sid),
       ),
     };
@@ -296,7 +299,7 @@ export class AppAgentSpecs {
     if (!(await this.store.getProvider(spec.providerId)))
       problems.push('Choose a provider (add one in Settings → Providers)');
     for (const use of spec.toolServers ?? [])
-      if (!(await this.toolServers?.record(use.serverId)))
+      if (!(await this.toolServers?.stored(use.serverId)))
         problems.push(`A tool server it uses no longer exists (${use.serverId})`);
     if ([...specs.values()].some((other) => other.id !== spec.id && other.name === spec.name))
       problems.push(`Another agent is called ${spec.name}: give this one its own name`);

@@ -12,76 +12,40 @@
 //   session is dated by its last event).
 
 import { InvalidRequestError } from '../src/core/errors.ts';
-import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../src/core/json-limits.ts';
 import { parseSessionFile, type ParsedSessionFile } from '../src/core/session-file.ts';
-import { validateFlow } from '../src/flows/validate.ts';
-import { PROVIDER_KINDS } from '../src/models/provider-spec.ts';
-import type {
-  AgentSpecRecord,
-  FlowRecord,
-  IndexedDbAppStore,
-  ProviderRecord,
-} from '../src/store/app-store.ts';
+import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
 import type { IndexedDbArtifactService } from '../src/store/indexeddb-artifact-service.ts';
 import type { IndexedDbSessionService } from '../src/store/indexeddb-session-service.ts';
 import type { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
 import type { SpanRecord } from '../src/tracing/span.ts';
-import { spanProblem, spanUnder } from '../src/tracing/span-check.ts';
+import { spanUnder } from '../src/tracing/span-check.ts';
 import { exportSessionFile, forget } from './app-session-files.ts';
 import { APP_NAME, USER_ID } from './app-sessions.ts';
 import type { ToolServerRecord } from './app-tool-servers.ts';
 import type { RuntimeBroadcast } from './protocol.ts';
+import { settingLabel } from './settings-schema.ts';
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  PLAIN_SETTINGS,
+  TOOL_SERVERS,
+  checkedBackup,
+  type BackupFile,
+  type BackupSession,
+} from './backup-file.ts';
 
-export const BACKUP_FORMAT = 'trellis-backup';
-/** 2 added each session's `lastUpdateTime` and `spans`. */
-const BACKUP_VERSION = 2;
-const READABLE_VERSIONS: readonly unknown[] = [1, 2];
-const MB = 1024 * 1024;
+export { BACKUP_FORMAT };
 
-/** A backup holds whole session files as strings: its limits are theirs, a level up. */
-const BACKUP_LIMITS: JsonLimits = {
-  maxChars: 512 * MB,
-  maxDepth: 100,
-  maxString: 64 * MB,
-  maxKey: 1024,
-};
-
-/** Settings copied as they are (none holds a secret); `toolServers` is copied without values. */
-const PLAIN_SETTINGS = ['settings', 'toolPolicies', 'adkServers', 'adkRemoteSessions'];
-const TOOL_SERVERS = 'toolServers';
 /** When the last backup was made (for the reminder); not itself backed up. */
 export const LAST_BACKUP = 'lastBackupAt';
-
-interface BackupSession {
-  id: string;
-  title: string;
-  agentId: string;
-  createdAt: number;
-  /** When it last changed (ms), as the session list shows it; absent in version 1. */
-  lastUpdateTime?: number;
-  /** The session's file, as Export writes it. */
-  file: string;
-  /** Its traces' spans (their session key left out: they go under the session restored); absent in version 1. */
-  spans?: SpanRecord[];
-}
-
-interface BackupFile {
-  format: typeof BACKUP_FORMAT;
-  version: number;
-  createdAt: number;
-  sessions: BackupSession[];
-  flows: FlowRecord[];
-  agents: AgentSpecRecord[];
-  providers: ProviderRecord[];
-  toolServers: ToolServerRecord[];
-  settings: Record<string, unknown>;
-}
 
 /** What a restore did: what it added, what was here already, and what it left for the user. */
 export interface RestoreReport {
   restored: string[];
   unchanged: number;
   conflicts: string[];
+  /** What the file held that a restore does not take, each with why. */
+  ignored: string[];
 }
 
 export interface BackupDeps {
@@ -158,7 +122,12 @@ export class AppBackup {
       }
     }
     const { store } = this.deps;
-    const report: RestoreReport = { restored: [], unchanged: 0, conflicts: [] };
+    const report: RestoreReport = {
+      restored: [],
+      unchanged: 0,
+      conflicts: [],
+      ignored: [...file.ignored],
+    };
     const merge = async <T extends { id: string }>(
       kind: string,
       incoming: readonly T[],
@@ -201,7 +170,14 @@ export class AppBackup {
     if (addedServers.length > 0)
       await store.putSetting(TOOL_SERVERS, [...servers, ...addedServers]);
     for (const [name, value] of Object.entries(file.settings)) {
-      if ((await store.getSetting(name)) === undefined) await store.putSetting(name, value);
+      if ((await store.getSetting(name)) === undefined) {
+        await store.putSetting(name, value);
+        report.restored.push(`your ${settingLabel(name)}`);
+      } else if (same(await store.getSetting(name), value)) report.unchanged++;
+      else
+        report.conflicts.push(
+          `Your ${settingLabel(name)} here differ from the backup's: yours are kept`,
+        );
     }
     await merge(
       'flow',
@@ -285,77 +261,6 @@ export class AppBackup {
   }
 }
 
-/** The backup's text, checked: its shape, its limits, every part's own checks but sessions'. */
-function checkedBackup(json: string): BackupFile {
-  const refuse = (problem: string): never => {
-    throw new InvalidRequestError(`Not restored: ${problem}. Nothing was changed.`);
-  };
-  const tooBig = jsonTextProblem(json, BACKUP_LIMITS, 'the file');
-  if (tooBig) refuse(tooBig);
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    refuse(`it is not JSON (${(error as Error).message})`);
-  }
-  const hostile = jsonTreeProblem(value, BACKUP_LIMITS);
-  if (hostile) refuse(hostile);
-  if (!isRecord(value) || value.format !== BACKUP_FORMAT)
-    refuse('it is not a Trellis backup (Settings → Back up makes one)');
-  const file = value as Record<string, unknown>;
-  if (!READABLE_VERSIONS.includes(file.version))
-    refuse(
-      `it is a backup of version ${String(file.version)}; this Trellis reads versions ${READABLE_VERSIONS.join(' and ')}`,
-    );
-  for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers'])
-    if (!Array.isArray(file[part])) refuse(`its "${part}" is not a list`);
-  if (!isRecord(file.settings)) refuse('its "settings" is not an object');
-  const ids = (part: string) =>
-    (file[part] as unknown[]).map((item) => (item as { id?: unknown }).id);
-  for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers']) {
-    const list = ids(part);
-    if (list.some((id) => typeof id !== 'string' || !id || id.length > 200))
-      refuse(`an item of "${part}" has no id`);
-    if (new Set(list).size !== list.length) refuse(`"${part}" has an id twice`);
-  }
-  (file.sessions as unknown[]).forEach((item, index) => {
-    const session = item as Record<string, unknown>;
-    if (typeof session.file !== 'string' || typeof session.title !== 'string')
-      refuse(`session #${index + 1} has no file or title`);
-    if (typeof session.agentId !== 'string') refuse(`session #${index + 1} has no agent`);
-    if (!isTime(session.createdAt)) session.createdAt = Date.now();
-    if (session.lastUpdateTime !== undefined && !isTime(session.lastUpdateTime))
-      refuse(`session #${index + 1} has a last update that is not a time`);
-    session.title = String(session.title).slice(0, 200);
-    if (session.spans === undefined) return;
-    if (!Array.isArray(session.spans)) refuse(`the spans of session #${index + 1} are not a list`);
-    (session.spans as unknown[]).forEach((span, at) => {
-      const problem = spanProblem(span);
-      if (problem) refuse(`span #${at + 1} of session #${index + 1} is not valid: ${problem}`);
-    });
-  });
-  for (const record of file.flows as Record<string, unknown>[]) {
-    const problems = validateFlow(record.flow);
-    if (problems.length > 0)
-      refuse(`the flow ${String(record.id)} is not valid (${problems[0]!.message})`);
-  }
-  for (const agent of file.agents as Record<string, unknown>[])
-    if (typeof agent.name !== 'string' || typeof agent.providerId !== 'string')
-      refuse(`the agent ${String(agent.id)} has no name or provider`);
-  for (const provider of file.providers as Record<string, unknown>[]) {
-    if (!(PROVIDER_KINDS as readonly unknown[]).includes(provider.kind))
-      refuse(`the provider ${String(provider.id)} is of an unknown kind`);
-    if (typeof provider.name !== 'string' || typeof provider.baseUrl !== 'string')
-      refuse(`the provider ${String(provider.id)} has no name or address`);
-    // A key never travels in a backup; one that does is not taken.
-    delete provider.apiKey;
-  }
-  for (const server of file.toolServers as Record<string, unknown>[])
-    if (typeof server.name !== 'string' || typeof server.url !== 'string')
-      refuse(`the tool server ${String(server.id)} has no name or address`);
-  return file as unknown as BackupFile;
-}
-
 function withoutKey(provider: ProviderRecord): ProviderRecord {
   const { apiKey: _key, ...rest } = provider;
   return { ...rest, updatedAt: provider.updatedAt };
@@ -371,12 +276,4 @@ function withoutHeaderValues(server: ToolServerRecord): ToolServerRecord {
 /** The same content (updatedAt aside: comparable() leaves it out where it may differ). */
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function isTime(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,9 @@
 // - a key goes in (save) and never comes out: what the page gets is `ProviderInfo`, built field by
 //   field with the key masked; broadcasts say only that providers changed;
 // - every message that could quote the key (a provider's error, say) is redacted first;
-// - a provider that agents use cannot be deleted (they would stop working without a word).
+// - a provider that agents use cannot be deleted (they would stop working without a word);
+// - with a passphrase (workers/key-vault.ts) a key is stored sealed, with its masked hint beside
+//   it, and opened only to build a model or list models.
 
 import { InvalidRequestError, type BaseLlm, type HttpModelOptions } from '../src/index.ts';
 import { redact } from '../src/models/model-errors.ts';
@@ -11,6 +13,7 @@ import { createProviderModel, providerClient } from '../src/models/provider-mode
 import { maskKey, providerProblems, type ProviderSpec } from '../src/models/provider-spec.ts';
 import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.ts';
 import type { FlowModelSet } from './app-flows.ts';
+import type { KeyVault, StoredSecret } from './key-vault.ts';
 import { LocalModels, type LocalModelFile } from './local-models.ts';
 import type {
   ConnectionTest,
@@ -27,7 +30,15 @@ export interface AppProvidersOptions {
   modelHttp?: HttpModelOptions | undefined;
   /** Where local models' files are kept and loaded (the browser's OPFS and wllama by default). */
   localModels?: LocalModels | undefined;
+  /** Seals and opens keys when a passphrase protects them. */
+  vault: KeyVault;
 }
+
+/** A provider with its key opened: for building models in this worker only. */
+export type OpenedProvider = ProviderSpec & Pick<ProviderRecord, 'updatedAt'>;
+
+/** Where a provider's key sits, bound into its sealed form. */
+export const providerKeyPlace = (id: string) => `provider:${id}`;
 
 /** Listing models answers a person waiting on a button: one retry, and a shorter watchdog. */
 const LISTING: HttpModelOptions = { maxRetries: 1, retryBaseMs: 300, idleTimeoutMs: 15_000 };
@@ -123,17 +134,24 @@ export class AppProviders {
 
   /** Saves a new provider (no `id`) or changes one; refuses one with problems, naming them. */
   async save(input: ProviderInput): Promise<ProviderInfo> {
-    const spec = await this.specOf(input);
+    const { spec, storedKey } = await this.specOf(input);
     const problems = providerProblems(spec);
     const others = (await this.store.listProviders()).filter((other) => other.id !== spec.id);
     if (others.some((other) => other.name.trim() === spec.name.trim()))
       problems.push(`Another provider is called "${spec.name.trim()}": give this one its own name`);
     if (problems.length > 0) throw new InvalidRequestError(problems.join('. '));
+    const { apiKey: newKey, ...fields } = spec;
+    const apiKey: StoredSecret | undefined = newKey
+      ? await this.options.vault.seal(newKey, providerKeyPlace(spec.id))
+      : storedKey?.apiKey;
+    const keyHint = newKey ? maskKey(newKey) : storedKey?.keyHint;
     const record: ProviderRecord = {
-      ...spec,
+      ...fields,
       name: spec.name.trim(),
       baseUrl: spec.baseUrl.trim(),
       defaultModel: spec.defaultModel.trim(),
+      ...(apiKey ? { apiKey } : {}),
+      ...(apiKey && typeof apiKey !== 'string' && keyHint ? { keyHint } : {}),
       updatedAt: Date.now(),
     };
     await this.store.putProvider(record);
@@ -160,10 +178,12 @@ export class AppProviders {
    * error in its own words. The stored key is used unless the form has a new one.
    */
   async test(input: ProviderInput): Promise<ConnectionTest> {
-    const spec = await this.specOf(input);
+    const { spec, storedKey } = await this.specOf(input);
     const problems = providerProblems(spec);
     if (problems.length > 0) return { ok: false, message: problems.join('. ') };
     if (spec.kind === 'local-gguf') return { ok: true, models: [spec.defaultModel] };
+    if (!spec.apiKey && storedKey?.apiKey)
+      spec.apiKey = await this.options.vault.open(storedKey.apiKey, providerKeyPlace(spec.id));
     return listModels(spec);
   }
 
@@ -175,19 +195,31 @@ export class AppProviders {
     return listModels(record);
   }
 
-  /** The stored provider, key included: for building models in this worker only. */
-  async record(id: string): Promise<ProviderRecord> {
+  /**
+   * The stored provider, key opened: for building models in this worker only (KeysLockedError
+   * while a passphrase protects the key and this tab has not been given it).
+   */
+  async record(id: string): Promise<OpenedProvider> {
     const record = await this.store.getProvider(id);
     if (!record) {
       throw new InvalidRequestError(
         'This agent’s provider was deleted: choose another one in the agent builder',
       );
     }
-    return record;
+    return this.opened(record);
+  }
+
+  private async opened(record: ProviderRecord): Promise<OpenedProvider> {
+    const { apiKey, keyHint: _hint, ...fields } = record;
+    if (apiKey === undefined) return fields;
+    return {
+      ...fields,
+      apiKey: await this.options.vault.open(apiKey, providerKeyPlace(record.id)),
+    };
   }
 
   /** The model of an agent: `modelName` (or the provider's default) on the stored provider. */
-  model(record: ProviderRecord, modelName: string): BaseLlm {
+  model(record: OpenedProvider, modelName: string): BaseLlm {
     if (record.kind === 'local-gguf') return this.local.model(record);
     return createProviderModel(record, modelName, this.options.modelHttp ?? {});
   }
@@ -206,7 +238,7 @@ export class AppProviders {
       const record = byLength.find((candidate) => name.startsWith(`${candidate.name}/`));
       const model = record && name.slice(record.name.length + 1);
       if (!record || !model) continue;
-      models[name] = this.model(record, model);
+      models[name] = this.model(await this.opened(record), model);
       used.push(`${record.id}@${record.updatedAt}`);
     }
     const defaults = records.map((record) => `${record.name}/${record.defaultModel}`);
@@ -217,46 +249,65 @@ export class AppProviders {
     };
   }
 
-  /** The spec the form describes: the stored key kept unless a new one is given or removed. */
-  private async specOf(input: ProviderInput): Promise<ProviderSpec> {
+  /**
+   * The spec the form describes, with its new key if it gives one; and the stored key (sealed or
+   * not, as it is stored) that is kept unless a new one is given or the key is removed.
+   */
+  private async specOf(
+    input: ProviderInput,
+  ): Promise<{ spec: ProviderSpec; storedKey?: Pick<ProviderRecord, 'apiKey' | 'keyHint'> }> {
     const stored = input.id === undefined ? undefined : await this.store.getProvider(input.id);
     if (input.id !== undefined && !stored)
       throw new InvalidRequestError('This provider was deleted (in another tab?): add it again');
-    const newKey = input.apiKey?.trim();
-    const apiKey = input.removeKey ? undefined : newKey || stored?.apiKey;
     if (stored?.kind === 'local-gguf' || input.kind === 'local-gguf') {
       // Only the name of a local model changes here; its file and kind stay as added.
       if (!stored?.localFile)
         return {
-          ...input,
-          name: String(input.name ?? ''),
-          baseUrl: '',
-          defaultModel: '',
-          id: input.id ?? '',
+          spec: {
+            ...input,
+            apiKey: undefined,
+            name: String(input.name ?? ''),
+            baseUrl: '',
+            defaultModel: '',
+            id: input.id ?? '',
+          },
         };
-      const { contextTokens: _set, ...kept } = stored;
+      const { apiKey: _key, keyHint: _hint, updatedAt: _at, contextTokens: _set, ...kept } = stored;
       const { contextTokens } = input;
       return {
-        ...kept,
-        name: String(input.name ?? ''),
-        ...(contextTokens !== undefined ? { contextTokens } : {}),
+        spec: {
+          ...kept,
+          name: String(input.name ?? ''),
+          ...(contextTokens !== undefined ? { contextTokens } : {}),
+        },
       };
     }
+    const newKey = input.removeKey ? undefined : input.apiKey?.trim() || undefined;
+    const keep = !input.removeKey && !newKey && stored?.apiKey !== undefined;
     return {
-      id: input.id ?? crypto.randomUUID().slice(0, 8),
-      kind: input.kind,
-      name: String(input.name ?? ''),
-      baseUrl: String(input.baseUrl ?? '').trim(),
-      defaultModel: String(input.defaultModel ?? ''),
-      ...(apiKey ? { apiKey } : {}),
+      spec: {
+        id: input.id ?? crypto.randomUUID().slice(0, 8),
+        kind: input.kind,
+        name: String(input.name ?? ''),
+        baseUrl: String(input.baseUrl ?? '').trim(),
+        defaultModel: String(input.defaultModel ?? ''),
+        ...(newKey ? { apiKey: newKey } : {}),
+      },
+      ...(keep ? { storedKey: { apiKey: stored.apiKey, keyHint: stored.keyHint } } : {}),
     };
   }
 }
 
 /** What the page may know of a provider. Field by field: a key must never ride along. */
 export function infoOf(record: ProviderRecord): ProviderInfo {
-  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile, contextTokens } = record;
-  const keyHint = maskKey(record.apiKey);
+  const { id, kind, name, baseUrl, defaultModel, updatedAt, localFile, contextTokens, apiKey } =
+    record;
+  const keyHint =
+    apiKey === undefined
+      ? undefined
+      : typeof apiKey === 'string'
+        ? maskKey(apiKey)
+        : (record.keyHint ?? '••••');
   return {
     id,
     kind,

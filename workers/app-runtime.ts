@@ -59,6 +59,9 @@ import { AppRuns } from './app-runs.ts';
 import { AppTraces } from './app-traces.ts';
 import { AppBackup } from './app-backup.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
+import { KeyVault, type ChannelLike } from './key-vault.ts';
+import { storedSecrets } from './stored-secrets.ts';
+import { SETTING_NAMES, settingLabel, settingProblem } from './settings-schema.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -70,6 +73,10 @@ export interface AppRuntimeOptions {
   modelHttp?: HttpModelOptions;
   /** Local models' files and engines (OPFS and wllama unless a test gives its own). */
   localModels?: LocalModels;
+  /** Where other tabs' key vaults are (KEYS_CHANNEL in the app); none in tests unless given. */
+  keyChannel?: ChannelLike;
+  /** PBKDF2 iterations of a new passphrase (tests use fewer). */
+  keyIterations?: number;
 }
 
 export class AppRuntime {
@@ -90,6 +97,8 @@ export class AppRuntime {
   readonly toolServers: AppToolServers;
   /** Settings → Providers and the agent builder; `runtime.ts` exposes their methods. */
   readonly providers: AppProviders;
+  /** Settings → Security: the passphrase that protects stored keys (workers/key-vault.ts). */
+  readonly keys: KeyVault;
   readonly agentSpecs: AppAgentSpecs;
   /** Settings → ADK servers, and the sessions that live on them (workers/app-remote.ts). */
   readonly remote: AppRemote;
@@ -104,7 +113,7 @@ export class AppRuntime {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
     this.artifacts = new IndexedDbArtifactService(dbName);
-    this.store = new IndexedDbAppStore(dbName);
+    this.store = new IndexedDbAppStore({ ...dbName, checkSetting: settingProblem });
     const traceService = new IndexedDbTraceService(dbName);
     this.traces = new AppTraces(this.sessions, traceService, this.store);
     this.backups = new AppBackup({
@@ -115,7 +124,13 @@ export class AppRuntime {
       broadcast: options.broadcast,
     });
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
-    this.providers = new AppProviders(this.store, options);
+    this.keys = new KeyVault(this.store, {
+      ...(options.keyChannel ? { channel: options.keyChannel } : {}),
+      ...(options.keyIterations ? { iterations: options.keyIterations } : {}),
+      onChange: () => options.broadcast({ type: 'keys-changed' }),
+    });
+    this.keys.useRewriter(storedSecrets(this.store));
+    this.providers = new AppProviders(this.store, { ...options, vault: this.keys });
     // A flow's nodes may name the providers' models (`Provider name/model`).
     // …and tools of the tool servers (`Server name/tool`).
     this.flows = new AppFlows(
@@ -127,10 +142,15 @@ export class AppRuntime {
         policyOf: (name) => this.toolServers.policyOf(name),
       },
     );
-    this.toolServers = new AppToolServers(this.store, options.broadcast, async (server) => ({
-      agents: await this.agentSpecs.usingToolServer(server.id),
-      flows: await this.flows.usingToolServer(server.name),
-    }));
+    this.toolServers = new AppToolServers(
+      this.store,
+      this.keys,
+      options.broadcast,
+      async (server) => ({
+        agents: await this.agentSpecs.usingToolServer(server.id),
+        flows: await this.flows.usingToolServer(server.name),
+      }),
+    );
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({
@@ -303,6 +323,17 @@ export class AppRuntime {
 
   async settings(): Promise<Settings> {
     return { ...DEFAULT_SETTINGS, ...(await this.store.getSetting<Partial<Settings>>('settings')) };
+  }
+
+  /**
+   * The stored settings that do not fit their schema (settings-schema.ts), each read as absent
+   * so that the app runs on its default: the page says so once, on load.
+   */
+  async settingProblems(): Promise<{ name: string; label: string; problem: string }[]> {
+    await Promise.all(SETTING_NAMES.map((name) => this.store.getSetting(name)));
+    return this.store
+      .settingProblems()
+      .map((found) => ({ ...found, label: settingLabel(found.name) }));
   }
 
   async updateSettings(patch: Partial<Settings>): Promise<Settings> {

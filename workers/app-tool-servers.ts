@@ -4,7 +4,9 @@
 // - a header value goes in (save) and never comes out; messages that could quote one (a server's
 //   error) are redacted first;
 // - a server that agents use cannot be removed (they would lose their tools without a word);
-// - tools can be switched off one by one: an agent is offered only the tools left on.
+// - tools can be switched off one by one: an agent is offered only the tools left on;
+// - with a passphrase (workers/key-vault.ts) a header's value is stored sealed, with its masked
+//   hint beside it, and opened only to connect.
 
 import { InvalidRequestError } from '../src/core/errors.ts';
 import { redact } from '../src/models/model-errors.ts';
@@ -22,16 +24,17 @@ import type {
   ToolServerTest,
 } from './protocol.ts';
 import { toolPolicyList } from './tool-policy-list.ts';
+import type { KeyVault, StoredSecret } from './key-vault.ts';
 
 const SETTING = 'toolServers';
 const POLICIES = 'toolPolicies';
 
-/** A tool server as stored: its header values included. */
+/** A tool server as stored: its header values included (sealed, with a passphrase). */
 export interface ToolServerRecord {
   id: string;
   name: string;
   url: string;
-  headers: { name: string; value: string }[];
+  headers: StoredHeader[];
   /** Tools the user switched off. */
   disabledTools: string[];
   /** The tools the server listed when last tested (absent in records from before). */
@@ -44,12 +47,28 @@ const LISTING_LIMITS = { tools: 500, name: 200, description: 1000 };
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/** A header as stored: its value plain or sealed; a sealed one keeps its masked hint beside it. */
+export interface StoredHeader {
+  name: string;
+  value: StoredSecret;
+  hint?: string;
+}
+
+/** A tool server with its header values opened: for connecting, in this worker only. */
+export type OpenedToolServer = Omit<ToolServerRecord, 'headers'> & {
+  headers: { name: string; value: string }[];
+};
+
+/** Where a server's header values sit, bound into their sealed form. */
+export const toolServerPlace = (id: string) => `tool-server:${id}`;
+
 export class AppToolServers {
   /** The toolsets handed out, by server version and choice of tools (see `toolset`). */
   private readonly toolsets = new Map<string, McpToolset>();
 
   constructor(
     private readonly store: IndexedDbAppStore,
+    private readonly vault: KeyVault,
     private readonly broadcast: (message: RuntimeBroadcast) => void,
     /** What uses a server: it cannot be removed while anything does, nor renamed while flows do. */
     private readonly usedBy: (server: {
@@ -62,17 +81,55 @@ export class AppToolServers {
     return (await this.records()).map(infoOf).sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  async record(id: string): Promise<ToolServerRecord | undefined> {
+  /** The stored server, header values as stored (sealed or not). */
+  async stored(id: string): Promise<ToolServerRecord | undefined> {
     return (await this.records()).find((record) => record.id === id);
+  }
+
+  /**
+   * The stored server with its header values opened, to connect to it (KeysLockedError while a
+   * passphrase seals them and this tab has not been given it).
+   */
+  async record(id: string): Promise<OpenedToolServer | undefined> {
+    const record = await this.stored(id);
+    return record && this.opened(record);
+  }
+
+  private async opened(record: ToolServerRecord): Promise<OpenedToolServer> {
+    const place = toolServerPlace(record.id);
+    const headers = await Promise.all(
+      record.headers.map(async ({ name, value }) => ({
+        name,
+        value: await this.vault.open(value, place),
+      })),
+    );
+    return { ...record, headers };
   }
 
   async save(input: ToolServerInput): Promise<ToolServerInfo> {
     const records = await this.records();
     const old = input.id ? records.find((record) => record.id === input.id) : undefined;
     if (input.id && !old) throw new InvalidRequestError(`There is no tool server ${input.id}`);
+    const id = old?.id ?? crypto.randomUUID().slice(0, 8);
+    const { headers, ...checked } = this.checked(input, old);
     const record: ToolServerRecord = {
-      id: old?.id ?? crypto.randomUUID().slice(0, 8),
-      ...this.checked(input, old),
+      id,
+      ...checked,
+      // A value given now is sealed (with a passphrase); one kept is as it was stored.
+      headers: await Promise.all(
+        headers.map(async (header) => {
+          if (typeof header.value !== 'string' || header.kept || header.value === '')
+            return withoutKept(header);
+          const value = await this.vault.seal(header.value, toolServerPlace(id));
+          return {
+            name: header.name,
+            value,
+            ...(typeof value === 'string' || !header.value
+              ? {}
+              : { hint: headerHint(header.value) }),
+          };
+        }),
+      ),
       updatedAt: Date.now(),
     };
     if (records.some((other) => other.id !== record.id && other.name === record.name))
@@ -139,9 +196,13 @@ export class AppToolServers {
   /** Test connection: the server's tools, or what went wrong (header values blanked out). */
   async test(input: ToolServerInput): Promise<ToolServerTest> {
     const old = input.id ? await this.record(input.id) : undefined;
-    let checked: Omit<ToolServerRecord, 'id' | 'updatedAt'>;
+    let checked: Omit<OpenedToolServer, 'id' | 'updatedAt'>;
     try {
-      checked = this.checked({ ...input, name: input.name || 'test' }, old);
+      const { headers, ...rest } = this.checked({ ...input, name: input.name || 'test' }, old);
+      checked = {
+        ...rest,
+        headers: headers.map(({ name, value }) => ({ name, value: String(value) })),
+      };
     } catch (error) {
       return { ok: false, message: (error as Error).message };
     }
@@ -175,7 +236,8 @@ export class AppToolServers {
     }
     const tools: Record<string, BaseToolset> = {};
     for (const [record, names] of wanted) {
-      const shared = new PolicyToolset(this.toolset(record, names), this.policyOf, 'ask');
+      const opened = await this.opened(record);
+      const shared = new PolicyToolset(this.toolset(opened, names), this.policyOf, 'ask');
       for (const name of names)
         tools[`${record.name}/${name}`] = new OneTool(shared, record.name, name);
     }
@@ -197,7 +259,7 @@ export class AppToolServers {
    * One per server version and choice of tools, so that the agents and flows built again after
    * an edit keep the connection; those of a server's earlier versions are closed.
    */
-  toolset(record: ToolServerRecord, tools?: readonly string[]): McpToolset {
+  toolset(record: OpenedToolServer, tools?: readonly string[]): McpToolset {
     const key = JSON.stringify([record.id, record.updatedAt, tools ?? null]);
     const cached = this.toolsets.get(key);
     if (cached) return cached;
@@ -218,7 +280,7 @@ export class AppToolServers {
   }
 
   private toolsetOf(
-    server: Pick<ToolServerRecord, 'url' | 'headers'>,
+    server: Pick<OpenedToolServer, 'url' | 'headers'>,
     tools: readonly string[] | undefined,
     { disabledTools }: Pick<ToolServerRecord, 'disabledTools'>,
   ): McpToolset {
@@ -233,10 +295,16 @@ export class AppToolServers {
     });
   }
 
+  /**
+   * The server the form describes, checked; a header without a value keeps the stored one
+   * (`kept`, as it was stored: sealed or not).
+   */
   private checked(
     input: ToolServerInput,
-    old: ToolServerRecord | undefined,
-  ): Omit<ToolServerRecord, 'id' | 'updatedAt'> {
+    old: Pick<ToolServerRecord, 'headers' | 'tools'> | undefined,
+  ): Omit<ToolServerRecord, 'id' | 'updatedAt' | 'headers'> & {
+    headers: (StoredHeader & { kept?: boolean })[];
+  } {
     const name = String(input.name ?? '').trim();
     if (!name) throw new InvalidRequestError('A tool server needs a name');
     if (name.length > 100)
@@ -253,10 +321,10 @@ export class AppToolServers {
       const headerName = String(header.name ?? '').trim();
       if (!HEADER_NAME.test(headerName))
         throw new InvalidRequestError(`"${headerName}" is not a header name`);
+      if (header.value !== undefined) return { name: headerName, value: String(header.value) };
       // No value given: the stored one is kept (the page never had it).
-      const value =
-        header.value ?? old?.headers.find((stored) => stored.name === headerName)?.value ?? '';
-      return { name: headerName, value: String(value) };
+      const stored = old?.headers.find((kept) => kept.name === headerName);
+      return stored ? { ...stored, name: headerName, kept: true } : { name: headerName, value: '' };
     });
     return {
       name,
@@ -335,10 +403,19 @@ function infoOf(record: ToolServerRecord): ToolServerInfo {
     disabledTools,
     tools: record.tools ?? [],
     updatedAt,
-    headers: record.headers.map((header) => ({ name: header.name, hint: mask(header.value) })),
+    headers: record.headers.map(({ name, value, hint }) => ({
+      name,
+      hint: typeof value === 'string' ? headerHint(value) : (hint ?? '••••'),
+    })),
   };
 }
 
-function mask(value: string): string {
+function withoutKept({ kept: _kept, ...header }: StoredHeader & { kept?: boolean }): StoredHeader {
+  return header;
+}
+
+/** A value's hint: its last four characters (none for an empty one). */
+export function headerHint(value: string): string {
+  if (!value) return '';
   return value.length <= 4 ? '••••' : `••••${value.slice(-4)}`;
 }

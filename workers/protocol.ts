@@ -27,6 +27,8 @@ export type RuntimeBroadcast =
   /** Says only that something changed: never a provider's fields, let alone its key. */
   | { type: 'providers-changed' }
   | { type: 'agents-changed' }
+  /** The passphrase protecting stored keys was set, changed or removed, or a tab (un)locked. */
+  | { type: 'keys-changed' }
   /** Add a local model by URL: how much of the file has come (total from Content-Length). */
   | { type: 'local-download'; url: string; received: number; total?: number };
 

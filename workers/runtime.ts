@@ -19,12 +19,14 @@ import {
 } from './protocol.ts';
 import { FLOW_DEMO_TOOLS } from '../src/demos/flow-demos.ts';
 import { webLocks } from './session-locks.ts';
+import { KEYS_CHANNEL } from './key-vault.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 const runtime = new AppRuntime({
   locks: webLocks(navigator.locks),
   broadcast: (message: RuntimeBroadcast) => channel.postMessage(message),
+  keyChannel: new BroadcastChannel(KEYS_CHANNEL),
 });
 
 const api = {
@@ -132,6 +134,16 @@ const api = {
   deleteFlow: (id: string) => runtime.flows.remove(id),
   // Settings → Providers: keys go in, and only their masked form comes out.
   listProviders: () => runtime.providers.list(),
+  settingProblems: () => runtime.settingProblems(),
+  // Settings → Security: a passphrase over the stored keys (workers/key-vault.ts)
+  keyStatus: () => runtime.keys.status(),
+  protectKeys: (passphrase: string) => runtime.keys.protect(passphrase),
+  unlockKeys: (passphrase: string) => runtime.keys.unlock(passphrase),
+  lockKeys: () => runtime.keys.lock(),
+  changePassphrase: (oldPassphrase: string, newPassphrase: string) =>
+    runtime.keys.change(oldPassphrase, newPassphrase),
+  unprotectKeys: (passphrase: string) => runtime.keys.unprotect(passphrase),
+  forgetKeys: () => runtime.keys.forget(),
   saveProvider: (input: ProviderInput) => runtime.providers.save(input),
   deleteProvider: (id: string) => runtime.providers.remove(id),
   addLocalModel: (files: File | File[]) => runtime.providers.addLocal(files),

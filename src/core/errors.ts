@@ -148,6 +148,11 @@ export class SessionBusyError extends Error {
   }
 }
 
+/** A stored key is sealed with the user's passphrase, and this tab has not been given it. */
+export class KeysLockedError extends Error {
+  override name = 'KeysLockedError' as const;
+}
+
 const NAMES = [
   'SessionNotFoundError',
   'SessionExistsError',
@@ -167,6 +172,7 @@ const NAMES = [
   'StorageError',
   'InvalidSessionFileError',
   'SessionBusyError',
+  'KeysLockedError',
 ] as const;
 
 export type TrellisErrorName = (typeof NAMES)[number];

@@ -173,7 +173,7 @@ export function parseSessionFile(text: string): ParsedSessionFile {
   const json =
     spelling === 'snake_case' ? (camelizeAdk(parsed) as Record<string, unknown>) : parsed;
   const fail = (problems: string[]): never => {
-    throw new InvalidSessionFileError(inSpelling(problems, spelling));
+    throw new InvalidSessionFileError(inSpelling(problems, spelling, json));
   };
   const shape = shapeProblems(json);
   if (!Array.isArray(json.events)) fail(shape.slice(0, 3));
@@ -239,9 +239,11 @@ const PROBLEMS_NAMED = 3;
 /**
  * The problems as the file spells its fields: a snake_case file is told `invocation_id`, not
  * `invocationId`. A refusal names the first few (a file of another kind would otherwise list a
- * problem for each event) and says which spelling the file was read in.
+ * problem for each event). It says which spelling the file was read in only when that may
+ * explain a problem: a field the file lacks (it may be there under another name). A title too
+ * long or a value of the wrong type has nothing to do with spelling.
  */
-function inSpelling(all: string[], spelling: AdkSpelling): string[] {
+function inSpelling(all: string[], spelling: AdkSpelling, json: Record<string, unknown>): string[] {
   const problems = all.slice(0, PROBLEMS_NAMED);
   if (all.length > PROBLEMS_NAMED)
     problems.push(`and ${all.length - PROBLEMS_NAMED} more problem(s) after those`);
@@ -253,12 +255,30 @@ function inSpelling(all: string[], spelling: AdkSpelling): string[] {
           ),
         )
       : problems;
+  if (!all.some((problem) => lacksField(problem, json))) return said;
   return [
     ...said,
     spelling === 'snake_case'
       ? "it was read as ADK Python's snake_case (invocation_id, state_delta, …)"
       : 'it was read as camelCase (invocationId, stateDelta, …): ADK Python writes snake_case, also accepted',
   ];
+}
+
+/** A problem's place in the file: `events[3].actions.stateDelta`, `"id"`. */
+const PROBLEM_PATH = /^(?:"(\w+)"|(events(?:\[\d+\]|\.\w+)+))/;
+
+/** Whether a problem is about a field that the file does not have at the place it names. */
+function lacksField(problem: string, json: Record<string, unknown>): boolean {
+  if (problem.startsWith('it has no "events"')) return true;
+  const path = PROBLEM_PATH.exec(problem);
+  if (!path) return false;
+  const steps = path[1] !== undefined ? [path[1]] : path[2]!.split(/[.[\]]+/).filter(Boolean);
+  let value: unknown = json;
+  for (const step of steps) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, step)) return true;
+    value = (value as Record<string, unknown>)[step];
+  }
+  return value === undefined || value === null;
 }
 
 /** The title and agent Trellis keeps of a session (`where` says where the file has them). */

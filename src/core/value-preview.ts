@@ -24,6 +24,14 @@ export interface Preview {
 /** Characters a preview keeps unless told otherwise. */
 export const PREVIEW_CHARS = 2000;
 
+/**
+ * The longest run of characters with no place to break a line that a preview keeps. A browser
+ * lays out such a run (a key, a base64 blob, a 64 KB "word") in time that grows with its length
+ * at every layout, where text of the same length in words costs little: a preview stops at the
+ * run's first UNBROKEN_CHARS characters.
+ */
+export const UNBROKEN_CHARS = 4096;
+
 /** The longest text Show all lays out (about 512 KB); a longer one can only be downloaded. */
 export const SHOW_ALL_CHARS = 512 * 1024;
 
@@ -46,18 +54,21 @@ export function previewOf(
   { max = PREVIEW_CHARS, indent = 0 }: PreviewOptions = {},
 ): Preview {
   if (typeof value === 'string') {
+    const cut = unbrokenCut(value, max);
     return {
-      text: head(value, max),
-      truncated: value.length > max,
+      text: head(value, cut),
+      truncated: value.length > cut,
       showable: showable(value),
       length: value.length,
     };
   }
   const out = new BoundedText(max);
   writeJson(out, value, indent, 0, new Set(), '');
-  const truncated = out.size > max || out.elided;
+  const written = out.text();
+  const cut = unbrokenCut(written, max);
+  const truncated = out.size > cut || out.elided;
   return {
-    text: head(out.text(), max),
+    text: head(written, cut),
     truncated,
     showable: !truncated || showable(value),
     ...(truncated ? {} : { length: out.size }),
@@ -92,6 +103,23 @@ export function wholeText(value: unknown, indent = 0): string {
 export function shorterPreview(preview: Preview, max: number): Preview {
   if (preview.text.length <= max) return preview;
   return { ...preview, text: head(preview.text, max), truncated: true };
+}
+
+/**
+ * Where to cut the first `max` characters of `text` so that no run of them without a break
+ * opportunity (whitespace, a hyphen or slash, a zero-width space, a CJK character, which breaks
+ * anywhere) is longer than `run`: `max` (or the text's length) when none is, else the end of the
+ * first run's first `run` characters. It reads at most `max` characters.
+ */
+export function unbrokenCut(text: string, max: number, run = UNBROKEN_CHARS): number {
+  const end = Math.min(text.length, max);
+  let length = 0;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 32 || code === 45 || code === 47 || code === 0x200b || code >= 0x2e80) length = 0;
+    else if (++length > run) return i;
+  }
+  return end;
 }
 
 /** A one-line label of at most `max` characters, an ellipsis ending a cut one (titles, turns). */

@@ -10,16 +10,43 @@ import {
   type IndexedDbServiceOptions,
   type SessionMetaRecord,
 } from './database.ts';
+import { InvalidRequestError } from '../core/errors.ts';
 import { writeTransaction } from './transaction.ts';
 
 export type SessionMeta = SessionMetaRecord;
 export type { AgentSpecRecord, FlowRecord, ProviderRecord };
 
+/** What putSecrets read changed before it could write: read again and retry. */
+export class ConcurrentChangeError extends Error {
+  override name = 'ConcurrentChangeError' as const;
+  constructor() {
+    super('The stored settings changed meanwhile (in another tab?): try again');
+  }
+}
+
+export interface AppStoreOptions extends IndexedDbServiceOptions {
+  /**
+   * What is wrong with a setting's value (undefined: nothing). A stored value with a problem
+   * reads as absent and is listed by `settingProblems`; one is never written.
+   */
+  checkSetting?: (name: string, value: unknown) => string | undefined;
+}
+
+/** A stored setting that could not be used, and why. */
+export interface SettingProblem {
+  name: string;
+  problem: string;
+}
+
 export class IndexedDbAppStore {
   private readonly database: DatabaseRef;
+  private readonly checkSetting: AppStoreOptions['checkSetting'];
+  /** The stored settings read as absent, by name. */
+  private readonly unreadable = new Map<string, string>();
 
-  constructor(options: IndexedDbServiceOptions = {}) {
+  constructor(options: AppStoreOptions = {}) {
     this.database = DatabaseRef.acquire(options.dbName);
+    this.checkSetting = options.checkSetting;
   }
 
   async getSessionMeta(
@@ -116,11 +143,28 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.agents], (tx) => tx.objectStore(Stores.agents).delete(id));
   }
 
+  /** A setting's value; undefined when there is none, or when it does not fit (see checkSetting). */
   async getSetting<T>(name: string): Promise<T | undefined> {
-    return (await (await this.database.open()).get(Stores.settings, name))?.value as T | undefined;
+    const value = (await (await this.database.open()).get(Stores.settings, name))?.value;
+    const problem = value === undefined ? undefined : this.checkSetting?.(name, value);
+    if (problem === undefined) {
+      this.unreadable.delete(name);
+      return value as T | undefined;
+    }
+    this.unreadable.set(name, problem);
+    return undefined;
   }
 
+  /** The settings read so far whose stored values did not fit, and what was wrong. */
+  settingProblems(): SettingProblem[] {
+    return [...this.unreadable].map(([name, problem]) => ({ name, problem }));
+  }
+
+  /** Stores a setting; one that does not fit (see checkSetting) is refused, nothing written. */
   async putSetting(name: string, value: unknown): Promise<void> {
+    const problem = this.checkSetting?.(name, value);
+    if (problem !== undefined)
+      throw new InvalidRequestError(`The setting ${name} was not saved: ${problem}`);
     const db = await this.database.open();
     await writeTransaction(db, [Stores.settings], (tx) =>
       tx.objectStore(Stores.settings).put({ name, value }),
@@ -132,6 +176,40 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.settings], (tx) =>
       tx.objectStore(Stores.settings).delete(name),
     );
+  }
+
+  /**
+   * Rewrites the stored secrets (workers/key-vault.ts) in one transaction: each provider of
+   * `providers` is put only if its stored `updatedAt` is still `expectedAt` (else nothing is
+   * written and ConcurrentChangeError is thrown, for the caller to read again); each setting of
+   * `settings` is put, or deleted when `undefined`, only if its stored JSON is still
+   * `expectedJson`.
+   */
+  async putSecrets(change: {
+    providers: { record: ProviderRecord; expectedAt: number }[];
+    settings: { name: string; value: unknown; expectedJson: string | undefined }[];
+  }): Promise<void> {
+    for (const { name, value } of change.settings) {
+      const problem = value === undefined ? undefined : this.checkSetting?.(name, value);
+      if (problem !== undefined)
+        throw new InvalidRequestError(`The setting ${name} was not saved: ${problem}`);
+    }
+    const db = await this.database.open();
+    await writeTransaction(db, [Stores.providers, Stores.settings], async (tx) => {
+      const providers = tx.objectStore(Stores.providers);
+      const settings = tx.objectStore(Stores.settings);
+      for (const { record, expectedAt } of change.providers) {
+        const stored = await providers.get(record.id);
+        if (stored?.updatedAt !== expectedAt) throw new ConcurrentChangeError();
+        await providers.put(record);
+      }
+      for (const { name, value, expectedJson } of change.settings) {
+        const stored = await settings.get(name);
+        if (JSON.stringify(stored?.value) !== expectedJson) throw new ConcurrentChangeError();
+        if (value === undefined) await settings.delete(name);
+        else await settings.put({ name, value });
+      }
+    });
   }
 
   close(): Promise<void> {

@@ -179,10 +179,23 @@ export interface FlowRecord {
 }
 
 /**
- * A model provider of Settings → Providers. Its `apiKey` is the one place a key is stored: only
- * the worker reads it, and the page sees it masked.
+ * A secret sealed with the user's passphrase (workers/key-vault.ts): AES-GCM, base64 fields.
  */
-export interface ProviderRecord extends ProviderSpec {
+export interface SealedSecret {
+  sealed: 'AES-GCM';
+  iv: string;
+  data: string;
+}
+
+/**
+ * A model provider of Settings → Providers. Its `apiKey` is the one place a key is stored: only
+ * the worker reads it, and the page sees it masked. It is plain text, or sealed when a
+ * passphrase protects the keys (then `keyHint` keeps what the page is shown of it).
+ */
+export interface ProviderRecord extends Omit<ProviderSpec, 'apiKey'> {
+  apiKey?: string | SealedSecret;
+  /** The masked key (`••••1234`), kept beside a sealed one. */
+  keyHint?: string;
   updatedAt: number;
 }
 

@@ -30,6 +30,7 @@ import type { ProvidersEditor } from './providers-editor.ts';
 import { SessionList } from './SessionList.tsx';
 import { SessionMain } from './SessionMain.tsx';
 import { openingCheckpoints, sessionView } from './session-view.ts';
+import { KeysUnlockBanner } from './KeysUnlockBanner.tsx';
 import { SkipLink } from './SkipLink.tsx';
 import { StatePanel } from './StatePanel.tsx';
 import { bannerRuns, turnRunOf } from './turn-run-model.ts';
@@ -281,6 +282,7 @@ export function App(props: Props) {
           chat={session?.chat ?? EMPTY}
           approvals={session?.approvals ?? EMPTY}
         />
+        <KeysUnlockBanner client={client} />
         <Banners
           interrupted={banner}
           running={running}

@@ -62,6 +62,7 @@ export function AppHeader({
         onAdkServers={() => onOpen('adk')}
         onToolServers={() => onOpen('tools')}
         onBackup={() => onOpen('backup')}
+        onSecurity={() => onOpen('security')}
       />
     </header>
   );

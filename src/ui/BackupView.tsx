@@ -15,6 +15,8 @@ interface Report {
   restored: string[];
   unchanged: number;
   conflicts: string[];
+  /** What the file held that a restore does not take, with why. */
+  ignored: string[];
 }
 
 export function BackupView({ client, onClose }: Props) {
@@ -109,6 +111,16 @@ export function BackupView({ client, onClose }: Props) {
             <ul>
               {report.conflicts.map((conflict) => (
                 <li key={conflict}>{conflict}</li>
+              ))}
+            </ul>
+          </section>
+        )}
+        {report && report.ignored.length > 0 && (
+          <section aria-label="Left out">
+            <h3>Left out of the restore</h3>
+            <ul>
+              {report.ignored.map((item) => (
+                <li key={item}>{item}</li>
               ))}
             </ul>
           </section>

@@ -11,12 +11,13 @@ const ProvidersView = lazy(() => import('./ProvidersView.tsx').then((m) => m.Pro
 const AdkServersView = lazy(() => import('./AdkServersView.tsx').then((m) => m.AdkServersView));
 const ToolServersView = lazy(() => import('./ToolServersView.tsx').then((m) => m.ToolServersView));
 const BackupView = lazy(() => import('./BackupView.tsx').then((m) => m.BackupView));
+const KeysView = lazy(() => import('./KeysView.tsx').then((m) => m.KeysView));
 // Opened from a turn in History or a message's actions.
 const TraceView = lazy(() => import('./trace/TraceView.tsx').then((m) => m.TraceView));
 
 /** What the main area shows: the session, or one of the views opened from the header. */
 export type MainView =
-  'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup' | 'trace';
+  'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup' | 'security' | 'trace';
 
 /** A turn whose trace is shown, with its session. */
 export interface TracedTurn {
@@ -69,6 +70,8 @@ export function MainViews({ view, traced, flows, providers, builder, client, ...
       return <ProvidersView editor={providers} onClose={close} />;
     case 'tools':
       return <ToolServersView client={client} onClose={close} />;
+    case 'security':
+      return <KeysView client={client} onClose={close} />;
     case 'backup':
       return <BackupView client={client} onClose={close} />;
     case 'adk':

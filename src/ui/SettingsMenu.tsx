@@ -8,6 +8,7 @@ interface Props {
   onAdkServers: () => void;
   onToolServers: () => void;
   onBackup: () => void;
+  onSecurity: () => void;
 }
 
 /**
@@ -22,6 +23,7 @@ export function SettingsMenu({
   onAdkServers,
   onToolServers,
   onBackup,
+  onSecurity,
 }: Props) {
   const menu = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
@@ -113,6 +115,15 @@ export function SettingsMenu({
           }}
         >
           Back up &amp; restore
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onSecurity();
+          }}
+        >
+          Security
         </button>
       </div>
     </details>

@@ -34,9 +34,18 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
     if (question && attachments.length === 0)
       return this.respond(question.callId, question.name, { result: text });
     this.set({ sent: sentText(text, attachments) });
-    await this.running(sessionId, (onEvent) =>
+    const { failed, stored } = await this.running(sessionId, (onEvent) =>
       this.client.runtime.send(sessionId, text, onEvent, attachments),
     );
+    // Refused before it was stored (another tab took the session first, the keys are locked…):
+    // the message goes back to the box, and the error says it was not sent.
+    if (failed && !stored.some((event) => event.author === 'user')) {
+      const error = this.state.error;
+      this.set({
+        returned: { text, attachments },
+        ...(error ? { error: `${error} Your message was not sent: it is back in the box.` } : {}),
+      });
+    }
   }
 
   /**
@@ -181,10 +190,11 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
    * text, stored ones join the log (and update the state) as they come. A failure the run logged
    * as an error event is shown there, in the chat, not a second time in the error banner.
    */
+  /** Runs a run of the session; says whether it failed, and the events it stored. */
   protected async running(
     sessionId: string,
     start: (onEvent: (event: Event) => void) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<{ failed: boolean; stored: readonly Event[] }> {
     this.set({
       running: true,
       runEventIds: new Set(),
@@ -234,6 +244,7 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
       this.fail(failure);
     this.set({ sent: undefined, answered: [], runEventIds: new Set() });
     await Promise.all([this.refreshSessions(), this.refreshInterrupted()]);
+    return { failed: failure !== undefined && !cancelled, stored: logged };
   }
 
   private onEvent(sessionId: string, event: Event): void {

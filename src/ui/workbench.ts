@@ -42,10 +42,24 @@ export class Workbench extends WorkbenchRuns {
       }
       await this.refreshInterrupted();
       this.set({ ready: true });
+      await this.sayUnreadableSettings();
       if (settings.autoResume) await this.resumeAll();
     });
     // A tab that was just closed may still have held its locks when we first looked.
     setTimeout(() => void this.refreshInterrupted(), 1500);
+  }
+
+  /**
+   * Says which stored settings could not be read (a malformed value, e.g. from an old version):
+   * each runs on its default until changed. Said until dismissed, as an error is.
+   */
+  private async sayUnreadableSettings(): Promise<void> {
+    const problems = await this.client.runtime.settingProblems();
+    if (problems.length === 0) return;
+    const named = problems.map(({ label, problem }) => `${label} (${problem})`).join('; ');
+    this.set({
+      error: `Some of your settings could not be read, and are back to their defaults: ${named}. Setting them again replaces what was stored.`,
+    });
   }
 
   /**

@@ -2,7 +2,8 @@
 // follows live (BroadcastChannel), then takes over once the run ends.
 
 import { expect, it } from 'vitest';
-import { chooseAgent, messages, openApp, region, waitReady } from './app-page.ts';
+import type { Page } from 'playwright-core';
+import { chooseAgent, messages, openApp, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
 const browser = freshBrowserPerTest();
@@ -15,6 +16,12 @@ it('keeps a session’s run to one tab, and the other follows it live', async ()
   await b.goto(a.url());
   await waitReady(b);
 
+  for (const page of [a, b]) page.on('load', () => console.log(page === a ? 'A' : 'B', 'DBG load'));
+  for (const page of [a, b])
+    page.on(
+      'console',
+      (m) => m.text().startsWith('DBG') && console.log(page === a ? 'A' : 'B', m.text()),
+    );
   await a.getByLabel('Message').fill('tea');
   await a.getByRole('button', { name: 'Send' }).click();
 
@@ -33,3 +40,70 @@ it('keeps a session’s run to one tab, and the other follows it live', async ()
   expect((await messages(a)).at(-1)).toMatch(/complete/);
   expect(browser.errors).toEqual([]);
 });
+
+it('a message sent while another tab has just taken the session stays in its box, and says why', async () => {
+  const a = browser.page;
+  await openApp(a);
+  await say(a, 'set color to red');
+  const sessionId = await onlySessionId(a);
+  const b = await browser.context.newPage();
+  await b.goto(a.url());
+  await waitReady(b);
+  // Tab B takes the session's lock as its run would, a moment before tab A hears of it: A's
+  // message meets the lock in the worker (two sends at once: one wins).
+  await b.evaluate(async (id) => {
+    const w = window as unknown as { __release: () => void };
+    await new Promise<void>((taken) => {
+      void navigator.locks.request(`trellis:session:${id}`, () => {
+        taken();
+        return new Promise<void>((release) => (w.__release = release));
+      });
+    });
+  }, sessionId);
+  await a.getByLabel('Message').fill('set color to blue');
+  await a.getByLabel('Message').press('Enter');
+  await a
+    .getByRole('alert')
+    .filter({ hasText: /not sent: it is back in the box/ })
+    .waitFor();
+  expect(await a.getByLabel('Message').inputValue()).toBe('set color to blue');
+  expect(await messages(a)).not.toContain('set color to blue');
+
+  // Once the other tab lets go, the message goes as it is.
+  // (…and says so, as a tab's worker does at the end of a run.)
+  await b.evaluate((id) => {
+    (window as unknown as { __release: () => void }).__release();
+    new BroadcastChannel('trellis').postMessage({
+      type: 'busy-changed',
+      sessionId: id,
+      busy: false,
+    });
+  }, sessionId);
+  await a.getByRole('alert').getByRole('button', { name: 'Dismiss' }).click();
+  await expect.poll(async () => a.getByRole('button', { name: 'Send' }).isEnabled()).toBe(true);
+  await a.getByRole('button', { name: 'Send' }).click();
+  await expect.poll(() => messages(a)).toContain('color is now blue.');
+  expect(browser.errors).toEqual([]);
+});
+
+/** The id of the one session in the app's database. */
+function onlySessionId(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const open = indexedDB.open('trellis');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const keys = open.result
+            .transaction('sessionMeta')
+            .objectStore('sessionMeta')
+            .getAllKeys();
+          keys.onsuccess = () => {
+            open.result.close();
+            const [key] = keys.result as string[][];
+            resolve(key![2]!);
+          };
+        };
+      }),
+  );
+}

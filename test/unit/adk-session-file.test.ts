@@ -268,6 +268,46 @@ describe('ADK session files', () => {
       ],
     },
   ];
+  // The spelling is said only where it may explain a problem: a field the file lacks.
+  const unrelated: { name: string; file: unknown; says: RegExp }[] = [
+    {
+      name: 'a title of 1 MB',
+      file: {
+        id: 'x',
+        events: [
+          {
+            id: 'e1',
+            invocationId: 'i1',
+            author: 'user',
+            timestamp: 1,
+            customMetadata: { trellis: { session: { title: 't'.repeat(1024 * 1024) } } },
+          },
+        ],
+      },
+      says: /title/,
+    },
+    {
+      name: 'a value of the wrong type',
+      file: { id: 'x', events: [{ invocationId: 'i1', author: 'user', timestamp: 'noon' }] },
+      says: /events\[0\]\.timestamp must be a number/,
+    },
+    {
+      name: 'a snake_case value of the wrong type',
+      file: { id: 'x', app_name: 'a', events: [{ invocation_id: 'i', author: 7, timestamp: 1 }] },
+      says: /events\[0\]\.author must be a non-empty string/,
+    },
+  ];
+  it.each(unrelated)('refuses $name without a word on the spelling', ({ file, says }) => {
+    let error: unknown;
+    try {
+      parseSessionFile(JSON.stringify(file));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidSessionFileError);
+    expect((error as Error).message).toMatch(says);
+    expect((error as Error).message).not.toMatch(/read as|snake_case|camelCase/);
+  });
   it.each(refusals)('refuses $name, naming the fields and the spelling', ({ file, says }) => {
     let error: unknown;
     try {

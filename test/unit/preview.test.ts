@@ -2,7 +2,16 @@
 // and whether the whole may be laid out; made without serialising or walking the whole value.
 
 import { describe, expect, it } from 'vitest';
-import { MAX_DEPTH, SHOW_ALL_CHARS, clip, previewOf, wholeText } from '../../src/ui/preview.ts';
+import { fitsMarkdown } from '../../src/ui/markdown/load-markdown.ts';
+import {
+  MAX_DEPTH,
+  SHOW_ALL_CHARS,
+  UNBROKEN_CHARS,
+  clip,
+  previewOf,
+  unbrokenCut,
+  wholeText,
+} from '../../src/ui/preview.ts';
 
 const MB = 1024 * 1024;
 
@@ -179,5 +188,41 @@ describe('one-line labels', () => {
     ['a 20 MB title', 'y'.repeat(20 * MB), 8, 'yyyyyyy…'],
   ])('%s', (_, text, max, expected) => {
     expect(clip(text, max)).toBe(expected);
+  });
+});
+
+describe('runs with no place to break a line', () => {
+  const KB = 1024;
+  it('are cut at UNBROKEN_CHARS: a 64 KB word previews as its first 4,096 characters', () => {
+    const word = 'x'.repeat(64 * KB);
+    const preview = previewOf(`set k to ${word}`, { max: 20_000 });
+    expect(preview.text).toBe(`set k to ${'x'.repeat(UNBROKEN_CHARS)}`);
+    expect(preview.truncated).toBe(true);
+    expect(preview.showable).toBe(true);
+    expect(preview.length).toBe(64 * KB + 9);
+  });
+
+  it.each([
+    ['words', 'lorem ipsum '.repeat(3000)],
+    ['a path, broken at its slashes', 'dir/'.repeat(4000)],
+    ['a hyphenated run', 'a-'.repeat(6000)],
+    ['CJK text, which breaks anywhere', '字'.repeat(10_000)],
+    ['zero-width spaces', `${'x'.repeat(100)}\u200b`.repeat(200)],
+  ])('leave %s whole up to max', (_, text) => {
+    expect(unbrokenCut(text, 20_000)).toBe(Math.min(text.length, 20_000));
+    expect(previewOf(text, { max: 20_000 }).text).toBe(text.slice(0, 20_000));
+  });
+
+  it('keeps the text before a long run, and reads no further than max', () => {
+    const text = `${'word '.repeat(100)}${'z'.repeat(10_000)}`;
+    expect(unbrokenCut(text, 20_000)).toBe(500 + UNBROKEN_CHARS);
+    expect(unbrokenCut(text, 300)).toBe(300);
+    expect(unbrokenCut('y'.repeat(5000), 5000, 10)).toBe(10);
+  });
+
+  it('a message holding one is not shown as Markdown, however short', () => {
+    expect(fitsMarkdown(`# Title\n\n${'x'.repeat(UNBROKEN_CHARS)}`)).toBe(true);
+    expect(fitsMarkdown(`# Title\n\n${'x'.repeat(UNBROKEN_CHARS + 1)}`)).toBe(false);
+    expect(fitsMarkdown('word '.repeat(30_000))).toBe(true);
   });
 });
