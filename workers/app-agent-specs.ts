@@ -79,6 +79,10 @@ export class AppAgentSpecs {
   async agentInfos(): Promise<AgentInfo[]> {
     const [specs, providers] = await Promise.all([this.list(), this.providers.list()]);
     const kinds = new Map(providers.map((provider) => [provider.id, provider.kind]));
+    // An agent writes as itself and as the sub-agents it hands over to: all of them by name.
+    const authors: Record<string, string> = {};
+    for (const spec of specs)
+      if (shownName(spec) !== spec.name) authors[spec.name] = shownName(spec);
     return specs.map((spec) => ({
       id: spec.agentId,
       name: shownName(spec),
@@ -89,6 +93,7 @@ export class AppAgentSpecs {
       // The message goes to this agent's model first (a sub-agent it hands over to reads
       // what it can: see openai-wire for a file a server cannot take).
       attachments: attachmentPolicy(kinds.get(spec.providerId) ?? 'openai-compatible'),
+      ...(Object.keys(authors).length > 0 ? { authors } : {}),
     }));
   }
 

@@ -46,6 +46,12 @@ export interface AgentInfo {
   kind: AgentKind;
   /** The graph of a flow agent. */
   flow?: Flow;
+  /**
+   * The names the user gave the agents whose events this one writes, by their identifiers (the
+   * events' author): `trip_planner` → `Trip planner`. Only those that differ. A flow's nodes
+   * are named by their labels, from `flow`.
+   */
+  authors?: Record<string, string>;
   /** The files a message to it can carry (the composer refuses others before sending). */
   attachments: AttachmentPolicy;
 }

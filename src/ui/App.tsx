@@ -17,6 +17,7 @@ import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
 import {
+  authorNames,
   lastAnswerId as lastAnswerOf,
   sessionFlow,
   sessionLinks,
@@ -153,6 +154,7 @@ export function App(props: Props) {
   const lastAnswerId = useMemo(() => lastAnswerOf(chatItems), [chatItems]);
   const turnAnswers = useMemo(() => turnAnswerIds(chatItems), [chatItems]);
   const remote = !!current?.summary.remote;
+  const authors = useMemo(() => authorNames(agentInfo), [agentInfo]);
   const messageContext = useMemo(
     () => ({
       actions: messageActions,
@@ -161,8 +163,18 @@ export function App(props: Props) {
       lastAnswerId: running ? undefined : lastAnswerId,
       locked,
       rewindOnly: remote,
+      authors,
     }),
-    [messageActions, session?.versions, turnAnswers, lastAnswerId, running, locked, remote],
+    [
+      messageActions,
+      session?.versions,
+      turnAnswers,
+      lastAnswerId,
+      running,
+      locked,
+      remote,
+      authors,
+    ],
   );
   // A rewind into a new session on an ADK server links the two sessions, both ways.
   const historyLinks = useMemo(

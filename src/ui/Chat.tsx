@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { ChatItem } from './chat-model.ts';
+import { lazy } from './lazy.tsx';
 import { LongText } from './LongText.tsx';
-import { ChatMessage, MESSAGE_CHARS, type MessageContext } from './ChatMessage.tsx';
+import { Author, ChatMessage, MESSAGE_CHARS, type MessageContext } from './ChatMessage.tsx';
 import { fitsMarkdown, Markdown } from './markdown/Markdown.tsx';
 import { pure } from './pure.ts';
 import { useStickToBottom } from './stick-to-bottom.ts';
@@ -9,9 +10,15 @@ import type { Streaming } from './workbench.ts';
 import type { LocalModelLoad } from '../../workers/protocol.ts';
 import { loadingProgress } from './local-model-status.ts';
 import type { ModelWait } from '../core/model-wait.ts';
-import { ModelWaitNote } from './ModelWaitNote.tsx';
 import type { TurnRun } from './turn-run-model.ts';
-import { UnfinishedTurn } from './UnfinishedTurn.tsx';
+
+// Shown only after a run was cut short or while a model waits to retry: loaded then.
+const UnfinishedTurn = lazy(() => import('./UnfinishedTurn.tsx').then((m) => m.UnfinishedTurn), {
+  fallback: null,
+});
+const ModelWaitNote = lazy(() => import('./ModelWaitNote.tsx').then((m) => m.ModelWaitNote), {
+  fallback: null,
+});
 
 interface Props {
   items: ChatItem[];
@@ -50,12 +57,19 @@ const Messages = pure(function Messages({
           case 'message':
             return <ChatMessage key={item.id} item={item} context={context} />;
           case 'tool':
-            return <ToolCall key={item.id} item={item} settled={!context.locked} />;
+            return (
+              <ToolCall
+                key={item.id}
+                item={item}
+                settled={!context.locked}
+                authors={context.authors}
+              />
+            );
           case 'error':
             return (
               // A list item (no live region: a list holds only items); Announcer says it came.
               <li key={item.id} class="chat-error">
-                <span class="author">{item.author}</span> failed:{' '}
+                <Author name={item.author} names={context.authors} /> failed:{' '}
                 <LongText value={item.text} max={MESSAGE_CHARS} filename="error" />
               </li>
             );
@@ -79,9 +93,11 @@ const Messages = pure(function Messages({
 function ToolCall({
   item,
   settled,
+  authors,
 }: {
   item: Extract<ChatItem, { kind: 'tool' }>;
   settled: boolean;
+  authors: ReadonlyMap<string, string> | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const status = settled && item.status === 'running' ? 'interrupted' : item.status;
@@ -89,7 +105,7 @@ function ToolCall({
     <li class="tool-call">
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
-          <span class="author">{item.author}</span>
+          <Author name={item.author} names={authors} />
           <code>
             {item.name}(
             <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />)
@@ -171,7 +187,7 @@ export function Chat({
         {streaming && (
           // Not a live region: screen readers hear the finished answer (see Announcer).
           <li class="message from-agent streaming">
-            <span class="author">{streaming.author}</span>
+            <Author name={streaming.author} names={context.authors} />
             {fitsMarkdown(streaming.text) ? (
               <Markdown text={streaming.text} id={streaming.eventId} streaming />
             ) : (
@@ -181,7 +197,7 @@ export function Chat({
         )}
         {stopped && !running && (
           <li class="message from-agent stopped">
-            <span class="author">{stopped.author}</span>
+            <Author name={stopped.author} names={context.authors} />
             {fitsMarkdown(stopped.text) ? (
               <Markdown text={stopped.text} id={stopped.eventId} />
             ) : (

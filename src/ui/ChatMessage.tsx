@@ -31,6 +31,20 @@ export interface MessageContext {
   locked: boolean;
   /** A session on an ADK server: its messages can be rewound to, not edited, regenerated or switched. */
   rewindOnly?: boolean;
+  /** The names shown for authors, by identifier (open-session-model's authorNames). */
+  authors?: ReadonlyMap<string, string>;
+}
+
+/** An author as the chat names it: its given name, its identifier on hover. */
+export function Author({ name, names }: { name: string; names?: ReadonlyMap<string, string> }) {
+  const shown = names?.get(name);
+  return shown ? (
+    <span class="author" title={name}>
+      {shown}
+    </span>
+  ) : (
+    <span class="author">{name}</span>
+  );
 }
 
 /** Characters of a message shown before Show all: a long answer, not a pasted file. */
@@ -48,7 +62,7 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
   return (
     <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
       <div class={`message ${side}`}>
-        {!item.fromUser && <span class="author">{item.author}</span>}
+        {!item.fromUser && <Author name={item.author} names={context.authors} />}
         {item.text &&
           (!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
             <Markdown text={item.text} id={item.id} />

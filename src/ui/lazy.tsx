@@ -1,11 +1,21 @@
 // A component whose code is loaded the first time it is shown (a dynamic import: its own chunk,
 // precached by the service worker like every other, so it opens offline too). Until then, a
-// short "Loading…". Views the page does not show at first stay out of its first chunk.
+// short "Loading…", or the given fallback (null: nothing, for a card or a note that may simply
+// come a moment later). Views the page does not show at first stay out of its first chunk.
 
-import type { ComponentType } from 'preact';
+import type { ComponentType, JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+const LOADING = (
+  <p class="hint" role="status">
+    Loading…
+  </p>
+);
+
+export function lazy<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  { fallback = LOADING }: { fallback?: JSX.Element | null } = {},
+): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<void> | undefined;
   const start = () =>
@@ -25,11 +35,7 @@ export function lazy<P extends object>(load: () => Promise<ComponentType<P>>): C
     }, []);
     if (!loaded) {
       void start();
-      return (
-        <p class="hint" role="status">
-          Loading…
-        </p>
-      );
+      return fallback;
     }
     const Component = loaded;
     return <Component {...props} />;

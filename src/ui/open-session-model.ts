@@ -17,6 +17,20 @@ const PLACEHOLDERS: Record<string, string> = {
 };
 
 /** The message box's hint: an example message for the agent, if it has one. */
+/**
+ * The names the chat shows for the authors of an agent's events: a built agent's and its
+ * sub-agents' given names (`Trip planner` for `trip_planner`), a flow's nodes by their labels.
+ * An author not named here shows as it is (its identifier).
+ */
+export function authorNames(agent: AgentInfo | undefined): ReadonlyMap<string, string> {
+  const names = new Map(Object.entries(agent?.authors ?? {}));
+  for (const node of agent?.flow?.nodes ?? []) {
+    const label = typeof node.label === 'string' ? node.label.trim() : '';
+    if (label && label !== node.id) names.set(node.id, label);
+  }
+  return names;
+}
+
 export function placeholderFor(agentId: string | undefined): string {
   return PLACEHOLDERS[agentId ?? ''] ?? 'Message';
 }

@@ -166,11 +166,10 @@ it('imports a Flowise Sequential Agents export with its report, saves it as a fl
   await say(page, 'My invoice INV-1042 was charged twice');
   await graph(/^Flow graph of Triage$/).waitFor();
   // Flowise's LLM node classified it, and its condition sent it to the billing agent: each signs
-  // with its name, as Flowise names its graph's nodes.
-  expect(await page.locator('.chat .message .author').allInnerTexts()).toEqual([
-    'classifier',
-    'billing',
-  ]);
+  // with its label, as Flowise shows it (its identifier, Flowise's node name, on hover).
+  const authors = page.locator('.chat .message .author');
+  expect(await authors.allInnerTexts()).toEqual(['Classifier', 'Billing']);
+  expect(await authors.first().getAttribute('title')).toBe('classifier');
   await page
     .locator('.chat .message pre.json')
     .filter({ hasText: '"category": "billing"' })

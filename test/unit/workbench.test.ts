@@ -5,6 +5,7 @@
 import 'fake-indexeddb/auto';
 import type { Remote } from 'comlink';
 import { describe, expect, it } from 'vitest';
+import type { Event } from '../../src/core/event.ts';
 import { sessionView } from '../../src/ui/session-view.ts';
 import { LOG_PAGE, Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
 import { AppRuntime } from '../../workers/app-runtime.ts';
@@ -26,6 +27,7 @@ function setUp() {
   const api = {
     agents: () => runtime.agents(),
     settings: () => runtime.settings(),
+    settingProblems: () => runtime.settingProblems(),
     listSessions: () => runtime.listSessions(),
     createSession: (agentId?: string) => runtime.createSession(agentId),
     busySessions: () => runtime.runs.busySessions(),
@@ -226,8 +228,10 @@ describe('Workbench', () => {
     const { runtime, workbench, api } = setUp();
     await longSession(runtime, 1);
     await workbench.init();
-    // A tool's own request that gave up, say: the run was not cancelled.
-    api.send = async () => {
+    // A tool's own request that gave up, say: the run was not cancelled (its message was
+    // stored first, as the worker stores it before any agent runs).
+    api.send = async (_sessionId: string, _text: string, onEvent: (event: Event) => void) => {
+      onEvent(storedMessage('go'));
       throw new DOMException('The tool’s request gave up.', 'AbortError');
     };
     await workbench.send('go');
@@ -237,7 +241,8 @@ describe('Workbench', () => {
     let stopped!: () => void;
     const stopping = new Promise<void>((resolve) => (stopped = resolve));
     Object.assign(api, { stop: () => stopped() });
-    api.send = async () => {
+    api.send = async (_sessionId: string, _text: string, onEvent: (event: Event) => void) => {
+      onEvent(storedMessage('go again'));
       await stopping;
       throw new DOMException('The run was stopped.', 'AbortError');
     };
@@ -285,3 +290,15 @@ describe('Workbench', () => {
     expect(workbench.snapshot.usage!.calls).toBeGreaterThan(before);
   });
 });
+
+/** The user's message as the worker hands it to the page once stored. */
+function storedMessage(text: string): Event {
+  return {
+    id: `m-${text}`,
+    invocationId: `i-${text}`,
+    author: 'user',
+    timestamp: Date.now(),
+    content: { role: 'user', parts: [{ text }] },
+    actions: { stateDelta: {}, artifactDelta: {} },
+  };
+}
