@@ -254,8 +254,8 @@ it('takes the Flowise import screenshot', async () => {
     await flows.getByRole('group', { name: 'Canvas of Triage' }).waitFor();
     await flows.locator('.react-flow__node').first().waitFor();
     await page.screenshot(shot('flowise-import'));
-    await flows.locator('.react-flow__node[data-id="seqCondition_0"]').click();
-    const form = flows.getByRole('region', { name: 'Node seqCondition_0' });
+    await flows.locator('.react-flow__node[data-id="route"]').click();
+    const form = flows.getByRole('region', { name: 'Node route' });
     await form.scrollIntoViewIfNeeded();
     await page.screenshot(shot('node-form'));
   } finally {
