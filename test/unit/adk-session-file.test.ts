@@ -297,7 +297,8 @@ describe('ADK session files', () => {
       says: /events\[0\]\.author must be a non-empty string/,
     },
   ];
-  it.each(unrelated)('refuses $name without a word on the spelling', ({ file, says }) => {
+  /** The message of the refusal of `file`, which must be refused. */
+  const refusalOf = (file: unknown): string => {
     let error: unknown;
     try {
       parseSessionFile(JSON.stringify(file));
@@ -305,18 +306,16 @@ describe('ADK session files', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(InvalidSessionFileError);
-    expect((error as Error).message).toMatch(says);
-    expect((error as Error).message).not.toMatch(/read as|snake_case|camelCase/);
+    return (error as Error).message;
+  };
+  it.each(unrelated)('refuses $name without a word on the spelling', ({ file, says }) => {
+    const message = refusalOf(file);
+    expect(message).toMatch(says);
+    expect(message).not.toMatch(/read as|snake_case|camelCase/);
   });
   it.each(refusals)('refuses $name, naming the fields and the spelling', ({ file, says }) => {
-    let error: unknown;
-    try {
-      parseSessionFile(JSON.stringify(file));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(InvalidSessionFileError);
-    for (const pattern of says) expect((error as Error).message).toMatch(pattern);
+    const message = refusalOf(file);
+    for (const pattern of says) expect(message).toMatch(pattern);
   });
 });
 
