@@ -21,7 +21,7 @@ import type { SpanRecord } from '../src/tracing/span.ts';
 import { spanUnder } from '../src/tracing/span-check.ts';
 import { exportSessionFile, forget } from './app-session-files.ts';
 import { APP_NAME, USER_ID } from './app-sessions.ts';
-import type { ToolServerRecord } from './app-tool-servers.ts';
+import type { ToolServerRecord } from './tool-server-record.ts';
 import type { RuntimeBroadcast } from './protocol.ts';
 import { settingLabel } from './settings-schema.ts';
 import {

@@ -17,50 +17,29 @@ import { PolicyToolset, TOOL_POLICIES, type ToolPolicy } from '../src/tools/tool
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import type {
   RuntimeBroadcast,
-  ToolInfo,
   ToolPolicyList,
   ToolServerInfo,
   ToolServerInput,
   ToolServerTest,
 } from './protocol.ts';
 import { toolPolicyList } from './tool-policy-list.ts';
-import type { KeyVault, StoredSecret } from './key-vault.ts';
+import type { KeyVault } from './key-vault.ts';
+import {
+  infoOf,
+  listing,
+  toolServerPlace,
+  withoutKept,
+  headerHint,
+  type OpenedToolServer,
+  type StoredHeader,
+  type ToolServerRecord,
+} from './tool-server-record.ts';
+
 
 const SETTING = 'toolServers';
 const POLICIES = 'toolPolicies';
 
-/** A tool server as stored: its header values included (sealed, with a passphrase). */
-export interface ToolServerRecord {
-  id: string;
-  name: string;
-  url: string;
-  headers: StoredHeader[];
-  /** Tools the user switched off. */
-  disabledTools: string[];
-  /** The tools the server listed when last tested (absent in records from before). */
-  tools?: ToolInfo[];
-  updatedAt: number;
-}
-
-/** How much of a server's listing is kept for the forms. */
-const LISTING_LIMITS = { tools: 500, name: 200, description: 1000 };
-
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** A header as stored: its value plain or sealed; a sealed one keeps its masked hint beside it. */
-export interface StoredHeader {
-  name: string;
-  value: StoredSecret;
-  hint?: string;
-}
-
-/** A tool server with its header values opened: for connecting, in this worker only. */
-export type OpenedToolServer = Omit<ToolServerRecord, 'headers'> & {
-  headers: { name: string; value: string }[];
-};
-
-/** Where a server's header values sit, bound into their sealed form. */
-export const toolServerPlace = (id: string) => `tool-server:${id}`;
 
 export class AppToolServers {
   /** The toolsets handed out, by server version and choice of tools (see `toolset`). */
@@ -374,48 +353,4 @@ class OneTool extends BaseToolset {
   override close(): Promise<void> {
     return this.inner.close();
   }
-}
-
-/** A tool listing as stored: names and descriptions capped, each name once. */
-function listing(tools: readonly ToolInfo[]): ToolInfo[] {
-  const seen = new Set<string>();
-  const kept: ToolInfo[] = [];
-  for (const tool of tools) {
-    const name = String(tool?.name ?? '').slice(0, LISTING_LIMITS.name);
-    if (!name || seen.has(name)) continue;
-    seen.add(name);
-    kept.push({
-      name,
-      description: String(tool.description ?? '').slice(0, LISTING_LIMITS.description),
-    });
-    if (kept.length === LISTING_LIMITS.tools) break;
-  }
-  return kept;
-}
-
-/** What the page may see of a server: each header's value only as a masked hint. */
-function infoOf(record: ToolServerRecord): ToolServerInfo {
-  const { id, name, url, disabledTools, updatedAt } = record;
-  return {
-    id,
-    name,
-    url,
-    disabledTools,
-    tools: record.tools ?? [],
-    updatedAt,
-    headers: record.headers.map(({ name, value, hint }) => ({
-      name,
-      hint: typeof value === 'string' ? headerHint(value) : (hint ?? '••••'),
-    })),
-  };
-}
-
-function withoutKept({ kept: _kept, ...header }: StoredHeader & { kept?: boolean }): StoredHeader {
-  return header;
-}
-
-/** A value's hint: its last four characters (none for an empty one). */
-export function headerHint(value: string): string {
-  if (!value) return '';
-  return value.length <= 4 ? '••••' : `••••${value.slice(-4)}`;
 }

@@ -14,7 +14,7 @@ import type { AgentSpecRecord, FlowRecord, ProviderRecord } from '../src/store/a
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 import type { SpanRecord } from '../src/tracing/span.ts';
 import { spanProblem } from '../src/tracing/span-check.ts';
-import type { ToolServerRecord } from './app-tool-servers.ts';
+import type { ToolServerRecord } from './tool-server-record.ts';
 import { settingLabel, settingProblem } from './settings-schema.ts';
 
 export const BACKUP_FORMAT = 'trellis-backup';

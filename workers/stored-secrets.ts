@@ -6,7 +6,7 @@
 import { maskKey } from '../src/models/provider-spec.ts';
 import type { IndexedDbAppStore } from '../src/store/app-store.ts';
 import { providerKeyPlace } from './app-providers.ts';
-import { headerHint, toolServerPlace, type ToolServerRecord } from './app-tool-servers.ts';
+import { headerHint, toolServerPlace, type ToolServerRecord } from './tool-server-record.ts';
 import {
   KEY_PROTECTION_SETTING,
   type KeyProtectionRecord,

@@ -7,7 +7,7 @@
 import { FLOW_DEMO_TOOLS } from '../src/demos/flow-demo-tools.ts';
 import { BUILTIN_TOOLS } from '../src/tools/builtin-tools.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
-import type { ToolServerRecord } from './app-tool-servers.ts';
+import type { ToolServerRecord } from './tool-server-record.ts';
 import type { ToolPolicyList, ToolPolicyRow } from './protocol.ts';
 
 /** Where the built-in tools of built agents, and the flows' own tools, say they come from. */

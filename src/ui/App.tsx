@@ -12,18 +12,13 @@ import { EventLog } from './EventLog.tsx';
 import type { FirstRun } from './first-run.ts';
 import { FirstRunCard } from './FirstRunCard.tsx';
 import type { FlowEditor } from './flow-editor.ts';
-import { rewindOnly, type TurnVersions } from './history-model.ts';
+import { rewindOnly } from './history-model.ts';
 import { FlowPanel } from './FlowPanel.tsx';
 import { HistoryPanel, type SessionLink } from './HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
-import {
-  authorNames,
-  lastAnswerId as lastAnswerOf,
-  sessionFlow,
-  sessionLinks,
-  turnAnswerIds,
-} from './open-session-model.ts';
+import { sessionFlow, sessionLinks } from './open-session-model.ts';
 import { useMessageBoxFocus } from './message-box-focus.ts';
+import { useMessageContext } from './use-message-context.ts';
 import { useNoticeTimeout } from './notice-timeout.ts';
 import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { PendingDeletes } from './pending-deletes.ts';
@@ -134,48 +129,26 @@ export function App(props: Props) {
   const agentId = current?.summary.agentId;
   const agentInfo = state.agents.find((agent) => agent.id === agentId);
   const [editing, setEditing] = useState<EditTarget>();
-  // A session on an ADK server has its traces there (the bar's Trace), none here.
-  const remoteSession = !!current?.summary.remote;
-  const messageActions = useMemo(
-    () => ({
-      onEdit: setEditing,
-      onRewind: actions.rewind,
-      onSwitch: actions.switchToBranch,
-      onRegenerate: actions.regenerate,
-      onShowEvent: (eventId: string) => {
-        actions.showInLog(eventId);
-        setPane('log');
-      },
-      ...(remoteSession ? {} : { onTrace: showTrace }),
-    }),
-    [actions, showTrace, remoteSession],
-  );
-  const chatItems = session?.chat;
-  const lastAnswerId = useMemo(() => lastAnswerOf(chatItems), [chatItems]);
-  const turnAnswers = useMemo(() => turnAnswerIds(chatItems), [chatItems]);
   const remote = !!current?.summary.remote;
-  const authors = useMemo(() => authorNames(agentInfo), [agentInfo]);
-  const messageContext = useMemo(
-    () => ({
-      actions: messageActions,
-      versions: session?.versions ?? NO_VERSIONS,
-      turnAnswers,
-      lastAnswerId: running ? undefined : lastAnswerId,
-      locked,
-      rewindOnly: remote,
-      authors,
-    }),
-    [
-      messageActions,
-      session?.versions,
-      turnAnswers,
-      lastAnswerId,
-      running,
-      locked,
-      remote,
-      authors,
-    ],
+  const showEvent = useCallback(
+    (eventId: string) => {
+      actions.showInLog(eventId);
+      setPane('log');
+    },
+    [actions],
   );
+  const messageContext = useMessageContext({
+    session,
+    actions,
+    agent: agentInfo,
+    running,
+    locked,
+    remote,
+    onEdit: setEditing,
+    onShowEvent: showEvent,
+    // A session on an ADK server has its traces there (the bar's Trace), none here.
+    ...(remote ? {} : { onTrace: showTrace }),
+  });
   // A rewind into a new session on an ADK server links the two sessions, both ways.
   const historyLinks = useMemo(
     (): SessionLink[] => (current ? sessionLinks(current.summary, state.sessions) : EMPTY),
@@ -411,4 +384,3 @@ export function App(props: Props) {
 
 const EMPTY: never[] = [];
 const NO_STATE: Readonly<Record<string, unknown>> = {};
-const NO_VERSIONS: ReadonlyMap<string, TurnVersions> = new Map();
