@@ -1,17 +1,17 @@
 import { render } from 'preact';
-import { AgentBuilder } from './ui/agent-builder.ts';
-import { addressOf } from './ui/address.ts';
-import { App } from './ui/App.tsx';
-import { PendingDeletesContext } from './ui/DeleteButton.tsx';
-import { FirstRun } from './ui/first-run.ts';
-import { FlowEditor } from './ui/flow-editor.ts';
-import { PendingDeletes, type PendingDelete } from './ui/pending-deletes.ts';
-import { ProvidersEditor } from './ui/providers-editor.ts';
-import { connectRuntime } from './ui/runtime-client.ts';
-import { reloadOnceForIsolation } from './ui/isolation.ts';
-import { applyTheme, rememberedTheme } from './ui/theme.ts';
-import { installDefaultPolicy } from './ui/trusted-types.ts';
-import { Workbench } from './ui/workbench.ts';
+import { AgentBuilder } from './ui/agents/agent-builder.ts';
+import { addressOf } from './ui/shell/address.ts';
+import { App } from './ui/shell/App.tsx';
+import { PendingDeletesContext } from './ui/common/DeleteButton.tsx';
+import { FirstRun } from './ui/shell/first-run.ts';
+import { FlowEditor } from './ui/flows/flow-editor.ts';
+import { PendingDeletes, type PendingDelete } from './ui/common/pending-deletes.ts';
+import { ProvidersEditor } from './ui/settings/providers-editor.ts';
+import { connectRuntime } from './ui/workbench/runtime-client.ts';
+import { reloadOnceForIsolation } from './ui/shell/isolation.ts';
+import { applyTheme, rememberedTheme } from './ui/shell/theme.ts';
+import { installDefaultPolicy } from './ui/shell/trusted-types.ts';
+import { Workbench } from './ui/workbench/workbench.ts';
 import './ui/styles.css';
 
 // Before the first paint: the theme chosen last (the settings come from the worker later).

@@ -39,7 +39,7 @@ export const CONTENT_SECURITY_POLICY = policyConnectingTo("'self' https: http: w
 export const PAGE_CONTENT_SECURITY_POLICY = policyConnectingTo("'self' blob:");
 
 /**
- * Trusted Types (src/ui/trusted-types.ts), for documents only: a worker's policy comes from its
+ * Trusted Types (src/ui/shell/trusted-types.ts), for documents only: a worker's policy comes from its
  * own script's response, and the workers (the runtime, wllama's, the service worker) touch no DOM
  * but do start workers from URLs, which Trusted Types would refuse without a policy of their own.
  */

@@ -9,7 +9,7 @@
 // What must stay true:
 // - the headers are the ones of src/security-headers.ts, which `vite preview` sends too;
 // - a new version waits until the page says SKIP_WAITING (its Update button, UpdatePrompt.tsx);
-// - the page reloads itself once when the worker first takes over (src/ui/isolation.ts): the
+// - the page reloads itself once when the worker first takes over (src/ui/shell/isolation.ts): the
 //   first visit is served by the network, without the headers.
 
 /// <reference lib="webworker" />
@@ -50,7 +50,7 @@ addPlugins([{ handlerWillRespond: async ({ request, response }) => secured(reque
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // Any other address in the app opens the app. The page's own addresses are fragments of `/`
-// (`/#/session/<id>/…`, src/ui/address.ts), which never reach this worker but as `/`, served from
+// (`/#/session/<id>/…`, src/ui/shell/address.ts), which never reach this worker but as `/`, served from
 // the precache above, offline too; this route is for any path typed or linked by hand. An address
 // that names a file the app does not have (`/robots.txt` once) goes to the host, which answers 404.
 registerRoute(

@@ -4,9 +4,9 @@
 // (partial-batches.ts).
 
 import { expose } from 'comlink';
-import { AppRuntime } from './app-runtime.ts';
-import type { EventListener } from './app-runs.ts';
-import { withPartialBatches } from './partial-batches.ts';
+import { AppRuntime } from './app.ts';
+import type { EventListener } from './runs/runs.ts';
+import { withPartialBatches } from './runs/partial-batches.ts';
 import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
@@ -18,8 +18,8 @@ import {
   type ToolServerInput,
 } from './protocol.ts';
 import { FLOW_DEMO_TOOLS } from '../src/demos/flow-demos.ts';
-import { webLocks } from './session-locks.ts';
-import { KEYS_CHANNEL } from './key-vault.ts';
+import { webLocks } from './runs/session-locks.ts';
+import { KEYS_CHANNEL } from './keys/key-vault.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
@@ -68,7 +68,7 @@ const api = {
       runtime.runs.regenerate(sessionId, invocationId, listener),
     ),
   fork: (sessionId: string, invocationId: string) => runtime.rewinds.fork(sessionId, invocationId),
-  // The State panel's edits and History's "Edit state and re-run" (workers/app-state-edits.ts)
+  // The State panel's edits and History's "Edit state and re-run" (workers/sessions/state-edits.ts)
   editState: (sessionId: string, changes: Record<string, unknown>) =>
     runtime.stateEdits.editState(sessionId, changes),
   stateBefore: (sessionId: string, invocationId: string) =>
@@ -113,7 +113,7 @@ const api = {
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),
   exportEvalSet: (sessionId: string) => runtime.exportEvalSet(sessionId),
   importSession: (json: string) => runtime.importSession(json),
-  // Settings → ADK servers, and the sessions on them (workers/app-remote.ts)
+  // Settings → ADK servers, and the sessions on them (workers/remote/remote.ts)
   adkServers: () => runtime.remote.servers(),
   addAdkServer: (url: string, userId?: string) => runtime.remote.addServer(url, userId),
   refreshAdkServer: (serverId: string) => runtime.remote.refreshServer(serverId),
@@ -135,7 +135,7 @@ const api = {
   // Settings → Providers: keys go in, and only their masked form comes out.
   listProviders: () => runtime.providers.list(),
   settingProblems: () => runtime.settingProblems(),
-  // Settings → Security: a passphrase over the stored keys (workers/key-vault.ts)
+  // Settings → Security: a passphrase over the stored keys (workers/keys/key-vault.ts)
   keyStatus: () => runtime.keys.status(),
   protectKeys: (passphrase: string) => runtime.keys.protect(passphrase),
   unlockKeys: (passphrase: string) => runtime.keys.unlock(passphrase),

@@ -19,7 +19,7 @@ const id = text(200);
 const time = z.number().check(z.gte(0));
 const count = z.number().check(z.int(), z.gte(0));
 
-/** A secret as stored: plain, or sealed by the key vault (workers/key-vault.ts). */
+/** A secret as stored: plain, or sealed by the key vault (workers/keys/key-vault.ts). */
 const secret = z.union([
   text(16_384),
   z.object({ sealed: z.literal('AES-GCM'), iv: text(64), data: text(32_768) }),

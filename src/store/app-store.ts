@@ -179,7 +179,7 @@ export class IndexedDbAppStore {
   }
 
   /**
-   * Rewrites the stored secrets (workers/key-vault.ts) in one transaction: each provider of
+   * Rewrites the stored secrets (workers/keys/key-vault.ts) in one transaction: each provider of
    * `providers` is put only if its stored `updatedAt` is still `expectedAt` (else nothing is
    * written and ConcurrentChangeError is thrown, for the caller to read again); each setting of
    * `settings` is put, or deleted when `undefined`, only if its stored JSON is still

@@ -179,7 +179,7 @@ export interface FlowRecord {
 }
 
 /**
- * A secret sealed with the user's passphrase (workers/key-vault.ts): AES-GCM, base64 fields.
+ * A secret sealed with the user's passphrase (workers/keys/key-vault.ts): AES-GCM, base64 fields.
  */
 export interface SealedSecret {
   sealed: 'AES-GCM';

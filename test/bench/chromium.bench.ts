@@ -2,7 +2,7 @@
 // build — appends, opening and rewinding long sessions, load, resume after a reload, long tasks,
 // bundle sizes. Medians of runs with min and max, ratios taken run by run, issue 8's targets
 // reported as met or not: figures, never assertions. Writes the "chromium" part of
-// bench/results.json and prints the table. How each figure is taken: test/bench/chromium/.
+// test/bench/results.json and prints the table. How each figure is taken: test/bench/chromium/.
 
 import { loadavg } from 'node:os';
 import type { Page } from 'playwright-core';

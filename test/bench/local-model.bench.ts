@@ -5,7 +5,7 @@
 // messages through its worker, agent, runner, events and chat. Figures, never assertions: time
 // to the first token and tokens a second, medians with min and max, ratios taken round by
 // round, the targets marked met or not. Writes the "local model (GGUF)" group of
-// bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
+// test/bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
 // docs/local-models.md, "Measured".
 //
 // npx vitest run --project bench test/bench/local-model.bench.ts (about 5 minutes, more on a busy machine).
@@ -63,7 +63,7 @@ const ALL_SIZES: BenchSize[] = [
 const SIZES = ALL_SIZES.filter(
   ({ label }) => !process.env.TRELLIS_LOCAL_SIZE || label === process.env.TRELLIS_LOCAL_SIZE,
 );
-/** As workers/local-engine.ts loads the model, and LocalGgufModel asks it. */
+/** As workers/local-models/engine.ts loads the model, and LocalGgufModel asks it. */
 const CONTEXT_TOKENS = 4096;
 const MAX_TOKENS = 1024;
 const TEMPERATURE = 0.2;

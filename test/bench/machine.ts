@@ -1,4 +1,4 @@
-// The machine a benchmark ran on, as recorded in bench/results.json and BENCHMARKS.md.
+// The machine a benchmark ran on, as recorded in test/bench/results.json and BENCHMARKS.md.
 
 import os from 'node:os';
 

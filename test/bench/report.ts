@@ -1,4 +1,4 @@
-// The tables of bench/results.json: printed by each benchmark, and kept in BENCHMARKS.md between
+// The tables of test/bench/results.json: printed by each benchmark, and kept in BENCHMARKS.md between
 // its two markers (the rest of that file is written by hand).
 
 import { readFile, writeFile } from 'node:fs/promises';
@@ -100,7 +100,7 @@ export async function updateBenchmarksMd(file: ResultsFile): Promise<void> {
   try {
     text = await readFile(BENCHMARKS_URL, 'utf8');
   } catch {
-    console.warn('BENCHMARKS.md not found: the tables are only in bench/results.json');
+    console.warn('BENCHMARKS.md not found: the tables are only in test/bench/results.json');
     return;
   }
   const start = text.indexOf(START);

@@ -1,4 +1,4 @@
-// bench/results.json: the latest figures of every benchmark, per environment.
+// test/bench/results.json: the latest figures of every benchmark, per environment.
 //
 // {
 //   "groups": {
@@ -14,7 +14,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { Machine } from './machine.ts';
 import type { Summary } from './measure.ts';
 
-export const RESULTS_URL = new URL('../../bench/results.json', import.meta.url);
+export const RESULTS_URL = new URL('./results.json', import.meta.url);
 
 export type Environment = 'node' | 'chromium';
 

@@ -24,8 +24,8 @@ import {
   type LlmRequest,
 } from '../../src/index.ts';
 import { IndexedDbAppStore } from '../../src/store/app-store.ts';
-import { AppTraces } from '../../workers/app-traces.ts';
-import { APP_NAME, USER_ID } from '../../workers/app-sessions.ts';
+import { AppTraces } from '../../workers/traces.ts';
+import { APP_NAME, USER_ID } from '../../workers/sessions/sessions.ts';
 import { nodeMachine } from './machine.ts';
 import { collectGarbage, pairedRatio, summarize, time } from './measure.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';

@@ -1,4 +1,4 @@
-// The page's address (src/ui/address.ts): a reload comes back to the session and view it shows,
+// The page's address (src/ui/shell/address.ts): a reload comes back to the session and view it shows,
 // Back and Forward move between the sessions and views the user went to, offline too (the
 // service worker serves the app for every address), and an address that names no session here
 // says so and opens the latest one.

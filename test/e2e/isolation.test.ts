@@ -1,6 +1,6 @@
 // Cross-origin isolation on a static host that sends no headers: the service worker serves the
 // app with COOP and COEP (src/sw.ts), and the page reloads itself once when the worker takes over
-// (src/ui/isolation.ts), after which it — and the runtime worker — are isolated, and Settings
+// (src/ui/shell/isolation.ts), after which it — and the runtime worker — are isolated, and Settings
 // says a local model runs multi-threaded.
 
 import { join } from 'node:path';

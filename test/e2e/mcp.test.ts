@@ -230,7 +230,9 @@ it('sets a tool’s approval policy in Settings before its first call: allowed, 
   expect(running.mcp.calls.slice(before)).toHaveLength(1);
   const call = region(page, 'Conversation').locator('.tool-call').last();
   await call.locator('summary').click();
-  expect(await call.locator('.tool-result').innerText()).toMatch(/The user does not allow the tool echo/);
+  expect(await call.locator('.tool-result').innerText()).toMatch(
+    /The user does not allow the tool echo/,
+  );
   expect(browser.errors).toEqual([]);
 });
 

@@ -1,9 +1,9 @@
 // The app's runtime (what the worker exposes) over a fresh database, for tests in Node.
 
 import type { Remote } from 'comlink';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from './helpers.ts';
 
 /** A runtime with its own database, locks in this process, no broadcasts and instant demos. */

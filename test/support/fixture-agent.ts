@@ -2,7 +2,7 @@
 // and a run's events collected with how it ended.
 
 import type { Event } from '../../src/index.ts';
-import type { AppRuntime } from '../../workers/app-runtime.ts';
+import type { AppRuntime } from '../../workers/app.ts';
 
 /**
  * A new session of an agent (no tools, resumable; named `sky`, then `sky2`…) on `model` at the

@@ -1,8 +1,8 @@
-// The page's address (src/ui/address.ts): every view round-trips through the URL's fragment,
+// The page's address (src/ui/shell/address.ts): every view round-trips through the URL's fragment,
 // any session id survives it, and anything else is no address at all.
 
 import { describe, expect, it } from 'vitest';
-import { addressOf, hashOf, type Address } from '../../src/ui/address.ts';
+import { addressOf, hashOf, type Address } from '../../src/ui/shell/address.ts';
 
 describe('the address of a session and view', () => {
   it.each<[Address, string]>([

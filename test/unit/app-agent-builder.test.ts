@@ -5,20 +5,20 @@
 import 'fake-indexeddb/auto';
 import type { Remote } from 'comlink';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AgentBuilder } from '../../src/ui/agent-builder.ts';
-import { emptyDraft, subAgentChoices, toggled } from '../../src/ui/agent-builder-model.ts';
-import { ProvidersEditor } from '../../src/ui/providers-editor.ts';
+import { AgentBuilder } from '../../src/ui/agents/agent-builder.ts';
+import { emptyDraft, subAgentChoices, toggled } from '../../src/ui/agents/agent-builder-model.ts';
+import { ProvidersEditor } from '../../src/ui/settings/providers-editor.ts';
 import {
   connectionText,
   draftFromPreset,
   inputOf,
   keyPlaceholder,
   withKind,
-} from '../../src/ui/providers-model.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+} from '../../src/ui/settings/providers-model.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { AgentSpecInfo, RuntimeBroadcast } from '../../workers/protocol.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from '../support/helpers.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 

@@ -4,10 +4,10 @@
 
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { Workbench, type RuntimeClient } from '../../src/ui/workbench/workbench.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { inProcessApi } from '../support/app-runtime.ts';
 import { CommitRollbacks } from '../support/failing-appends.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';

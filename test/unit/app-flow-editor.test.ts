@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Remote } from 'comlink';
-import { FlowEditor } from '../../src/ui/flow-editor.ts';
+import { FlowEditor } from '../../src/ui/flows/flow-editor.ts';
 import {
   NEW_FLOW,
   drawable,
@@ -12,12 +12,12 @@ import {
   offsetOf,
   problemLines,
   problemNodes,
-} from '../../src/ui/flow-editor-model.ts';
-import { graphLabel, nodeState } from '../../src/ui/flow-graph-model.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+} from '../../src/ui/flows/flow-editor-model.ts';
+import { graphLabel, nodeState } from '../../src/ui/flows/flow-graph-model.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from '../support/helpers.ts';
 
 /** The runtime as the page sees it through Comlink, in process; broadcasts delivered at once. */

@@ -5,12 +5,12 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_FLOWS } from '../../src/demos/flow-demos.ts';
 import { textOf, type Event } from '../../src/index.ts';
-import { checkpointRows, type CheckpointRow } from '../../src/ui/checkpoints-model.ts';
-import { openingCheckpoints } from '../../src/ui/session-view.ts';
-import { sessionFlow } from '../../src/ui/open-session-model.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { checkpointRows, type CheckpointRow } from '../../src/ui/history/checkpoints-model.ts';
+import { openingCheckpoints } from '../../src/ui/workbench/session-view.ts';
+import { sessionFlow } from '../../src/ui/workbench/open-session-model.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import { OPENING, type RuntimeBroadcast } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
 function open(dbName = freshDbName()) {

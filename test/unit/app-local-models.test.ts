@@ -6,10 +6,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { LocalChatEngine } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { LocalModels, type LocalModelBackend } from '../../workers/local-models.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
-import { chatItems } from '../../src/ui/chat-model.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { LocalModels, type LocalModelBackend } from '../../workers/local-models/local-models.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
+import { chatItems } from '../../src/ui/chat/chat-model.ts';
 import { CountingEngine } from '../support/counting-engine.ts';
 import { collect, freshDbName, rejectionOf } from '../support/helpers.ts';
 

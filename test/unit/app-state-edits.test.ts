@@ -5,9 +5,9 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { activeEvents, branchTree, isStateEdit, textOf, type Event } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { RuntimeBroadcast } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { deferred, freshDbName, rejectionOf } from '../support/helpers.ts';
 
 function open() {

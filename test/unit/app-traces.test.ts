@@ -5,8 +5,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
 function open() {

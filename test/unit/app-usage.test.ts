@@ -4,8 +4,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { modelTimingOf, type Event } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from '../support/helpers.ts';
 
 function open(dbName = freshDbName()) {

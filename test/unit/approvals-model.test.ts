@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEvent, type Event } from '../../src/index.ts';
-import { pendingApprovals } from '../../src/ui/approvals-model.ts';
+import { pendingApprovals } from '../../src/ui/chat/approvals-model.ts';
 
 /** ADK's hint for a tool with `requireConfirmation: true` (@google/adk's FunctionTool). */
 const ADK_DEFAULT_HINT =

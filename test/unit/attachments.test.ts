@@ -9,8 +9,8 @@ import {
   type AttachmentFile,
 } from '../../src/models/attachments.ts';
 import { base64ToBytes } from '../../src/index.ts';
-import { draftFile, draftProblems, sniff } from '../../src/ui/composer-files.ts';
-import { attachmentName, userMessage } from '../../workers/app-sessions.ts';
+import { draftFile, draftProblems, sniff } from '../../src/ui/chat/composer-files.ts';
+import { attachmentName, userMessage } from '../../workers/sessions/sessions.ts';
 
 const MB = 1024 * 1024;
 const file = (name: string, mimeType: string, size = 1000): AttachmentFile => ({

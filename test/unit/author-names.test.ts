@@ -3,7 +3,7 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { authorNames } from '../../src/ui/open-session-model.ts';
+import { authorNames } from '../../src/ui/workbench/open-session-model.ts';
 import type { AgentInfo } from '../../workers/protocol.ts';
 import { appRuntime } from '../support/app-runtime.ts';
 

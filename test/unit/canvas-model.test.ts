@@ -14,7 +14,7 @@ import {
   tidy,
   withPositions,
   type LooseFlow,
-} from '../../src/ui/canvas/canvas-model.ts';
+} from '../../src/ui/flows/canvas/canvas-model.ts';
 import { validateFlow } from '../../src/index.ts';
 
 const support = (): LooseFlow => ({

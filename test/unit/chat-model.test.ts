@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEventActions, type Event } from '../../src/index.ts';
-import { chatItems, showsError } from '../../src/ui/chat-model.ts';
+import { chatItems, showsError } from '../../src/ui/chat/chat-model.ts';
 
 function event(overrides: Partial<Event>): Event {
   return {

@@ -7,7 +7,7 @@ import {
   flowProgress,
   rewindLabel,
   stateSummary,
-} from '../../src/ui/checkpoints-model.ts';
+} from '../../src/ui/history/checkpoints-model.ts';
 
 const FLOW = 'support';
 

@@ -16,8 +16,8 @@ import {
   type LocalChatParams,
 } from '../../src/index.ts';
 import { cutAnswerOf } from '../../src/core/cut-answer.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { fixtureSession, runEvents } from '../support/fixture-agent.ts';
 import { freshDbName, userMessage } from '../support/helpers.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';

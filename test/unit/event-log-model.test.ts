@@ -2,7 +2,7 @@
 
 import { expect, it } from 'vitest';
 import { createEvent, createUserContent } from '../../src/index.ts';
-import { logLines } from '../../src/ui/event-log-model.ts';
+import { logLines } from '../../src/ui/history/event-log-model.ts';
 
 it('describes both kinds of rewind marker', () => {
   const question = createEvent({

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Flow } from '../../src/flows/flow.ts';
-import { layoutFlow, type FlowLayout } from '../../src/ui/flow-layout.ts';
+import { layoutFlow, type FlowLayout } from '../../src/ui/flows/flow-layout.ts';
 
 const support: Flow = {
   name: 'support',

@@ -14,8 +14,8 @@ import {
   type Flow,
   type FlowNode,
 } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { flowiseTemplates, type FlowiseTemplate } from '../support/flowise-templates.ts';
 import { call, nodeModel, nodePath, recordingTool, replies } from '../support/flows.ts';
 import { collect, freshDbName, userMessage } from '../support/helpers.ts';

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEventActions, type Event, type Part } from '../../src/index.ts';
-import { chatItems } from '../../src/ui/chat-model.ts';
-import { pendingInputRequests, replyResponse } from '../../src/ui/input-requests-model.ts';
+import { chatItems } from '../../src/ui/chat/chat-model.ts';
+import { pendingInputRequests, replyResponse } from '../../src/ui/chat/input-requests-model.ts';
 
 let seq = 0;
 function event(author: string, parts: Part[], overrides: Partial<Event> = {}): Event {

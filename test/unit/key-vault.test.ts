@@ -7,10 +7,10 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import type { ChannelLike } from '../../workers/key-vault.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import type { ChannelLike } from '../../workers/keys/key-vault.ts';
 import type { ProviderInput, RuntimeBroadcast } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 import { startModelServer, type ModelServer } from '../support/model-server.ts';
 

@@ -1,4 +1,4 @@
-// Local models in this tab's memory (workers/local-models.ts) on a backend in memory instead of
+// Local models in this tab's memory (workers/local-models/local-models.ts) on a backend in memory instead of
 // OPFS and wllama: Load and Unload, the state Settings shows (loading: bytes read; loaded:
 // threads and memory), one model at a time (loading one unloads the other, after its reply),
 // unloading one left unused, and a load that fails for memory saying so. Also the pure parts: the memory estimate, split
@@ -14,14 +14,14 @@ import {
   splitPart,
 } from '../../src/models/local/gguf-split.ts';
 import { contextCacheBytes } from '../../src/models/local/local-memory.ts';
-import { localModelStatusView } from '../../src/ui/local-model-status.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { localModelStatusView } from '../../src/ui/settings/local-model-status.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import {
   LocalModels,
   type LoadedLocalModel,
   type LocalModelBackend,
-} from '../../workers/local-models.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+} from '../../workers/local-models/local-models.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { collect, freshDbName, rejectionOf } from '../support/helpers.ts';
 
 /** Files in a map; a load reads the file in two halves, and may be held or made to fail. */

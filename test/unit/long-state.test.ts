@@ -5,19 +5,19 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { createEvent, type Event } from '../../src/index.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
-import { withLongValuesCut } from '../../workers/app-openings.ts';
+import { AppRuntime } from '../../workers/app.ts';
+import { withLongValuesCut } from '../../workers/sessions/openings.ts';
 import { LONG_STATE_CHARS, type SessionOpening } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
-import { sessionView } from '../../src/ui/session-view.ts';
-import { STATE_VALUE_CHARS } from '../../src/ui/state-model.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
+import { sessionView } from '../../src/ui/workbench/session-view.ts';
+import { STATE_VALUE_CHARS } from '../../src/ui/state/state-model.ts';
 import {
   NO_CHANGES,
   editorRows,
   onlyPreviewOf,
   withChange,
-} from '../../src/ui/state-edit-model.ts';
-import { withStoredEvent } from '../../src/ui/workbench-state.ts';
+} from '../../src/ui/state/state-edit-model.ts';
+import { withStoredEvent } from '../../src/ui/workbench/workbench-state.ts';
 import { freshDbName } from '../support/helpers.ts';
 
 const long = 'x'.repeat(LONG_STATE_CHARS + 1);

@@ -3,9 +3,9 @@
 // is left as it was.
 
 import { describe, expect, it } from 'vitest';
-import { nodeHeading } from '../../src/ui/NodeForm.tsx';
-import { detailsOf, withDetail } from '../../src/ui/node-form-model.ts';
-import { flowText } from '../../src/ui/flow-editor-model.ts';
+import { nodeHeading } from '../../src/ui/flows/NodeForm.tsx';
+import { detailsOf, withDetail } from '../../src/ui/flows/node-form-model.ts';
+import { flowText } from '../../src/ui/flows/flow-editor-model.ts';
 import {
   NODE_FIELDS,
   nodeOf,
@@ -14,7 +14,7 @@ import {
   valueOf,
   withField,
   withState,
-} from '../../src/ui/node-form-model.ts';
+} from '../../src/ui/flows/node-form-model.ts';
 import { NODE_TYPES, type Flow } from '../../src/index.ts';
 
 const flow: Flow = {

@@ -1,10 +1,10 @@
-// A run's streamed text reaches the page in batches (workers/partial-batches.ts): every chunk's
+// A run's streamed text reaches the page in batches (workers/runs/partial-batches.ts): every chunk's
 // text arrives, in order, in fewer messages; the first chunk goes at once; anything that is not
 // a text chunk of the same answer first sends what is held; the end of the run sends the rest.
 
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/event.ts';
-import { batchPartials, withPartialBatches } from '../../workers/partial-batches.ts';
+import { batchPartials, withPartialBatches } from '../../workers/runs/partial-batches.ts';
 
 /** A clock the test moves by hand; timers run when it passes them. */
 function manualClock() {

@@ -1,8 +1,12 @@
-// Deleting with an Undo (src/ui/pending-deletes.ts): hidden at once, deleted only once its time
+// Deleting with an Undo (src/ui/common/pending-deletes.ts): hidden at once, deleted only once its time
 // has passed, unless undone; kept across a reload and shared by tabs, deleted by one only.
 
 import { describe, expect, it } from 'vitest';
-import { PendingDeletes, UNDO_MS, type PendingDelete } from '../../src/ui/pending-deletes.ts';
+import {
+  PendingDeletes,
+  UNDO_MS,
+  type PendingDelete,
+} from '../../src/ui/common/pending-deletes.ts';
 
 /** A hand-made clock: timers run when the test moves time on. */
 class Clock {

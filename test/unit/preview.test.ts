@@ -11,7 +11,7 @@ import {
   previewOf,
   unbrokenCut,
   wholeText,
-} from '../../src/ui/preview.ts';
+} from '../../src/ui/common/preview.ts';
 
 const MB = 1024 * 1024;
 

@@ -11,8 +11,8 @@ import {
   type Session,
 } from '../../src/index.ts';
 import type { OpeningLimits, SessionOpening } from '../../workers/protocol.ts';
-import { historyRows } from '../../src/ui/history-model.ts';
-import { openingCheckpoints, sessionView } from '../../src/ui/session-view.ts';
+import { historyRows } from '../../src/ui/history/history-model.ts';
+import { openingCheckpoints, sessionView } from '../../src/ui/workbench/session-view.ts';
 
 const appName = 'app';
 const userId = 'ada';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '../../src/index.ts';
 import { createStateEditEvent } from '../../src/core/state-edit.ts';
-import { chatItems } from '../../src/ui/chat-model.ts';
+import { chatItems } from '../../src/ui/chat/chat-model.ts';
 import {
   NO_CHANGES,
   editorRows,
@@ -12,7 +12,7 @@ import {
   parseValue,
   withChange,
   withoutChange,
-} from '../../src/ui/state-edit-model.ts';
+} from '../../src/ui/state/state-edit-model.ts';
 
 describe('the state editor', () => {
   const base = { color: 'red', size: 3, 'user:name': 'Ada', 'temp:x': 1 };

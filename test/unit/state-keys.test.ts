@@ -26,7 +26,7 @@ import {
   type Session,
 } from '../../src/index.ts';
 import type { InvocationContext } from '../../src/runner/invocation-context.ts';
-import { stateGroups } from '../../src/ui/state-model.ts';
+import { stateGroups } from '../../src/ui/state/state-model.ts';
 import { collect, userMessage } from '../support/helpers.ts';
 import { appName, userId } from '../support/runner-session.ts';
 import { serviceKinds, type Services } from '../support/service-kinds.ts';

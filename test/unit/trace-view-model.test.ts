@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SpanRecord } from '../../src/tracing/span.ts';
 import { TraceViewModel } from '../../src/ui/trace/trace-view-model.ts';
-import type { RuntimeClient } from '../../src/ui/workbench.ts';
+import type { RuntimeClient } from '../../src/ui/workbench/workbench.ts';
 
 const T0 = 1_700_000_000_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameOriginScript } from '../../src/ui/trusted-types.ts';
+import { sameOriginScript } from '../../src/ui/shell/trusted-types.ts';
 
 describe('the default Trusted Types policy', () => {
   const page = 'https://trellis.example/app/';

@@ -11,13 +11,13 @@ import {
   CONFIRMATION_REQUIRED,
   REQUEST_CONFIRMATION_FUNCTION,
 } from '../../src/agents/confirmation.ts';
-import { chatItems } from '../../src/ui/chat-model.ts';
-import { sessionView } from '../../src/ui/session-view.ts';
-import { bannerRuns, turnRunOf } from '../../src/ui/turn-run-model.ts';
-import { Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { chatItems } from '../../src/ui/chat/chat-model.ts';
+import { sessionView } from '../../src/ui/workbench/session-view.ts';
+import { bannerRuns, turnRunOf } from '../../src/ui/chat/turn-run-model.ts';
+import { Workbench, type RuntimeClient } from '../../src/ui/workbench/workbench.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import type { InterruptedRun, RunCause } from '../../workers/protocol.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { inProcessApi } from '../support/app-runtime.ts';
 import { fixtureSession } from '../support/fixture-agent.ts';
 import { freshDbName } from '../support/helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerUsage } from '../../src/ui/usage-format.ts';
+import { answerUsage } from '../../src/ui/common/usage-format.ts';
 
 describe('answerUsage', () => {
   it('adds the writing speed when the writing took a second or more', () => {

@@ -6,12 +6,12 @@ import 'fake-indexeddb/auto';
 import type { Remote } from 'comlink';
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/event.ts';
-import { sessionView } from '../../src/ui/session-view.ts';
-import { LOG_PAGE, Workbench, type RuntimeClient } from '../../src/ui/workbench.ts';
-import { AppRuntime } from '../../workers/app-runtime.ts';
+import { sessionView } from '../../src/ui/workbench/session-view.ts';
+import { LOG_PAGE, Workbench, type RuntimeClient } from '../../src/ui/workbench/workbench.ts';
+import { AppRuntime } from '../../workers/app.ts';
 import { OPENING, type RuntimeBroadcast } from '../../workers/protocol.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
-import { inProcessLocks } from '../../workers/session-locks.ts';
+import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from '../support/helpers.ts';
 
 /** A workbench on a runtime of its own, counting the openings it reads. */

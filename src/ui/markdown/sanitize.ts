@@ -9,7 +9,7 @@
 import createDOMPurify, { type Config } from 'dompurify';
 import { languageLabel } from './highlight.ts';
 import { isSafeLink } from './link-policy.ts';
-import { policyFactory } from '../trusted-types.ts';
+import { policyFactory } from '../shell/trusted-types.ts';
 
 /** The only elements a rendered message may contain, and the attributes each may keep. */
 export const ALLOWED: Readonly<Record<string, readonly string[]>> = {
@@ -58,7 +58,7 @@ const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
 /**
- * The Trusted Types policy DOMPurify parses with (src/ui/trusted-types.ts): the HTML it vouches
+ * The Trusted Types policy DOMPurify parses with (src/ui/shell/trusted-types.ts): the HTML it vouches
  * for goes only into DOMPurify's inert document, and is sanitised there before anything shows it.
  * It makes no script URL: no element that takes one is allowed.
  */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { Event } from '../../core/event.ts';
-import { LongText } from '../LongText.tsx';
+import { LongText } from '../common/LongText.tsx';
 import { spanEventSections } from './span-events.ts';
 import { attributeRows, formatDuration, KIND_LABELS, type TraceRow } from './trace-model.ts';
 

@@ -1,11 +1,11 @@
 import { useEffect, useMemo } from 'preact/hooks';
-import { useSnapshot } from '../use-snapshot.ts';
-import type { RuntimeClient } from '../workbench.ts';
+import { useSnapshot } from '../workbench/use-snapshot.ts';
+import type { RuntimeClient } from '../workbench/workbench.ts';
 import { SpanDetails } from './SpanDetails.tsx';
 import { formatDuration, KIND_LABELS, rowLabel, type TraceRow } from './trace-model.ts';
 import { TraceViewModel } from './trace-view-model.ts';
 import './trace.css';
-import { ErrorBanner } from '../FormNotices.tsx';
+import { ErrorBanner } from '../common/FormNotices.tsx';
 
 interface Props {
   client: Pick<RuntimeClient, 'runtime'>;

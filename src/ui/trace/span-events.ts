@@ -1,6 +1,6 @@
 // Which of an invocation's events a span produced, for its details: a model call's answer and
 // what it was sent, a tool call's call and response, a wait's question and answer, an agent's
-// own events. Pure: the events come with the trace (workers/app-traces.ts).
+// own events. Pure: the events come with the trace (workers/traces.ts).
 
 import { functionCallsOf, functionResponsesOf } from '../../core/content.ts';
 import type { Event } from '../../core/event.ts';

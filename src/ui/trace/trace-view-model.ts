@@ -1,9 +1,9 @@
 // The Trace view's view model: one invocation's spans and events read from the worker, laid out
 // as a waterfall, the span chosen for its details, and the session's traces exported as OTLP JSON.
 
-import { download } from '../download.ts';
-import { ViewState } from '../view-state.ts';
-import type { RuntimeClient } from '../workbench.ts';
+import { download } from '../common/download.ts';
+import { ViewState } from '../workbench/view-state.ts';
+import type { RuntimeClient } from '../workbench/workbench.ts';
 import { layoutTrace, type TraceLayout } from './trace-model.ts';
 
 type InvocationTrace = Awaited<ReturnType<RuntimeClient['runtime']['trace']>>;

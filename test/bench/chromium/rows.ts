@@ -1,4 +1,4 @@
-// The Chromium figures as rows of bench/results.json (test/bench/results-file.ts): one group per
+// The Chromium figures as rows of test/bench/results.json (test/bench/results-file.ts): one group per
 // question of issue 8, ratios taken run by run, the issue's targets marked met or not.
 
 import { pairedRatio, summarize } from '../measure.ts';

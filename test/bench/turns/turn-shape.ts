@@ -22,7 +22,7 @@ export interface TurnSession {
 }
 
 export interface Contender {
-  /** The label in the table and in bench/results.json. */
+  /** The label in the table and in test/bench/results.json. */
   name: string;
   open(): Promise<TurnSession>;
 }

@@ -6,7 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import type { Event } from '../../../../src/core/event.ts';
-import { RELOADED } from '../../../../src/ui/isolation.ts';
+import { RELOADED } from '../../../../src/ui/shell/isolation.ts';
 import { addLocalModelFiles } from '../../../e2e/app-page.ts';
 
 /** One message, as the page showed its answer. Times from the Send click, on the page's clock. */
@@ -63,7 +63,7 @@ function installProbe() {
 
 /**
  * Opens the app as a tab that has already made its one reload for cross-origin isolation
- * (src/ui/isolation.ts): served without the headers, it stays single-threaded, as the baseline
+ * (src/ui/shell/isolation.ts): served without the headers, it stays single-threaded, as the baseline
  * is loaded, instead of reloading under its service worker in the middle of the setup.
  */
 export async function openApp(page: Page, url: string): Promise<void> {

@@ -4,7 +4,7 @@
 // Node calls `window.trellisBench` through page.evaluate; it only times, never judges.
 
 import { wrap } from 'comlink';
-import { sessionView } from '../../../../src/ui/session-view.ts';
+import { sessionView } from '../../../../src/ui/workbench/session-view.ts';
 import type { BenchWorkerApi, SeededSession } from './bench-worker.ts';
 
 const worker = wrap<BenchWorkerApi>(

@@ -13,10 +13,10 @@ import {
 } from '../../../../src/index.ts';
 import { IndexedDbAppStore } from '../../../../src/store/app-store.ts';
 import { Stores, sessionRange } from '../../../../src/store/database.ts';
-import { AppRuntime } from '../../../../workers/app-runtime.ts';
-import { APP_NAME, USER_ID, newMeta } from '../../../../workers/app-sessions.ts';
+import { AppRuntime } from '../../../../workers/app.ts';
+import { APP_NAME, USER_ID, newMeta } from '../../../../workers/sessions/sessions.ts';
 import { OPENING } from '../../../../workers/protocol.ts';
-import { webLocks } from '../../../../workers/session-locks.ts';
+import { webLocks } from '../../../../workers/runs/session-locks.ts';
 import { APPEND_STEPS, appendSteps, type AppendStep } from './append-steps.ts';
 import { checkBulkWrite, generateLog, writeLogInBulk } from './seed.ts';
 import { turnEvents } from './turns.ts';
@@ -34,7 +34,7 @@ export interface SeededSession {
 const sessions = new IndexedDbSessionService();
 const artifacts = new IndexedDbArtifactService();
 const store = new IndexedDbAppStore();
-/** The runner the app builds for the state keeper (workers/app-runtime.ts). */
+/** The runner the app builds for the state keeper (workers/app.ts). */
 const runner = new Runner({
   appName: APP_NAME,
   agent: createStateKeeper(),

@@ -17,7 +17,7 @@ import {
   checkpointBefore,
   newSessionRecord,
 } from '../../../../src/store/session-log.ts';
-import { APP_NAME, USER_ID } from '../../../../workers/app-sessions.ts';
+import { APP_NAME, USER_ID } from '../../../../workers/sessions/sessions.ts';
 import { NO_TURN } from '../../../../src/store/session-log.ts';
 import { replayTurns } from '../../../../src/store/turn-log.ts';
 import { turnEvents } from './turns.ts';

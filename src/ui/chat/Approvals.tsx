@@ -1,0 +1,100 @@
+import { useState } from 'preact/hooks';
+import type { PendingApproval } from './approvals-model.ts';
+import { LongText } from '../common/LongText.tsx';
+
+interface Props {
+  approvals: PendingApproval[];
+  disabled: boolean;
+  onAnswer: (requestId: string, confirmed: boolean, payload?: unknown) => void;
+  /** Approves, and lets the tool run from now on without asking (its policy: always). */
+  onAllowAlways?: (requestId: string, toolName: string) => void;
+}
+
+export function Approvals({ approvals, disabled, onAnswer, onAllowAlways }: Props) {
+  if (approvals.length === 0) return null;
+  return (
+    <section class="approvals" aria-label="Pending approvals">
+      <h2>Waiting for your approval</h2>
+      <ul>
+        {approvals.map((approval) => (
+          <ApprovalItem
+            key={approval.requestId}
+            approval={approval}
+            disabled={disabled}
+            onAnswer={onAnswer}
+            onAllowAlways={onAllowAlways}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Characters of a call's arguments (and details) shown before Show all. */
+const APPROVAL_CHARS = 2000;
+
+function ApprovalItem({
+  approval,
+  disabled,
+  onAnswer,
+  onAllowAlways,
+}: { approval: PendingApproval } & Omit<Props, 'approvals'>) {
+  const [feedback, setFeedback] = useState('');
+  return (
+    <li class="approval">
+      <p class="hint-text">{approval.hint}</p>
+      <p>
+        <strong>{approval.author}</strong> wants to call <code>{approval.toolName}</code> with{' '}
+        <LongText
+          as="code"
+          value={approval.args}
+          max={APPROVAL_CHARS}
+          filename={`${approval.toolName}-arguments`}
+        />
+      </p>
+      {approval.payload !== undefined && (
+        <p>
+          Details:{' '}
+          <LongText
+            as="code"
+            value={approval.payload}
+            max={APPROVAL_CHARS}
+            filename={`${approval.toolName}-details`}
+          />
+        </p>
+      )}
+      <label>
+        Feedback (optional)
+        <input value={feedback} onInput={(event) => setFeedback(event.currentTarget.value)} />
+      </label>
+      <div class="buttons">
+        <button
+          type="button"
+          class="primary"
+          disabled={disabled}
+          onClick={() => onAnswer(approval.requestId, true, feedback || approval.payload)}
+        >
+          Approve
+        </button>
+        {onAllowAlways && (
+          <button
+            type="button"
+            disabled={disabled}
+            title="Approve, and let this tool run without asking from now on (Settings → Tool servers lists what you allowed)"
+            onClick={() => onAllowAlways(approval.requestId, approval.toolName)}
+          >
+            Allow always for this tool
+          </button>
+        )}
+        <button
+          type="button"
+          class="danger"
+          disabled={disabled}
+          onClick={() => onAnswer(approval.requestId, false, feedback || undefined)}
+        >
+          Reject
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,301 @@
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { formatBytes } from '../../core/format.ts';
+import type { AttachmentPolicy } from '../../models/attachments.ts';
+import type { OutgoingAttachment } from '../../../workers/protocol.ts';
+import {
+  draftFile,
+  draftProblems,
+  releaseDraft,
+  toAttachment,
+  type DraftFile,
+} from './composer-files.ts';
+
+/** A past message being edited: sending runs the edited text as a new version of its turn. */
+export interface EditTarget {
+  invocationId: string;
+  text: string;
+}
+
+interface Props {
+  running: boolean;
+  disabled: boolean;
+  placeholder: string;
+  /** What the agent takes as attachments (undefined: none can be attached). */
+  policy: AttachmentPolicy | undefined;
+  /** The user's last message in the conversation: ↑ in an empty composer edits it. */
+  lastMessage: EditTarget | undefined;
+  editing: EditTarget | undefined;
+  /** A message handed back (it could not be sent): it fills the composer again. */
+  returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
+  /** Approval requests waiting for an answer. */
+  approvalsWaiting: number;
+  /** A question the agent asked: the next message (without files) is its reply. */
+  questionWaiting: boolean;
+  onSend: (text: string, attachments: OutgoingAttachment[]) => void;
+  onEdit: (invocationId: string, text: string) => void;
+  onStartEdit: (target: EditTarget | undefined) => void;
+  /** Rejects the waiting approvals, then sends the message once that run has ended. */
+  onRejectAndSend: (text: string, attachments: OutgoingAttachment[]) => void;
+  onShowApprovals: () => void;
+  onStop: () => void;
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line, Escape stops a run (or leaves an
+ * edit), ↑ in an empty box edits the last message. Files come by the Attach button, by pasting
+ * or by dropping them here; they are checked against the agent's policy before anything is sent.
+ */
+export function Composer(props: Props) {
+  const { running, disabled, editing, approvalsWaiting, policy } = props;
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<DraftFile[]>([]);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+
+  // An edit started elsewhere (a message's Edit) fills the box; one started here (↑) did already,
+  // at the key press, so that what the user types next is never overwritten.
+  const filled = useRef<EditTarget>(undefined);
+  useEffect(() => {
+    if (!editing || filled.current === editing) return;
+    filled.current = editing;
+    setText(editing.text);
+    box.current?.focus();
+  }, [editing]);
+  useEffect(() => {
+    if (!props.returned) return;
+    const { text: back, attachments } = props.returned;
+    setText(back);
+    const files = attachments.map(
+      ({ name, mimeType, bytes }) =>
+        new File([bytes as Uint8Array<ArrayBuffer>], name, { type: mimeType }),
+    );
+    void Promise.all(files.map(draftFile)).then(setFiles);
+  }, [props.returned]);
+  // Files the user did not send are let go (their previews' object URLs) when the composer goes.
+  const held = useRef(files);
+  held.current = files;
+  useEffect(() => () => held.current.forEach(releaseDraft), []);
+
+  // Files the agent cannot take are flagged as they come (or when the agent changes).
+  const checked = useMemo(() => draftProblems(files, policy), [files, policy]);
+  const waiting = approvalsWaiting > 0 && !editing;
+  const blocked = disabled || running;
+
+  const add = async (picked: Iterable<File>) => {
+    const drafts = await Promise.all([...picked].map(draftFile));
+    if (drafts.length === 0) return;
+    setFiles((current) => [...current, ...drafts]);
+    setProblems([]);
+  };
+  const remove = (draft: DraftFile) => {
+    releaseDraft(draft);
+    setFiles((current) => current.filter((file) => file.id !== draft.id));
+    setProblems([]);
+  };
+  const clear = () => {
+    setText('');
+    setFiles([]);
+    setProblems([]);
+  };
+
+  const submit = async () => {
+    const message = text.trim();
+    if (blocked || (!message && files.length === 0)) return;
+    if (editing) {
+      if (!message) return;
+      props.onEdit(editing.invocationId, message);
+      props.onStartEdit(undefined);
+      clear();
+      return;
+    }
+    // Refused files say so already (their alert); nothing is sent while they are held.
+    if (checked.problems.length > 0) return;
+    // Read every file before anything goes: a file that cannot be read sends nothing.
+    let attachments: OutgoingAttachment[];
+    try {
+      attachments = await Promise.all(files.map(toAttachment));
+    } catch (error) {
+      setProblems([`A file could not be read: ${(error as Error).message}`]);
+      return;
+    }
+    if (waiting) props.onRejectAndSend(message, attachments);
+    else props.onSend(message, attachments);
+    files.forEach(releaseDraft);
+    clear();
+  };
+
+  return (
+    <form
+      class={`composer${dragging ? ' dragging' : ''}`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void submit();
+      }}
+      onDragOver={(event) => {
+        if (!event.dataTransfer?.types.includes('Files') || blocked) return;
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(event) => {
+        setDragging(false);
+        if (!event.dataTransfer?.files.length || blocked) return;
+        event.preventDefault();
+        void add(event.dataTransfer.files);
+      }}
+    >
+      {editing && (
+        <p class="composer-note" role="status">
+          Editing your message: sending runs it again, and the old version stays as a branch.{' '}
+          <button
+            type="button"
+            class="quiet"
+            onClick={() => {
+              props.onStartEdit(undefined);
+              clear();
+            }}
+          >
+            Cancel edit
+          </button>
+        </p>
+      )}
+      {waiting && (
+        <p class="composer-note" role="status">
+          {approvalsWaiting === 1 ? 'An approval is' : `${approvalsWaiting} approvals are`} waiting
+          for your answer.{' '}
+          <button type="button" class="quiet" onClick={props.onShowApprovals}>
+            Answer it
+          </button>{' '}
+          or send to reject {approvalsWaiting === 1 ? 'it' : 'them'} and go on with your message.
+        </p>
+      )}
+      {props.questionWaiting && !waiting && !editing && (
+        <p class="composer-note" role="status">
+          The agent asked you a question: what you send now is your reply.
+        </p>
+      )}
+      {files.length > 0 && (
+        <ul class="attachments" aria-label="Attachments">
+          {files.map((draft) => (
+            <li key={draft.id} class={checked.refused.has(draft.id) ? 'unsupported' : ''}>
+              {draft.previewUrl ? (
+                <img src={draft.previewUrl} alt="" width="40" height="40" />
+              ) : (
+                <span class="file-icon" aria-hidden="true">
+                  {draft.kind === 'pdf' ? 'PDF' : 'TXT'}
+                </span>
+              )}
+              <span class="attachment-name">{draft.name}</span>
+              <span class="hint">{formatBytes(draft.size)}</span>
+              <button
+                type="button"
+                class="quiet"
+                aria-label={`Remove ${draft.name}`}
+                onClick={() => remove(draft)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {checked.problems.length + problems.length > 0 && (
+        <ul class="composer-problems" role="alert">
+          {[...checked.problems, ...problems].map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      <div class="composer-row">
+        {!editing && (
+          <>
+            <button
+              type="button"
+              class="attach"
+              aria-label="Attach files"
+              title="Attach images, PDFs or text files (or paste or drop them here)"
+              // An agent that takes no files (an ADK server's, for now) gets none offered.
+              disabled={blocked || !policy || policy.kinds.length === 0}
+              onClick={() => picker.current?.click()}
+            >
+              <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                <path
+                  d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.7-5.7l-8 8a6 6 0 0 0 8.5 8.5l6.3-6.3"
+                  fill="none"
+                  stroke="currentColor"
+                  stroke-width="2"
+                  stroke-linecap="round"
+                />
+              </svg>
+            </button>
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              tabIndex={-1}
+              accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.ts,.tsx,.js,.py,.yaml,.yml,.toml,.sql,.sh,.log"
+              onChange={(event) => {
+                const input = event.currentTarget;
+                void add(input.files ?? []).then(() => (input.value = ''));
+              }}
+            />
+          </>
+        )}
+        <textarea
+          ref={box}
+          aria-label="Message"
+          rows={1}
+          value={text}
+          placeholder={editing ? 'The edited message' : props.placeholder}
+          disabled={disabled}
+          onInput={(event) => setText(event.currentTarget.value)}
+          onPaste={(event) => {
+            const pasted = event.clipboardData?.files;
+            if (!pasted?.length || !policy) return;
+            event.preventDefault();
+            void add(pasted);
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+              event.preventDefault();
+              void submit();
+            } else if (event.key === 'Escape') {
+              if (running) {
+                event.preventDefault();
+                props.onStop();
+              } else if (editing) {
+                event.preventDefault();
+                props.onStartEdit(undefined);
+                clear();
+              }
+            } else if (
+              event.key === 'ArrowUp' &&
+              !text &&
+              files.length === 0 &&
+              !editing &&
+              props.lastMessage &&
+              !blocked
+            ) {
+              event.preventDefault();
+              filled.current = props.lastMessage;
+              setText(props.lastMessage.text);
+              props.onStartEdit(props.lastMessage);
+            }
+          }}
+        />
+        {running ? (
+          <button type="button" class="danger" onClick={props.onStop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" class="primary" disabled={disabled}>
+            {editing ? 'Run edited' : waiting ? 'Reject and send' : 'Send'}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

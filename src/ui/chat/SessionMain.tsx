@@ -1,0 +1,149 @@
+import type { ComponentChildren } from 'preact';
+import type { AgentInfo } from '../../../workers/protocol.ts';
+import type { AppActions } from '../shell/app-actions.ts';
+import { showApprovals } from '../shell/app-actions.ts';
+import { Approvals } from './Approvals.tsx';
+import { Chat } from './Chat.tsx';
+import type { MessageContext } from './ChatMessage.tsx';
+import type { CheckpointRow } from '../history/checkpoints-model.ts';
+import { CheckpointsPanel } from '../history/CheckpointsPanel.tsx';
+import { Composer, type EditTarget } from './Composer.tsx';
+import { InputRequests } from './InputRequests.tsx';
+import { lazy } from '../common/lazy.tsx';
+import {
+  placeholderFor,
+  questionWaiting,
+  waitingApprovals,
+  waitingInputs,
+} from '../workbench/open-session-model.ts';
+import { RewindNote } from './RewindNote.tsx';
+import { SessionBar } from '../sessions/SessionBar.tsx';
+import type { SessionView } from '../workbench/session-view.ts';
+import type { TurnRun } from './turn-run-model.ts';
+import { sessionUsageText } from '../common/usage-format.ts';
+import { useModelLoads } from './use-model-loads.ts';
+import type { WorkbenchState } from '../workbench/workbench-state.ts';
+
+// Shown above a session on an ADK server only.
+const RemoteBar = lazy(() => import('../remote/RemoteBar.tsx').then((m) => m.RemoteBar));
+
+interface Props {
+  state: WorkbenchState;
+  actions: AppActions;
+  /** What the panels derive from the open session (none open: undefined). */
+  session: SessionView | undefined;
+  /** The open session's agent. */
+  agent: AgentInfo | undefined;
+  /** A run holds the open session (here or in another tab). */
+  locked: boolean;
+  /** A flow session's checkpoints, and whether they show in place of the chat. */
+  checkpoints: CheckpointRow[];
+  checkpointsOpen: boolean;
+  onCheckpoints: (open: boolean) => void;
+  /** The turn whose message the composer edits, if any. */
+  editing: EditTarget | undefined;
+  onStartEdit: (target: EditTarget | undefined) => void;
+  messageContext: MessageContext;
+  /** The last turn's unfinished run (its Continue, Retry or Resume in the chat). */
+  unfinished: TurnRun | undefined;
+  onOpenSession: (sessionId: string) => void;
+  onShowNode: (nodeId: string) => void;
+  /** Shown above the chat (the first-run card). */
+  intro?: ComponentChildren;
+}
+
+/** The open session in the main area: its chat (or checkpoints), what waits, and the composer. */
+export function SessionMain({ state, actions, session, agent, locked, ...props }: Props) {
+  const { current, running, busyElsewhere, answered } = state;
+  const agentId = current?.summary.agentId;
+  const flow = !!agent?.flow;
+  const approvals = session && waitingApprovals(session.approvals, answered);
+  const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
+  return (
+    <>
+      <SessionBar
+        title={current?.summary.title}
+        usageText={sessionUsageText(state.usage)}
+        flow={flow}
+        checkpointsOpen={props.checkpointsOpen}
+        onCheckpoints={props.onCheckpoints}
+      />
+      {current?.summary.remote && (
+        <RemoteBar
+          key={current.summary.id}
+          remote={current.summary.remote}
+          disabled={locked}
+          onCopy={actions.copyToBrowser}
+          onOpen={props.onOpenSession}
+          loadTrace={actions.remoteTrace}
+        />
+      )}
+      {approvals && (
+        <Approvals
+          approvals={approvals}
+          disabled={locked}
+          onAnswer={actions.answer}
+          // Policies apply to the tools of the agent builder's agents and of flows.
+          {...(agentId && /^(agent|flow|example):/.test(agentId)
+            ? { onAllowAlways: actions.allowAlways }
+            : {})}
+        />
+      )}
+      {session && (
+        <InputRequests
+          requests={waitingInputs(session.inputs, answered)}
+          disabled={locked}
+          onReply={actions.respond}
+        />
+      )}
+      {props.intro}
+      {flow && current && props.checkpointsOpen ? (
+        <CheckpointsPanel
+          rows={props.checkpoints}
+          threadId={current.summary.id}
+          disabled={locked}
+          onRewind={actions.rewindToCheckpoint}
+          onShowNode={props.onShowNode}
+        />
+      ) : (
+        <Chat
+          items={session?.chat ?? EMPTY}
+          sent={state.sent}
+          runEventIds={state.runEventIds}
+          streaming={state.streaming}
+          stopped={state.stoppedText}
+          waiting={state.waiting}
+          unfinished={props.unfinished}
+          onResumeTurn={actions.resumeTurn}
+          running={running}
+          loads={loads}
+          context={props.messageContext}
+          earlier={session?.earlierMessages ?? false}
+          onShowEarlier={actions.showEarlierMessages}
+        />
+      )}
+      {state.rewind && (
+        <RewindNote said={state.rewind.said} disabled={locked} onUndo={actions.undoRewind} />
+      )}
+      <Composer
+        running={running}
+        disabled={!state.ready || busyElsewhere || !current || state.opening}
+        placeholder={placeholderFor(agentId)}
+        policy={agent?.attachments}
+        lastMessage={session?.lastMessage}
+        editing={props.editing}
+        returned={state.returned}
+        approvalsWaiting={approvals?.length ?? 0}
+        questionWaiting={questionWaiting(session?.inputs ?? EMPTY, answered)}
+        onSend={actions.send}
+        onEdit={actions.edit}
+        onStartEdit={props.onStartEdit}
+        onRejectAndSend={actions.rejectAndSend}
+        onShowApprovals={showApprovals}
+        onStop={actions.stop}
+      />
+    </>
+  );
+}
+
+const EMPTY: never[] = [];

@@ -1,0 +1,40 @@
+import { clip, TITLE_CHARS } from '../common/preview.ts';
+
+interface Props {
+  /** The open session's title (none open: the app's name). */
+  title: string | undefined;
+  /** What the session's model calls cost so far, if any. */
+  usageText: string;
+  /** A flow session shows its chat or its checkpoints. */
+  flow: boolean;
+  checkpointsOpen: boolean;
+  onCheckpoints: (open: boolean) => void;
+}
+
+/** The open session's heading, what it cost, and (for a flow) the Chat / Checkpoints switch. */
+export function SessionBar({ title, usageText, flow, checkpointsOpen, onCheckpoints }: Props) {
+  return (
+    <div class="session-bar">
+      <h1 class="session-heading">{title !== undefined ? clip(title, TITLE_CHARS) : 'Trellis'}</h1>
+      {usageText && (
+        <p class="session-usage" title="Counted over every answer, rewound ones too">
+          {usageText}
+        </p>
+      )}
+      {flow && (
+        <div class="view-switch" role="group" aria-label="View">
+          <button
+            type="button"
+            aria-pressed={!checkpointsOpen}
+            onClick={() => onCheckpoints(false)}
+          >
+            Chat
+          </button>
+          <button type="button" aria-pressed={checkpointsOpen} onClick={() => onCheckpoints(true)}>
+            Checkpoints
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

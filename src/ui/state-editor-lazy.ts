@@ -1,5 +1,0 @@
-// The state editor, loaded the first time someone edits state (it is not in the first page chunk).
-
-import { lazy } from './lazy.tsx';
-
-export const StateEditor = lazy(() => import('./StateEditor.tsx').then((m) => m.StateEditor));

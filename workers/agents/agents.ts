@@ -1,0 +1,97 @@
+// The agents a session can talk to (the demo agents, the example flows, the user's flows, the
+// agents of the agent builder) and one runner per agent id. A flow's or a built agent's runner is
+// built from its definition as stored when it was built; once that changes (an edit saved in
+// this tab or another, a provider's new key), the next run builds a new one.
+
+import { DEMO_AGENTS } from '../../src/demos/index.ts';
+import type { DemoTiming } from '../../src/demos/writing-workflow.ts';
+import { BaseAgent, InvalidRequestError, type Event, type Runner } from '../../src/index.ts';
+import { agentChoice } from '../sessions/sessions.ts';
+import { isRemoteId, remoteIdParts } from '../remote/adk-servers.ts';
+import { isFlowAgent, type AgentSource, type AppFlows } from '../flows/flows.ts';
+import { isSpecAgent, type AppAgentSpecs } from './agent-specs.ts';
+import type { AgentInfo } from '../protocol.ts';
+import { attachmentPolicy } from '../../src/models/attachments.ts';
+
+export class AppAgents {
+  private readonly runners = new Map<string, { version: string; runner: Runner }>();
+
+  constructor(
+    private readonly flows: AppFlows,
+    /** The demo pace now in force (a setting: it can change between runs). */
+    private readonly timing: () => Promise<DemoTiming | undefined>,
+    private readonly newRunner: (agent: BaseAgent, resumable: boolean) => Runner,
+    private readonly specs: AppAgentSpecs,
+  ) {}
+
+  /** The demo agents, then the example flows, then the user's flows, then the user's agents. */
+  async list(): Promise<AgentInfo[]> {
+    const demos = DEMO_AGENTS.map(({ id, name, description }) => ({
+      id,
+      name,
+      description,
+      kind: 'demo' as const,
+      attachments: attachmentPolicy('demo'),
+    }));
+    const [flows, specs] = await Promise.all([this.flows.agentInfos(), this.specs.agentInfos()]);
+    return [...demos, ...flows, ...specs];
+  }
+
+  async knows(agentId: string): Promise<boolean> {
+    if (isFlowAgent(agentId)) return this.flows.exists(agentId);
+    if (isSpecAgent(agentId)) return this.specs.exists(agentId);
+    return DEMO_AGENTS.some((agent) => agent.id === agentId);
+  }
+
+  /** Whether the agent's runs are offered for resuming (a built agent may say no). */
+  async resumable(agentId: string): Promise<boolean> {
+    return isSpecAgent(agentId) ? this.specs.resumable(agentId) : true;
+  }
+
+  /** InvalidRequestError unless the agent exists. */
+  async check(agentId: string): Promise<void> {
+    if (!(await this.knows(agentId))) throw new InvalidRequestError(`There is no agent ${agentId}`);
+  }
+
+  /** The agent's runner; a deleted flow is an InvalidRequestError saying so. */
+  async runner(agentId: string): Promise<Runner> {
+    const [source, timing] = await Promise.all([this.source(agentId), this.timing()]);
+    const version = `${source.version} ${JSON.stringify(timing ?? null)}`;
+    const cached = this.runners.get(agentId);
+    if (cached?.version === version) return cached.runner;
+    const runner = this.newRunner(source.create(timing), source.resumable ?? true);
+    this.runners.set(agentId, { version, runner });
+    return runner;
+  }
+
+  private async source(agentId: string): Promise<AgentSource & { resumable?: boolean }> {
+    // A session copied from an ADK server keeps the server's app as its agent: its runner
+    // rewinds and forks as any local one, and a message sent there is refused, not answered by
+    // another agent.
+    if (isRemoteId(agentId)) {
+      const appName = remoteIdParts(agentId)[1] ?? '';
+      return { version: 'adk-app', create: () => new ServerAppInCopy(appName) };
+    }
+    if (isFlowAgent(agentId)) return this.flows.source(agentId);
+    if (isSpecAgent(agentId)) return this.specs.source(agentId);
+    const choice = agentChoice(agentId);
+    return { version: 'demo', create: (timing) => choice.create(timing) };
+  }
+}
+
+/**
+ * The agent of a session copied from an ADK server: the server's app, which answers only in its
+ * own sessions. A run in the copy says so, and how to go on.
+ */
+class ServerAppInCopy extends BaseAgent {
+  constructor(private readonly appName: string) {
+    super({ name: appName.replace(/[^A-Za-z0-9_-]/g, '_').replace(/^(?![A-Za-z_])/, '_') });
+  }
+
+  // eslint-disable-next-line require-yield
+  protected override async *runAsyncImpl(): AsyncGenerator<Event, void> {
+    throw new InvalidRequestError(
+      `This session is a copy in this browser, and its agent, the ADK server's app "${this.appName}", answers only in its own sessions: choose an agent of this browser in the Agent select to go on here, or start a new session with the app`,
+    );
+  }
+}

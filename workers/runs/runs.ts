@@ -1,0 +1,308 @@
+// The runs of the app's sessions, as the worker does them: a message sent, an answer or a resume,
+// an edited or regenerated turn, and the list of runs to resume.
+// - every run holds the session's lock (one tab at a time) and can be stopped: it is then
+//   interrupted, and can be resumed;
+// - while it runs it tells other tabs what changed, after each stored event;
+// - a run of a session on an ADK server goes to AppRemote.
+
+import { DEFAULT_AGENT_ID } from '../../src/demos/index.ts';
+import {
+  InvalidRequestError,
+  REQUEST_CONFIRMATION_FUNCTION,
+  textOf,
+  type Content,
+  type Event,
+  type IndexedDbSessionService,
+  type InterruptedInvocation,
+  type RunConfig,
+  type Runner,
+} from '../../src/index.ts';
+import type { AttachmentPolicy } from '../../src/models/attachments.ts';
+import type { IndexedDbAppStore, SessionMeta } from '../../src/store/app-store.ts';
+import type { RunRecord } from '../../src/store/session-service.ts';
+import { isRemoteId, localOnly } from '../remote/adk-servers.ts';
+import type { AppAgents } from '../agents/agents.ts';
+import { REWIND_OWNER } from '../flows/flows.ts';
+import type { AppRemote } from '../remote/remote.ts';
+import { APP_NAME, DEFAULT_TITLE, USER_ID, userMessage, userText } from '../sessions/sessions.ts';
+import type {
+  InterruptedRun,
+  OutgoingAttachment,
+  RunCause,
+  RuntimeBroadcast,
+} from '../protocol.ts';
+import type { SessionLocks } from './session-locks.ts';
+
+/** Called with each event of a run as it comes (partial ones included). */
+export type EventListener = (event: Event) => void;
+
+/** What AppRuntime lends: its services, and its ways of reading a session's record. */
+export interface RunDeps {
+  sessions: IndexedDbSessionService;
+  store: IndexedDbAppStore;
+  locks: SessionLocks;
+  broadcast: (message: RuntimeBroadcast) => void;
+  agents: AppAgents;
+  remote: AppRemote;
+  runnerFor: (sessionId: string) => Promise<Runner>;
+  meta: (sessionId: string) => Promise<SessionMeta>;
+  /** The content of a turn's first event; InvocationNotFoundError for an unknown one. */
+  firstMessage: (sessionId: string, invocationId: string) => Promise<Content | undefined>;
+}
+
+export class AppRuns {
+  /** Stops the run of a session (the Stop button). */
+  private readonly controllers = new Map<string, AbortController>();
+
+  constructor(private readonly deps: RunDeps) {}
+
+  /** Sends a message as a new turn, with the files attached to it. */
+  async send(
+    sessionId: string,
+    text: string,
+    onEvent: EventListener,
+    attachments: readonly OutgoingAttachment[] = [],
+  ): Promise<void> {
+    if (isRemoteId(sessionId)) {
+      if (attachments.length > 0)
+        throw new InvalidRequestError('Files are not sent to ADK servers yet: send the text alone');
+      return this.deps.remote.send(sessionId, text, onEvent);
+    }
+    const message =
+      attachments.length === 0
+        ? userText(text)
+        : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
+    await this.run(sessionId, onEvent, async (runner, runConfig) => {
+      // Written beside the run, not before it: the model's first token need not wait for it.
+      const titled = this.titleFromFirstMessage(sessionId, message);
+      // Awaited after the run; a run that fails says why itself, and its failure comes first.
+      titled.catch(() => undefined);
+      const events = runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        newMessage: message,
+        runConfig,
+      });
+      return (async function* () {
+        yield* events;
+        await titled;
+      })();
+    });
+  }
+
+  /** Stops the session's run; it is then interrupted and can be resumed. */
+  stop(sessionId: string): void {
+    this.deps.remote.stop(sessionId);
+    this.controllers.get(sessionId)?.abort();
+  }
+
+  /**
+   * Runs a turn's message again with new text (Edit): the files it carried go with it. The old
+   * version stays as a branch.
+   */
+  async edit(
+    sessionId: string,
+    invocationId: string,
+    text: string,
+    onEvent: EventListener,
+  ): Promise<void> {
+    localOnly(sessionId, 'Edit');
+    const files = (await this.deps.firstMessage(sessionId, invocationId))?.parts.filter(
+      (part) => part.inlineData,
+    );
+    const newMessage = userText(text);
+    if (files?.length) newMessage.parts.push(...files);
+    await this.editRun(sessionId, invocationId, newMessage, onEvent);
+  }
+
+  /** Asks the same message of a turn again (Regenerate): the old answer stays as a branch. */
+  async regenerate(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    localOnly(sessionId, 'Regenerate');
+    const message = await this.deps.firstMessage(sessionId, invocationId);
+    if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
+      throw new InvalidRequestError('Only a turn that began with your message can be regenerated');
+    await this.editRun(sessionId, invocationId, message, onEvent);
+  }
+
+  private async editRun(
+    sessionId: string,
+    invocationId: string,
+    newMessage: Content,
+    onEvent: EventListener,
+  ): Promise<void> {
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
+      runner.editMessageAsync({
+        userId: USER_ID,
+        sessionId,
+        invocationId,
+        newMessage,
+        runConfig,
+      }),
+    );
+  }
+
+  async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
+    if (isRemoteId(sessionId)) return this.deps.remote.resume(sessionId, invocationId, onEvent);
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
+      runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        invocationId,
+        runConfig,
+      }),
+    );
+  }
+
+  /** Answers a confirmation request (Approve / Reject), which resumes the paused run. */
+  async answer(
+    sessionId: string,
+    requestId: string,
+    confirmed: boolean,
+    payload: unknown,
+    onEvent: EventListener,
+  ): Promise<void> {
+    const response = { confirmed, ...(payload === undefined || payload === '' ? {} : { payload }) };
+    await this.respond(sessionId, requestId, REQUEST_CONFIRMATION_FUNCTION, response, onEvent);
+  }
+
+  /**
+   * Answers a paused call (a long-running tool, a question to the user) with its response, as
+   * the user's function response: the run that waits for it goes on.
+   */
+  async respond(
+    sessionId: string,
+    callId: string,
+    name: string,
+    response: Record<string, unknown>,
+    onEvent: EventListener,
+  ): Promise<void> {
+    if (isRemoteId(sessionId))
+      return this.deps.remote.respond(sessionId, callId, name, response, onEvent);
+    const newMessage: Content = {
+      role: 'user',
+      parts: [{ functionResponse: { id: callId, name, response } }],
+    };
+    await this.run(sessionId, onEvent, async (runner, runConfig) =>
+      runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        newMessage,
+        runConfig,
+      }),
+    );
+  }
+
+  /**
+   * Runs that a reload, a crash, Stop, a failure or a rewind to a checkpoint cut off, and runs
+   * waiting for an answer, each with its turn's text and why it stopped.
+   */
+  async interruptedRuns(): Promise<InterruptedRun[]> {
+    const { agents, remote, sessions, store } = this.deps;
+    const runner = await agents.runner(DEFAULT_AGENT_ID);
+    const [runs, metas, records] = await Promise.all([
+      runner.listInterruptedInvocations({ userId: USER_ID }),
+      store.listSessionMeta(APP_NAME, USER_ID),
+      sessions.listRuns({ appName: APP_NAME, userId: USER_ID }),
+    ]);
+    const titles = new Map(metas.map((meta) => [meta.sessionId, meta.title]));
+    const agentIds = new Map(metas.map((meta) => [meta.sessionId, meta.agentId]));
+    const byRun = new Map(records.map((record) => [record.invocationId, record]));
+    const offered = await Promise.all(
+      runs.map((run) => agents.resumable(agentIds.get(run.sessionId) ?? DEFAULT_AGENT_ID)),
+    );
+    const remoteTitles = new Map((await remote.listSessions()).map((s) => [s.id, s.title]));
+    const remoteRuns = remote.interruptedRuns(remoteTitles);
+    const local = await Promise.all(
+      runs
+        .filter((_, i) => offered[i])
+        .map(async (run) => ({
+          ...run,
+          sessionTitle: titles.get(run.sessionId) ?? DEFAULT_TITLE,
+          turnText: await this.turnText(run.sessionId, run.invocationId),
+          cause: causeOf(run, byRun.get(run.invocationId)),
+        })),
+    );
+    return [...local, ...remoteRuns];
+  }
+
+  /** The text of the message that began a turn ('' when there is none to show). */
+  private async turnText(sessionId: string, invocationId: string): Promise<string> {
+    // A run whose first event is not there (left by a kill before it was written) has none.
+    const message = await this.deps.firstMessage(sessionId, invocationId).catch(() => undefined);
+    const text = textOf(message).trim();
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  }
+
+  /** Which of these sessions another tab (or this one) is running right now. */
+  async busySessions(): Promise<string[]> {
+    return [...(await this.deps.locks.held())];
+  }
+
+  /**
+   * Runs a stream of events under the session's lock, with a Stop button, handing each event to
+   * `onEvent` and telling other tabs as events are stored.
+   */
+  async run(
+    sessionId: string,
+    onEvent: EventListener,
+    start: (runner: Runner, runConfig: RunConfig) => Promise<AsyncGenerator<Event, void>>,
+  ): Promise<void> {
+    const { broadcast } = this.deps;
+    await this.deps.locks.withLock(sessionId, async () => {
+      const controller = new AbortController();
+      this.controllers.set(sessionId, controller);
+      broadcast({ type: 'busy-changed', sessionId, busy: true });
+      const runConfig: RunConfig = {
+        signal: controller.signal,
+        streamingMode: 'sse',
+        // A file attached to a message is also an artifact of the session (as in adk-web).
+        saveInputBlobsAsArtifacts: true,
+        // The page shows the user's message as saved only from now on (a kill before loses it).
+        onMessageStored: (event) => {
+          onEvent(event);
+          broadcast({ type: 'session-changed', sessionId });
+        },
+      };
+      try {
+        const runner = await this.deps.runnerFor(sessionId);
+        for await (const event of await start(runner, runConfig)) {
+          onEvent(event);
+          if (!event.partial) broadcast({ type: 'session-changed', sessionId });
+        }
+      } finally {
+        this.controllers.delete(sessionId);
+        broadcast({ type: 'busy-changed', sessionId, busy: false });
+        broadcast({ type: 'session-changed', sessionId });
+      }
+    });
+  }
+
+  private async attachmentPolicy(sessionId: string): Promise<AttachmentPolicy> {
+    const { agentId } = await this.deps.meta(sessionId);
+    const agent = (await this.deps.agents.list()).find((info) => info.id === agentId);
+    if (!agent) throw new InvalidRequestError(`There is no agent ${agentId}`);
+    return agent.attachments;
+  }
+
+  private async titleFromFirstMessage(sessionId: string, message: Content): Promise<void> {
+    const meta = await this.deps.meta(sessionId);
+    if (meta.title !== DEFAULT_TITLE) return;
+    const text = message.parts[0]?.text?.trim() ?? '';
+    await this.deps.store.putSessionMeta({
+      ...meta,
+      title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
+    });
+    this.deps.broadcast({ type: 'sessions-changed' });
+  }
+}
+
+/** Why a run listed as interrupted stopped, from its record (see Runner and rewindToCheckpoint). */
+function causeOf(
+  run: InterruptedRun | InterruptedInvocation,
+  record: RunRecord | undefined,
+): RunCause {
+  if (run.status === 'paused') return 'waiting';
+  if (record?.ownerId === REWIND_OWNER) return 'rewound';
+  if (run.error) return 'failed';
+  return record?.status === 'running' ? 'cut-off' : 'stopped';
+}
