@@ -19,7 +19,7 @@ export { IndexedDbSessionService } from './store/indexeddb-session-service.ts';
 export * from './store/artifact-service.ts';
 export { InMemoryArtifactService } from './store/in-memory-artifact-service.ts';
 export { IndexedDbArtifactService } from './store/indexeddb-artifact-service.ts';
-export { DEFAULT_DB_NAME, type IndexedDbServiceOptions } from './store/database.ts';
+export { DEFAULT_DB_NAME, type IndexedDbServiceOptions } from './store/connection.ts';
 export { withArtifactBytes } from './store/session-export.ts';
 export {
   TRELLIS_METADATA,

@@ -22,7 +22,7 @@ import {
 import { isOnBranch } from './contents.ts';
 import { runFunctionCalls } from './function-calls.ts';
 import type { Instruction } from './instructions.ts';
-import { buildLlmRequest, callModel } from './llm-call.ts';
+import { buildLlmRequest, callModel, type HistorySelector } from './llm-call.ts';
 import { pendingCalls } from './pending-calls.ts';
 import {
   transferTargets,
@@ -51,11 +51,7 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   history?: HistorySelector;
 }
 
-/** The events an agent's model sees, chosen from the active events of the session. */
-export type HistorySelector = (
-  events: readonly Event[],
-  ctx: InvocationContext,
-) => readonly Event[];
+export type { HistorySelector } from './llm-call.ts';
 
 /** Where the agent stands after a step: go on with another model call, finished, or paused. */
 type StepOutcome = 'continue' | 'done' | 'paused';

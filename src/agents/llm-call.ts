@@ -13,15 +13,33 @@ import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { buildContents } from './contents.ts';
 import { cachedContents } from './contents-cache.ts';
-import { renderInstruction } from './instructions.ts';
+import { renderInstruction, type Instruction } from './instructions.ts';
 import { lendContents } from './lent-contents.ts';
 import { withModelWaits } from './model-stream.ts';
-import type { LlmAgent } from './llm-agent.ts';
-import { transferInstruction, transferTargets } from './transfer.ts';
+import { transferInstruction, transferTargets, type TransferCapable } from './transfer.ts';
+import type { BaseAgent } from './base-agent.ts';
+
+/** The events an agent's model sees, chosen from the active events of the session. */
+export type HistorySelector = (
+  events: readonly Event[],
+  ctx: InvocationContext,
+) => readonly Event[];
+
+/**
+ * What a model call needs of its agent: an LlmAgent, known here by its shape so that the import
+ * runs one way (llm-agent.ts calls this file).
+ */
+export interface ModelCallingAgent extends BaseAgent, TransferCapable {
+  readonly model: BaseLlm;
+  readonly instruction: Instruction;
+  readonly outputKey: string | undefined;
+  readonly includeContents: 'default' | 'none';
+  readonly history: HistorySelector | undefined;
+}
 
 /** The request for the agent's next model call: instructions, the conversation, the tools. */
 export async function buildLlmRequest(
-  agent: LlmAgent,
+  agent: ModelCallingAgent,
   ctx: InvocationContext,
   tools: ReadonlyMap<string, BaseTool>,
 ): Promise<LlmRequest> {
@@ -47,7 +65,7 @@ export async function buildLlmRequest(
  * The conversation for the model: kept up to date with the active events (see contents-cache)
  * unless a history selector chose other events than all of them.
  */
-function contentsFor(agent: LlmAgent, ctx: InvocationContext): readonly Content[] {
+function contentsFor(agent: ModelCallingAgent, ctx: InvocationContext): readonly Content[] {
   const options = { includeContents: agent.includeContents };
   if (agent.history) {
     const events = ctx.activeEvents();
@@ -73,7 +91,7 @@ function requestContents(model: BaseLlm, contents: readonly Content[]): Content[
 }
 
 /** The model's name for its span; an agent with none fails in the call itself. */
-function modelNameOf(agent: LlmAgent): string {
+function modelNameOf(agent: ModelCallingAgent): string {
   try {
     return agent.model.model;
   } catch {
@@ -91,7 +109,7 @@ function modelNameOf(agent: LlmAgent): string {
  * then throws (the runner stores a stopped answer even though the run is cancelled).
  */
 export async function* callModel(
-  agent: LlmAgent,
+  agent: ModelCallingAgent,
   ctx: InvocationContext,
   request: LlmRequest,
   tools: ReadonlyMap<string, BaseTool>,
@@ -186,7 +204,7 @@ export async function* callModel(
 }
 
 function modelEvent(
-  agent: LlmAgent,
+  agent: ModelCallingAgent,
   base: Event,
   response: LlmResponse,
   tools: ReadonlyMap<string, BaseTool>,

@@ -8,7 +8,26 @@ import type { Content, Part } from './content.ts';
 import type { Event } from './event.ts';
 import { newEventId } from './ids.ts';
 import { ownValue, setOwn } from './state.ts';
-import type { TrellisMetadata } from './session-file.ts';
+
+/** What Trellis keeps of its own in an exported event's `customMetadata.trellis`. */
+export interface TrellisMetadata {
+  /** On the first event: the session's title and agent. */
+  session?: SessionFileExtras;
+  /** On a checkpoint rewind's marker: the event it rewound to (not a field of ADK's actions). */
+  rewindAfterEventId?: string;
+  /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
+  artifacts?: Record<string, unknown>;
+  /**
+   * On the one event of an export of a session without events: the event is only there to carry
+   * `session` (ADK's Session has no other place for it) and is not imported as an event.
+   */
+  sessionOnly?: true;
+}
+
+export interface SessionFileExtras {
+  title?: string;
+  agentId?: string;
+}
 
 /** The longest id (of an event, an invocation, an agent) or author a file may give. */
 export const MAX_FILE_ID = 256;

@@ -28,31 +28,15 @@ import {
   restoreEvent,
   timeUnitOf,
   trellisMetadataOf,
+  type SessionFileExtras,
+  type TrellisMetadata,
 } from './session-file-event.ts';
 import { initialStateOf } from './session-file-state.ts';
 
 /** The format name of the top-level `trellis` field older Trellis exports carried. */
 export const SESSION_FILE_FORMAT = 'trellis-session';
 
-/** What Trellis keeps of its own in an exported event's `customMetadata.trellis`. */
-export interface TrellisMetadata {
-  /** On the first event: the session's title and agent. */
-  session?: SessionFileExtras;
-  /** On a checkpoint rewind's marker: the event it rewound to (not a field of ADK's actions). */
-  rewindAfterEventId?: string;
-  /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
-  artifacts?: Record<string, unknown>;
-  /**
-   * On the one event of an export of a session without events: the event is only there to carry
-   * `session` (ADK's Session has no other place for it) and is not imported as an event.
-   */
-  sessionOnly?: true;
-}
-
-export interface SessionFileExtras {
-  title?: string;
-  agentId?: string;
-}
+export type { SessionFileExtras, TrellisMetadata } from './session-file-event.ts';
 
 export interface SessionFile {
   id: string;

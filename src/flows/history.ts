@@ -3,7 +3,7 @@
 
 import type { Event } from '../core/event.ts';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
-import type { HistorySelector } from '../agents/llm-agent.ts';
+import type { HistorySelector } from '../agents/llm-call.ts';
 import { runStartIndex } from './flow-events.ts';
 import type { HistoryMode } from './flow.ts';
 

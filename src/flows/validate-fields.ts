@@ -2,8 +2,7 @@
 // servers) or that have a shape of their own (structured output), for validate.ts.
 
 import { OUTPUT_FIELD_TYPES } from './flow.ts';
-import type { ValidateFlowOptions } from './validate.ts';
-import type { FlowNodeData, Report } from './validate-graph.ts';
+import type { FlowNodeData, Report, ValidateFlowOptions } from './validate-graph.ts';
 
 interface FieldContext {
   options: ValidateFlowOptions;

@@ -4,6 +4,20 @@
 import { ELSE } from './conditions.ts';
 import type { FlowNodeType } from './flow.ts';
 
+/** What validateFlow checks names against (validate.ts). */
+export interface ValidateFlowOptions {
+  /** The model names `compileFlow` knows; not checked when absent. */
+  models?: readonly string[];
+  /** The tool names `compileFlow` knows; not checked when absent. */
+  tools?: readonly string[];
+  /**
+   * The tool servers (Settings → Tool servers) by name: a node may then also name
+   * `Server name/tool`, a tool of that server (checked when the flow runs: listing needs the
+   * server).
+   */
+  toolServers?: readonly string[];
+}
+
 /** Records a problem, on a node when it concerns one. */
 export type Report = (message: string, nodeId?: string) => void;
 

@@ -25,20 +25,14 @@ import {
   isStringArray,
   shown,
 } from './validate-fields.ts';
-import { checkGraph, type FlowNodeData, type Report } from './validate-graph.ts';
+import {
+  checkGraph,
+  type FlowNodeData,
+  type Report,
+  type ValidateFlowOptions,
+} from './validate-graph.ts';
 
-export interface ValidateFlowOptions {
-  /** The model names `compileFlow` knows; not checked when absent. */
-  models?: readonly string[];
-  /** The tool names `compileFlow` knows; not checked when absent. */
-  tools?: readonly string[];
-  /**
-   * The tool servers (Settings → Tool servers) by name: a node may then also name
-   * `Server name/tool`, a tool of that server (checked when the flow runs: listing needs the
-   * server).
-   */
-  toolServers?: readonly string[];
-}
+export type { ValidateFlowOptions } from './validate-graph.ts';
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const STATE_OPERATIONS: readonly unknown[] = ['replace', 'append'];

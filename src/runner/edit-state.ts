@@ -8,7 +8,7 @@ import { SessionNotFoundError, InvalidRequestError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { checkStateChanges, createStateEditEvent, effectiveChanges } from '../core/state-edit.ts';
 import { hasKeys } from '../core/state.ts';
-import type { Runner } from './runner.ts';
+import type { BaseSessionService } from '../store/session-service.ts';
 
 export interface EditStateRequest {
   userId: string;
@@ -27,7 +27,7 @@ export interface EditStateRequest {
  * one writer per session (the app holds the session's lock, as for a run).
  */
 export async function editSessionState(
-  runner: Pick<Runner, 'appName' | 'sessionService'>,
+  runner: { readonly appName: string; readonly sessionService: BaseSessionService },
   { userId, sessionId, changes }: EditStateRequest,
 ): Promise<Event> {
   const asked = checkStateChanges(changes);

@@ -2,7 +2,6 @@
 
 import type { OpenSpan } from '../tracing/open-span.ts';
 import type { InvocationTracer } from '../tracing/tracer.ts';
-import type { BaseAgent } from '../agents/base-agent.ts';
 import { ActiveEventsView } from '../core/active-events.ts';
 import { appendEvent, logOf, withLogEvents } from '../core/log-prefix.ts';
 import type { Content } from '../core/content.ts';
@@ -37,6 +36,15 @@ export interface RunConfig {
 export const DEFAULT_MAX_LLM_CALLS = 500;
 
 /**
+ * The agent an invocation context is seen by, as the runner knows it: by its name (events are
+ * authored by it). The agents (src/agents) import the context, so it knows them by this shape
+ * rather than by `BaseAgent`, and the import runs one way.
+ */
+export interface InvocationAgent {
+  readonly name: string;
+}
+
+/**
  * The invocation's working copy of the session: the runner appends each stored event to it and
  * applies the event's full state delta (`temp:` keys included, which live only here). Its events
  * share the session's log until someone reads them (see core/log-prefix.ts): the library itself
@@ -64,7 +72,7 @@ interface InvocationShared {
 
 export interface InvocationContextInit {
   invocationId: string;
-  agent: BaseAgent;
+  agent: InvocationAgent;
   session: Session;
   sessionService: BaseSessionService;
   artifactService?: BaseArtifactService | undefined;
@@ -84,7 +92,7 @@ export interface InvocationContextInit {
 
 interface ContextFields {
   readonly invocationId: string;
-  readonly agent: BaseAgent;
+  readonly agent: InvocationAgent;
   readonly branch: string | undefined;
   readonly session: LiveSession;
   readonly sessionService: BaseSessionService;
@@ -99,7 +107,7 @@ interface ContextFields {
 
 export class InvocationContext {
   readonly invocationId: string;
-  readonly agent: BaseAgent;
+  readonly agent: InvocationAgent;
   /** The ParallelAgent branch this agent runs on (`parent.child`), if any. */
   readonly branch: string | undefined;
   readonly session: LiveSession;
@@ -176,7 +184,7 @@ export class InvocationContext {
    * an agent that opened one, with new spans under its `span`).
    */
   forAgent(
-    agent: BaseAgent,
+    agent: InvocationAgent,
     branch: string | undefined = this.branch,
     span: OpenSpan | undefined = this.span,
   ): InvocationContext {

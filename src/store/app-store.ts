@@ -2,14 +2,13 @@
 // agent, the user's flows, model providers and agents, and the user's settings.
 
 import {
-  DatabaseRef,
   Stores,
   type AgentSpecRecord,
   type FlowRecord,
   type ProviderRecord,
-  type IndexedDbServiceOptions,
   type SessionMetaRecord,
 } from './database.ts';
+import { DatabaseRef, type IndexedDbServiceOptions } from './connection.ts';
 import { InvalidRequestError } from '../core/errors.ts';
 import { writeTransaction } from './transaction.ts';
 

@@ -9,7 +9,8 @@
 import { SessionNotFoundError } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import { setOwn } from '../core/state.ts';
-import { Stores, type DatabaseRef } from './database.ts';
+import { Stores } from './database.ts';
+import { type DatabaseRef } from './connection.ts';
 import type { EventLogCache } from './event-log-cache.ts';
 import { putVersionInTx, type VersionContent } from './indexeddb-artifact-service.ts';
 import { deepFreeze, type SessionRecord } from './session-log.ts';

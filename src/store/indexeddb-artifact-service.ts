@@ -2,15 +2,13 @@
 
 import { bytesToBase64, type Part } from '../core/content.ts';
 import {
-  DatabaseRef,
   Stores,
   sessionRange,
-  withStorageErrors,
   type ArtifactRecord,
   type ArtifactRecordKey,
-  type IndexedDbServiceOptions,
   type TrellisDb,
 } from './database.ts';
+import { DatabaseRef, withStorageErrors, type IndexedDbServiceOptions } from './connection.ts';
 import {
   BaseArtifactService,
   artifactContentOf,

@@ -7,14 +7,8 @@ import { newSessionId } from '../core/ids.ts';
 import { LogPrefix } from '../core/log-prefix.ts';
 import { createRewindMarker, planRewind, requestedRewindTarget } from '../core/rewind.ts';
 import { setOwn } from '../core/state.ts';
-import {
-  DatabaseRef,
-  Stores,
-  sessionRange,
-  withStorageErrors,
-  type IndexedDbServiceOptions,
-  type TrellisDb,
-} from './database.ts';
+import { Stores, sessionRange, type TrellisDb } from './database.ts';
+import { DatabaseRef, withStorageErrors, type IndexedDbServiceOptions } from './connection.ts';
 import type { BaseArtifactService } from './artifact-service.ts';
 import { EventLogCache } from './event-log-cache.ts';
 import { IndexedDbAppends } from './indexeddb-appends.ts';
@@ -69,14 +63,8 @@ import {
 import { readSessionSummary, switchMarker, type TurnReader } from './turn-summary.ts';
 import { readLogPage } from './log-page.ts';
 import { heldStateOf } from './long-values.ts';
-import {
-  WRITE_STORES,
-  addSession,
-  appendInTx,
-  heldRecordOf,
-  readScopes,
-  seqRange,
-} from './session-writes.ts';
+import { addSession, appendInTx, heldRecordOf, readScopes, seqRange } from './session-writes.ts';
+import { WRITE_STORES } from './transaction.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbSessionService extends BaseSessionService {

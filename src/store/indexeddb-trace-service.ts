@@ -5,7 +5,8 @@
 
 import type { SpanKey, SpanRecord } from '../tracing/span.ts';
 import { BaseTraceService, byStart, type ListSpansRequest } from '../tracing/trace-service.ts';
-import { DatabaseRef, Stores, sessionRange, type IndexedDbServiceOptions } from './database.ts';
+import { Stores, sessionRange } from './database.ts';
+import { DatabaseRef, type IndexedDbServiceOptions } from './connection.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
 export class IndexedDbTraceService extends BaseTraceService {

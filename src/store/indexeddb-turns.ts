@@ -2,7 +2,7 @@
 // or an append's (to find where a marker moves the tip) or a summary's own read.
 
 import { Stores, sessionRange, type CheckpointRecord } from './database.ts';
-import type { AppendTx } from './session-writes.ts';
+import type { AppendTx } from './transaction.ts';
 import type { ReadTx } from './transaction.ts';
 import { NO_TURN, type SessionRecord } from './session-log.ts';
 import type { StoredTurn, TurnReader } from './turn-summary.ts';

@@ -14,22 +14,12 @@
 //   identity), so nothing can name a value other than the one it stood for.
 
 import { setOwn } from '../core/state.ts';
-import { Stores } from './database.ts';
+import { Stores, type LongIds, type LongValueRecord } from './database.ts';
+export type { LongIds, LongValueRecord } from './database.ts';
 import { deepFreeze } from './session-log.ts';
 
 /** A value over this many characters (strings; JSON-ish size for the rest) is kept out of line. */
 export const LONG_VALUE_CHARS = 8_192;
-
-/** State key → id of its value in the `longValues` store. */
-export type LongIds = Record<string, string>;
-
-export interface LongValueRecord {
-  appName: string;
-  userId: string;
-  sessionId: string;
-  id: string;
-  value: unknown;
-}
 
 /** A state as it is stored: its short values inline, the long ones by id. */
 export interface StoredState {

@@ -21,7 +21,8 @@ import {
 import { artifactsNotAtomic, deepFreeze, newSessionRecord } from './session-log.ts';
 import { importedRecord } from './session-import.ts';
 import type { ForkSessionRequest, SessionKey } from './session-service.ts';
-import { addSession, appendInTx, readScopes, writeLog, type AppendTx } from './session-writes.ts';
+import { addSession, appendInTx, readScopes, writeLog } from './session-writes.ts';
+import { type AppendTx } from './transaction.ts';
 
 /** Session `id` made of `request`'s session up to its turn `atInvocationId`. */
 export async function forkInTx(

@@ -19,7 +19,7 @@ import {
 } from './session-log.ts';
 import { tipRestoredBy } from './turn-summary.ts';
 import type { RunRecord } from './session-service.ts';
-import type { WriteTx } from './transaction.ts';
+import { WRITE_STORES, type AppendTx, type WriteTx } from './transaction.ts';
 import {
   heldStateOf,
   rememberLongValues,
@@ -28,21 +28,6 @@ import {
   type FreshLongValue,
   type LongValueReader,
 } from './long-values.ts';
-
-/**
- * Every write spans all the stores: an append may take a checkpoint and change app or user
- * state, and a rewind or fork also writes artifacts, all in one transaction.
- */
-export const WRITE_STORES = [
-  Stores.sessions,
-  Stores.events,
-  Stores.appStates,
-  Stores.userStates,
-  Stores.checkpoints,
-  Stores.artifacts,
-  Stores.longValues,
-];
-export type AppendTx = WriteTx<typeof WRITE_STORES>;
 
 /**
  * The stores of an append: those of every write, and the runs store when the append also writes

@@ -1,11 +1,27 @@
 // One IndexedDB transaction around a body of work: all of it commits, or none of it does.
 
 import type { IDBPTransaction, StoreNames } from 'idb';
-import { withStorageErrors, type TrellisDb, type TrellisSchema } from './database.ts';
+import { Stores, type TrellisDb, type TrellisSchema } from './database.ts';
+import { withStorageErrors } from './connection.ts';
 
 export type StoreName = StoreNames<TrellisSchema>;
 export type WriteTx<S extends StoreName[]> = IDBPTransaction<TrellisSchema, S, 'readwrite'>;
 export type ReadTx<S extends StoreName[]> = IDBPTransaction<TrellisSchema, S, 'readonly'>;
+
+/**
+ * Every write spans all the stores: an append may take a checkpoint and change app or user
+ * state, and a rewind or fork also writes artifacts, all in one transaction.
+ */
+export const WRITE_STORES = [
+  Stores.sessions,
+  Stores.events,
+  Stores.appStates,
+  Stores.userStates,
+  Stores.checkpoints,
+  Stores.artifacts,
+  Stores.longValues,
+];
+export type AppendTx = WriteTx<typeof WRITE_STORES>;
 
 /**
  * Runs `body` in a readwrite transaction over `stores` and resolves once it has committed.

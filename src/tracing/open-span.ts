@@ -315,3 +315,10 @@ export function spanRecordOf(span: OpenSpan): SpanRecord {
   if (branch) record.branch = branch;
   return record;
 }
+
+/** Where a run's spans go as they end (each trace service has its own, see trace-service.ts). */
+export interface SpanSink {
+  add(span: OpenSpan): void;
+  /** Resolves once every span added so far was written or dropped; nothing: already kept. */
+  flush(): Promise<void> | undefined;
+}

@@ -2,9 +2,8 @@
 // records and written in batches, when the run ends (the runner flushes), when many wait, or a
 // moment after the first waited (so a run cut off by a crash loses at most that moment's spans).
 
-import { spanRecordOf, type OpenSpan } from './open-span.ts';
-import type { BaseTraceService } from './trace-service.ts';
-import type { SpanSink } from './tracer.ts';
+import { spanRecordOf, type OpenSpan, type SpanSink } from './open-span.ts';
+import type { SpanRecord } from './span.ts';
 
 /** How many ended spans wait at most before they are written. */
 const BATCH = 32;
@@ -15,7 +14,9 @@ export class BatchedSpans implements SpanSink {
   private pending: OpenSpan[] = [];
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly service: BaseTraceService) {}
+  constructor(
+    private readonly service: { putSpans(spans: readonly SpanRecord[]): Promise<void> },
+  ) {}
 
   add(span: OpenSpan): void {
     this.pending.push(span);

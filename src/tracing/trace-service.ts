@@ -3,10 +3,9 @@
 // best-effort, not in the transaction of the events they belong to (a crash can lose the spans
 // of the moment it struck, never an event). A trace is read by invocation, without the log.
 
-import { OpenSpan, spanRecordOf, type TraceRun } from './open-span.ts';
+import { OpenSpan, spanRecordOf, type SpanSink, type TraceRun } from './open-span.ts';
 import type { SpanKey, SpanRecord } from './span.ts';
 import { BatchedSpans } from './span-batches.ts';
-import type { SpanSink } from './tracer.ts';
 
 export interface ListSpansRequest extends SpanKey {
   /** One invocation's spans; all of the session's when absent. */

@@ -14,16 +14,10 @@ import {
   WaitSpan,
   type OpenSpan,
   type SpanParent,
+  type SpanSink,
 } from './open-span.ts';
 import { preciseNow, type SpanKey } from './span.ts';
 import type { BaseTraceService } from './trace-service.ts';
-
-/** Where a run's spans go as they end (each trace service has its own, see trace-service.ts). */
-export interface SpanSink {
-  add(span: OpenSpan): void;
-  /** Resolves once every span added so far was written or dropped; nothing: already kept. */
-  flush(): Promise<void> | undefined;
-}
 
 export class InvocationTracer {
   readonly run: TraceRun;

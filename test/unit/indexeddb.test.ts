@@ -10,7 +10,8 @@ import {
   createEvent,
 } from '../../src/index.ts';
 import { IndexedDbAppStore } from '../../src/store/app-store.ts';
-import { DB_VERSION, withStorageErrors } from '../../src/store/database.ts';
+import { DB_VERSION } from '../../src/store/database.ts';
+import { withStorageErrors } from '../../src/store/connection.ts';
 import { freshDbName, rejectionOf } from '../support/helpers.ts';
 
 const toClose: { close(): Promise<void> }[] = [];

@@ -10,7 +10,7 @@
 // - an interrupted download keeps its partial file (that is what resuming needs).
 
 import { InvalidRequestError, StorageFullError } from '../../src/core/errors.ts';
-import type { LocalModelFile } from './local-models.ts';
+import type { LocalModelFile } from './backend.ts';
 
 export interface DownloadProgress {
   url: string;

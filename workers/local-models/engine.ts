@@ -9,7 +9,7 @@ import { readGgufFacts } from '../../src/models/local/gguf-metadata.ts';
 import { contextToLoad } from '../../src/models/local/local-context.ts';
 import { localModelMemory } from '../../src/models/local/local-memory.ts';
 import { localThreads } from '../../src/models/local/local-threads.ts';
-import type { LoadedLocalModel } from './local-models.ts';
+import type { LoadedLocalModel } from './backend.ts';
 
 /**
  * Loads the model from its files (the parts of a split model in order). `onRead` is told how many

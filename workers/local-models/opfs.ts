@@ -4,7 +4,7 @@
 
 import { InvalidRequestError } from '../../src/core/errors.ts';
 import { modelParts, partName, splitPart } from '../../src/models/local/gguf-split.ts';
-import type { LocalModelBackend } from './local-models.ts';
+import type { LocalModelBackend } from './backend.ts';
 
 const MODELS_DIRECTORY = 'models';
 

@@ -12,7 +12,7 @@ import {
   toStoredEvent,
   type SessionRecord,
 } from '../../../../src/store/session-log.ts';
-import { WRITE_STORES } from '../../../../src/store/session-writes.ts';
+import { WRITE_STORES } from '../../../../src/store/transaction.ts';
 import { writeTransaction } from '../../../../src/store/transaction.ts';
 
 export const APPEND_STEPS = [
