@@ -393,3 +393,11 @@ export const DEFAULT_SETTINGS: Settings = {
   demoPace: 'visible',
   theme: 'system',
 };
+
+/** Whether a passphrase protects the stored keys, and whether this tab holds the key (keys/key-vault.ts). */
+export interface KeyStatus {
+  /** A passphrase protects the stored secrets. */
+  protected: boolean;
+  /** This tab holds the key (always true when not protected). */
+  unlocked: boolean;
+}

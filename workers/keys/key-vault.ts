@@ -19,6 +19,7 @@ import { base64ToBytes, bytesToBase64 } from '../../src/core/content.ts';
 import { InvalidRequestError, KeysLockedError } from '../../src/core/errors.ts';
 import type { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import type { SealedSecret } from '../../src/store/database.ts';
+import type { KeyStatus } from '../protocol.ts';
 
 export type { SealedSecret };
 
@@ -41,12 +42,7 @@ export interface KeyProtectionRecord {
   check: SealedSecret;
 }
 
-export interface KeyStatus {
-  /** A passphrase protects the stored secrets. */
-  protected: boolean;
-  /** This tab holds the key (always true when not protected). */
-  unlocked: boolean;
-}
+export type { KeyStatus } from '../protocol.ts';
 
 /** A stored secret: plain text (no passphrase, or stored before one was set) or sealed. */
 export type StoredSecret = string | SealedSecret;

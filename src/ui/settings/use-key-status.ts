@@ -3,7 +3,7 @@
 // locked, unlocked).
 
 import { useEffect, useState } from 'preact/hooks';
-import type { KeyStatus } from '../../../workers/keys/key-vault.ts';
+import type { KeyStatus } from '../../../workers/protocol.ts';
 import type { RuntimeClient } from '../workbench/workbench-state.ts';
 
 export type { KeyStatus };

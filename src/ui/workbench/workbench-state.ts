@@ -1,18 +1,15 @@
 // The workbench's state (what the page shows) and how the open session follows a run.
 
-import type { Remote } from 'comlink';
 import type { Event } from '../../core/event.ts';
 import type { ModelWait } from '../../core/model-wait.ts';
 import { applyDelta, setOwn } from '../../core/state.ts';
 import type { SessionUsage } from '../../core/usage.ts';
-import type { RuntimeApi } from '../../../workers/runtime.ts';
 import type {
   AgentInfo,
   InterruptedRun,
   LogEntry,
   OpeningLimits,
   OutgoingAttachment,
-  RuntimeBroadcast,
   SessionOpening,
   SessionSummary,
   Settings,
@@ -87,13 +84,7 @@ export interface WorkbenchState {
   rewind: { said: string; markerInvocationId: string } | undefined;
 }
 
-export interface RuntimeClient {
-  runtime: Remote<RuntimeApi>;
-  /** Wraps a callback so that the worker can call it (Comlink's proxy). */
-  callback: (listener: (event: Event) => void) => (event: Event) => void;
-  /** Listens to what every tab's worker says it changed; returns the unsubscribe. */
-  onBroadcast: (listener: (message: RuntimeBroadcast) => void) => () => void;
-}
+export type { RuntimeClient } from './runtime-client.ts';
 
 export const INITIAL: WorkbenchState = {
   ready: false,
