@@ -1,4 +1,5 @@
-// The public API of the Trellis library (DESIGN §4). It runs in the worker, in Node and in the page.
+// The public API of the Trellis library (DESIGN §4). It runs in the worker, in Node and in the
+// page.
 
 // data model
 export * from './core/content.ts';

@@ -39,9 +39,10 @@ export const CONTENT_SECURITY_POLICY = policyConnectingTo("'self' https: http: w
 export const PAGE_CONTENT_SECURITY_POLICY = policyConnectingTo("'self' blob:");
 
 /**
- * Trusted Types (src/ui/shell/trusted-types.ts), for documents only: a worker's policy comes from its
- * own script's response, and the workers (the runtime, wllama's, the service worker) touch no DOM
- * but do start workers from URLs, which Trusted Types would refuse without a policy of their own.
+ * Trusted Types (src/ui/shell/trusted-types.ts), for documents only: a worker's policy comes from
+ * its own script's response, and the workers (the runtime, wllama's, the service worker) touch no
+ * DOM but do start workers from URLs, which Trusted Types would refuse without a policy of their
+ * own.
  */
 export const TRUSTED_TYPES_POLICY =
   "require-trusted-types-for 'script'; trusted-types default trellis-markdown";

@@ -50,9 +50,10 @@ addPlugins([{ handlerWillRespond: async ({ request, response }) => secured(reque
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // Any other address in the app opens the app. The page's own addresses are fragments of `/`
-// (`/#/session/<id>/…`, src/ui/shell/address.ts), which never reach this worker but as `/`, served from
-// the precache above, offline too; this route is for any path typed or linked by hand. An address
-// that names a file the app does not have (`/robots.txt` once) goes to the host, which answers 404.
+// (`/#/session/<id>/…`, src/ui/shell/address.ts), which never reach this worker but as `/`, served
+// from the precache above, offline too; this route is for any path typed or linked by hand. An
+// address that names a file the app does not have (`/robots.txt` once) goes to the host, which
+// answers 404.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
     denylist: [FILE_ADDRESS],

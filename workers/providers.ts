@@ -4,8 +4,8 @@
 //   field with the key masked; broadcasts say only that providers changed;
 // - every message that could quote the key (a provider's error, say) is redacted first;
 // - a provider that agents use cannot be deleted (they would stop working without a word);
-// - with a passphrase (workers/keys/key-vault.ts) a key is stored sealed, with its masked hint beside
-//   it, and opened only to build a model or list models.
+// - with a passphrase (workers/keys/key-vault.ts) a key is stored sealed, with its masked hint
+// beside it, and opened only to build a model or list models.
 
 import { InvalidRequestError, type BaseLlm, type HttpModelOptions } from '../src/index.ts';
 import { redact } from '../src/models/model-errors.ts';

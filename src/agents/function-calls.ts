@@ -154,7 +154,7 @@ async function runCall(
 }
 
 /**
- * The store's failures (nothing of the write that failed was saved, see store/database.ts), and
+ * The store's failures (nothing of the write that failed was saved, see store/connection.ts), and
  * a tool server that could not be reached (the call was never made).
  */
 const STORAGE_FAILURES = new Set(['StorageError', 'StorageFullError', 'McpServerUnreachableError']);

@@ -47,7 +47,8 @@ export function providerClient(
         ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
       });
     case 'local-gguf':
-      // Its model needs the file and wllama, which the app's worker has (workers/local-models/local-models.ts).
+      // Its model needs the file and wllama, which the app's worker has
+      // (workers/local-models/local-models.ts).
       throw new InvalidRequestError(
         `${spec.name} is a local model: it runs in the app, from its file in Settings → Providers`,
       );

@@ -8,8 +8,9 @@
 // test/bench/results.json's chromium part and the tables of BENCHMARKS.md. How it is made fair:
 // docs/local-models.md, "Measured".
 //
-// npx vitest run --project bench test/bench/local-model.bench.ts (about 5 minutes, more on a busy machine).
-// TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two threads.
+// npx vitest run --project bench test/bench/local-model.bench.ts (about 5 minutes, more on a busy
+// machine). TRELLIS_LOCAL_THREADS=2 serves both pages cross-origin isolated, so every side runs two
+// threads.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
-// The tables of test/bench/results.json: printed by each benchmark, and kept in BENCHMARKS.md between
-// its two markers (the rest of that file is written by hand).
+// The tables of test/bench/results.json: printed by each benchmark, and kept in BENCHMARKS.md
+// between its two markers (the rest of that file is written by hand).
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
-// The page's address (src/ui/shell/address.ts): a reload comes back to the session and view it shows,
-// Back and Forward move between the sessions and views the user went to, offline too (the
-// service worker serves the app for every address), and an address that names no session here
-// says so and opens the latest one.
+// The page's address (src/ui/shell/address.ts): a reload comes back to the session and view it
+// shows, Back and Forward move between the sessions and views the user went to, offline too (the
+// service worker serves the app for every address), and an address that names no session here says
+// so and opens the latest one.
 
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';

@@ -1,8 +1,9 @@
 // Settings → Back up & restore in the worker's runtime (Node over fake-indexeddb): a workspace
-// backed up in one "browser" (database) and restored into an empty one and into one in use —
-// every session (events and artifact versions, its dates and its traces), flow, agent, provider
-// and tool server, ids kept, never a key or a token; a version 1 file still restores; a second restore changes nothing; something here that differs is named
-// as a conflict and kept; a bad file is refused whole.
+// backed up in one "browser" (database) and restored into an empty one and into one in use — every
+// session (events and artifact versions, its dates and its traces), flow, agent, provider and tool
+// server, ids kept, never a key or a token; a version 1 file still restores; a second restore
+// changes nothing; something here that differs is named as a conflict and kept; a bad file is
+// refused whole.
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';

@@ -1,8 +1,8 @@
-// Local models in this tab's memory (workers/local-models/local-models.ts) on a backend in memory instead of
-// OPFS and wllama: Load and Unload, the state Settings shows (loading: bytes read; loaded:
-// threads and memory), one model at a time (loading one unloads the other, after its reply),
-// unloading one left unused, and a load that fails for memory saying so. Also the pure parts: the memory estimate, split
-// models' parts, and the sentences of the state.
+// Local models in this tab's memory (workers/local-models/local-models.ts) on a backend in memory
+// instead of OPFS and wllama: Load and Unload, the state Settings shows (loading: bytes read;
+// loaded: threads and memory), one model at a time (loading one unloads the other, after its
+// reply), unloading one left unused, and a load that fails for memory saying so. Also the pure
+// parts: the memory estimate, split models' parts, and the sentences of the state.
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
-// A run's streamed text reaches the page in batches (workers/runs/partial-batches.ts): every chunk's
-// text arrives, in order, in fewer messages; the first chunk goes at once; anything that is not
-// a text chunk of the same answer first sends what is held; the end of the run sends the rest.
+// A run's streamed text reaches the page in batches (workers/runs/partial-batches.ts): every
+// chunk's text arrives, in order, in fewer messages; the first chunk goes at once; anything that is
+// not a text chunk of the same answer first sends what is held; the end of the run sends the rest.
 
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../../src/core/event.ts';

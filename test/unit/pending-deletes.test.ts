@@ -1,5 +1,5 @@
-// Deleting with an Undo (src/ui/common/pending-deletes.ts): hidden at once, deleted only once its time
-// has passed, unless undone; kept across a reload and shared by tabs, deleted by one only.
+// Deleting with an Undo (src/ui/common/pending-deletes.ts): hidden at once, deleted only once its
+// time has passed, unless undone; kept across a reload and shared by tabs, deleted by one only.
 
 import { describe, expect, it } from 'vitest';
 import {

@@ -311,7 +311,8 @@ export class AppAgentSpecs {
     specs.set(spec.id, { ...spec, updatedAt: 0 });
     problems.push(...specTreeProblems(spec, (id) => specs.get(id)));
     if (problems.length > 0) return problems;
-    // An agent above this one must still make a valid tree (the change may put one agent twice in it).
+    // An agent above this one must still make a valid tree (the change may put one agent twice in
+    // it).
     for (const other of specs.values()) {
       if (
         other.id !== spec.id &&

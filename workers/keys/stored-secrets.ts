@@ -1,5 +1,5 @@
-// Where the app stores secrets, for the key vault (workers/keys/key-vault.ts) to rewrite them all at
-// once: every provider's API key and every tool server's header values. Each rewrite reads them,
+// Where the app stores secrets, for the key vault (workers/keys/key-vault.ts) to rewrite them all
+// at once: every provider's API key and every tool server's header values. Each rewrite reads them,
 // rewrites each (open, seal, remove) and writes them back with the protection record in one
 // transaction; if another tab changed one meanwhile, it reads again.
 

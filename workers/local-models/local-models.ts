@@ -1,7 +1,7 @@
 // Local models (Settings → Providers → Add local model), in the worker: each GGUF file the user
-// picked is copied once into the Origin Private File System (workers/local-models/opfs.ts), and loaded into
-// wllama on an agent's first call (or Load in Settings). The loaded model is kept for the next
-// calls (loading takes seconds), one per provider, until it is unloaded.
+// picked is copied once into the Origin Private File System (workers/local-models/opfs.ts), and
+// loaded into wllama on an agent's first call (or Load in Settings). The loaded model is kept for
+// the next calls (loading takes seconds), one per provider, until it is unloaded.
 //
 // What must stay true:
 // - the file is written whole before the provider that points at it is saved (add, then save);

@@ -2,7 +2,8 @@
 // local ones. The server holds the session; this keeps only the list of servers and of the remote
 // sessions the user opened (app settings), and draws a remote session from an in-memory copy of
 // what the server serves, read again after every change, so that History, the event log and the
-// chat are built by exactly the code that builds them for local sessions (workers/remote/copies.ts).
+// chat are built by exactly the code that builds them for local sessions
+// (workers/remote/copies.ts).
 
 import { InvalidRequestError, SessionNotFoundError } from '../../src/core/errors.ts';
 import type { Part } from '../../src/core/content.ts';
@@ -66,7 +67,8 @@ export class AppRemote {
     );
   }
 
-  // ── servers (workers/remote/adk-servers.ts) ─────────────────────────────────────────────────────
+  // ── servers (workers/remote/adk-servers.ts)
+  // ─────────────────────────────────────────────────────
 
   servers(): Promise<AdkServerInfo[]> {
     return this.adk.list();

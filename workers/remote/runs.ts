@@ -1,6 +1,7 @@
 // The runs of sessions on ADK servers: a turn streamed from the server's /run_sse (the user's
 // message shown at once, since the server does not stream it back), Stop, an answer to a call the
-// server paused (a confirmation, a long-running tool), and a run whose stream broke kept for Resume.
+// server paused (a confirmation, a long-running tool), and a run whose stream broke kept for
+// Resume.
 
 import type { Content } from '../../src/core/content.ts';
 import { InvalidRequestError } from '../../src/core/errors.ts';

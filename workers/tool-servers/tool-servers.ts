@@ -5,8 +5,8 @@
 //   error) are redacted first;
 // - a server that agents use cannot be removed (they would lose their tools without a word);
 // - tools can be switched off one by one: an agent is offered only the tools left on;
-// - with a passphrase (workers/keys/key-vault.ts) a header's value is stored sealed, with its masked
-//   hint beside it, and opened only to connect.
+// - with a passphrase (workers/keys/key-vault.ts) a header's value is stored sealed, with its
+// masked hint beside it, and opened only to connect.
 
 import { InvalidRequestError } from '../../src/core/errors.ts';
 import { redact } from '../../src/models/model-errors.ts';

@@ -1,8 +1,8 @@
 // The agent builder's view model: the saved agents, the form of one, the models of its provider,
 // Save / Delete / Export / Import. The worker checks and stores everything.
 //
-// Invariants:
-// - only the model list of the provider chosen last is shown (a late answer for another is dropped);
+// Invariants: - only the model list of the provider chosen last is shown (a late answer for another
+// is dropped);
 // - a refused save shows the worker's problems and keeps the form as typed;
 // - the lists follow other tabs through the `agents-changed` and `providers-changed` broadcasts.
 

@@ -1,7 +1,7 @@
 // The paused calls that wait for something from the user other than an approval: a question the
-// agent asked (`ask_user`, or ADK's `adk_request_input`) or a long-running tool whose result comes from outside
-// (a job, a person). Read from the active events, like the approvals, so they survive a reload
-// and a rewind makes them go away; the user's reply becomes the call's function response.
+// agent asked (`ask_user`, or ADK's `adk_request_input`) or a long-running tool whose result comes
+// from outside (a job, a person). Read from the active events, like the approvals, so they survive
+// a reload and a rewind makes them go away; the user's reply becomes the call's function response.
 
 import { REQUEST_CONFIRMATION_FUNCTION } from '../../agents/confirmation.ts';
 import type { Event } from '../../core/event.ts';

@@ -58,9 +58,9 @@ const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
 let purifier: ReturnType<typeof createDOMPurify> | undefined;
 
 /**
- * The Trusted Types policy DOMPurify parses with (src/ui/shell/trusted-types.ts): the HTML it vouches
- * for goes only into DOMPurify's inert document, and is sanitised there before anything shows it.
- * It makes no script URL: no element that takes one is allowed.
+ * The Trusted Types policy DOMPurify parses with (src/ui/shell/trusted-types.ts): the HTML it
+ * vouches for goes only into DOMPurify's inert document, and is sanitised there before anything
+ * shows it. It makes no script URL: no element that takes one is allowed.
  */
 function markdownPolicy(): Config['TRUSTED_TYPES_POLICY'] {
   return policyFactory()?.createPolicy('trellis-markdown', {

@@ -1,8 +1,8 @@
 // Settings → ADK servers, the view model: the servers added, the form to add one (checked by the
 // server's /list-apps first), and each app's sessions on the server, to open in the workbench.
 //
-// Invariants:
-// - only the answer to the latest listing of an app is kept (an older one arriving late is dropped);
+// Invariants: - only the answer to the latest listing of an app is kept (an older one arriving late
+// is dropped);
 // - a failed add adds nothing and says why (unreachable, CORS, not an ADK server).
 
 import type { AdkServerInfo, RemoteSessionListing } from '../../../workers/protocol.ts';

@@ -1,5 +1,6 @@
 // Settings → Back up & restore: the whole workspace as one file, and a file merged back in. The
-// worker does the work (workers/backups/backups.ts); this view says what happened, conflicts included.
+// worker does the work (workers/backups/backups.ts); this view says what happened, conflicts
+// included.
 
 import { useEffect, useState } from 'preact/hooks';
 import type { RuntimeClient } from '../workbench/workbench.ts';

@@ -262,13 +262,13 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
       const text =
         (previous?.eventId === event.id ? previous.text : '') +
         (event.content?.parts[0]?.text ?? '');
-      // Drawn at most once a frame, however fast chunks come: a fast model (or a long answer at
-      // the demos' instant pace) sends hundreds a second, and each drawing costs the whole chat.
-      // But drawn at once when none was drawn in the last frames: an answer's first words
-      // (waiting would add to the time to its first token), and the worker's batches of a run
-      // it streams (see workers/runs/partial-batches.ts), which come ten times a second. Drawn inside
-      // a frame's callback, a change would be scrolled into view (stick-to-bottom.ts) only in
-      // the frame after: two frames drawn per change instead of one.
+      // Drawn at most once a frame, however fast chunks come: a fast model (or a long answer at the
+      // demos' instant pace) sends hundreds a second, and each drawing costs the whole chat. But
+      // drawn at once when none was drawn in the last frames: an answer's first words (waiting
+      // would add to the time to its first token), and the worker's batches of a run it streams
+      // (see workers/runs/partial-batches.ts), which come ten times a second. Drawn inside a
+      // frame's callback, a change would be scrolled into view (stick-to-bottom.ts) only in the
+      // frame after: two frames drawn per change instead of one.
       this.pendingStream = { eventId: event.id, author: event.author, text };
       if (previous?.eventId !== event.id || performance.now() - this.streamDrawnAt > QUIET_MS)
         this.flushStream();

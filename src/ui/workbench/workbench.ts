@@ -112,7 +112,8 @@ export class Workbench extends WorkbenchRuns {
     await this.guard(async () => {
       await this.client.runtime.renameSession(sessionId, title);
       await this.refreshSessions();
-      // The open session's heading shows its summary: give it the title as stored (trimmed, capped).
+      // The open session's heading shows its summary: give it the title as stored (trimmed,
+      // capped).
       const renamed = this.state.sessions.find((session) => session.id === sessionId);
       const current = this.state.current;
       if (renamed && current?.summary.id === sessionId)

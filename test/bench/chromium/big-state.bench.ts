@@ -1,12 +1,11 @@
-// Issue 19's third target, in headless Chromium against a production build: a state keeper
-// session whose state holds a 1 MB value (a text, or a JSON object) costs the page no more per
-// turn than one whose state holds a short text. How: test/bench/chromium/big-state.ts. Figures,
-// never assertions; the kinds take turns in an order that rotates by run, each in a fresh
-// browser. Writes the "big state" group of test/bench/results.json's chromium part and the tables of
-// BENCHMARKS.md.
+// Issue 19's third target, in headless Chromium against a production build: a state keeper session
+// whose state holds a 1 MB value (a text, or a JSON object) costs the page no more per turn than
+// one whose state holds a short text. How: test/bench/chromium/big-state.ts. Figures, never
+// assertions; the kinds take turns in an order that rotates by run, each in a fresh browser. Writes
+// the "big state" group of test/bench/results.json's chromium part and the tables of BENCHMARKS.md.
 //
-// Alone: npx vitest run --project bench test/bench/chromium/big-state.bench.ts (a few minutes on a quiet machine;
-// BIG_STATE_RUNS and BIG_STATE_TURNS make it shorter).
+// Alone: npx vitest run --project bench test/bench/chromium/big-state.bench.ts (a few minutes on a
+// quiet machine; BIG_STATE_RUNS and BIG_STATE_TURNS make it shorter).
 
 import { loadavg } from 'node:os';
 import { it } from 'vitest';

@@ -1,10 +1,10 @@
-// Issue 15's canvas budget, in headless Chromium against the production app: a flow of 300
-// nodes (no saved positions: the automatic layout places them, the worst case) opened on the
-// Flows view's canvas, and one of its nodes dragged by the mouse, beside a 10-node flow in the
-// same run. Figures, never assertions: the time from choosing the Canvas tab to every node drawn
-// (measured and visible), and the frame times while a node is dragged (p95 of the intervals
-// between animation frames). Writes the "flow canvas" group of test/bench/results.json's chromium part
-// and the tables of BENCHMARKS.md.
+// Issue 15's canvas budget, in headless Chromium against the production app: a flow of 300 nodes
+// (no saved positions: the automatic layout places them, the worst case) opened on the Flows view's
+// canvas, and one of its nodes dragged by the mouse, beside a 10-node flow in the same run.
+// Figures, never assertions: the time from choosing the Canvas tab to every node drawn (measured
+// and visible), and the frame times while a node is dragged (p95 of the intervals between animation
+// frames). Writes the "flow canvas" group of test/bench/results.json's chromium part and the tables
+// of BENCHMARKS.md.
 //
 // Alone: npx vitest run --project bench test/bench/chromium/canvas.bench.ts (about 2 minutes).
 

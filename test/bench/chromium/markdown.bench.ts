@@ -1,10 +1,11 @@
 // Issue 13's streaming budget for Markdown messages, in headless Chromium against a production
 // build: a 20,000-token answer (code, lists, tables; test/bench/chromium/markdown-answer.ts)
 // streamed at 100 chunks a second through the chat's Markdown component, beside the baseline that
-// re-parses the whole answer on every chunk, in the same run. Figures, never assertions: the
-// main thread's long tasks (traced: the thread's own time apart from waiting for a CPU), the render cost per chunk over the first and the last 1,000 tokens
-// (their ratio run by run), the stored message at the end; one more stream, traced. Writes the "Markdown streaming" group
-// of test/bench/results.json's chromium part and the tables of BENCHMARKS.md.
+// re-parses the whole answer on every chunk, in the same run. Figures, never assertions: the main
+// thread's long tasks (traced: the thread's own time apart from waiting for a CPU), the render cost
+// per chunk over the first and the last 1,000 tokens (their ratio run by run), the stored message
+// at the end; one more stream, traced. Writes the "Markdown streaming" group of
+// test/bench/results.json's chromium part and the tables of BENCHMARKS.md.
 //
 // Alone: npx vitest run --project bench test/bench/chromium/markdown.bench.ts (about 5 minutes).
 

@@ -1,5 +1,5 @@
-// The Chromium figures as rows of test/bench/results.json (test/bench/results-file.ts): one group per
-// question of issue 8, ratios taken run by run, the issue's targets marked met or not.
+// The Chromium figures as rows of test/bench/results.json (test/bench/results-file.ts): one group
+// per question of issue 8, ratios taken run by run, the issue's targets marked met or not.
 
 import { pairedRatio, summarize } from '../measure.ts';
 import { figure, type BenchResult } from '../results-file.ts';

@@ -63,8 +63,8 @@ function installProbe() {
 
 /**
  * Opens the app as a tab that has already made its one reload for cross-origin isolation
- * (src/ui/shell/isolation.ts): served without the headers, it stays single-threaded, as the baseline
- * is loaded, instead of reloading under its service worker in the middle of the setup.
+ * (src/ui/shell/isolation.ts): served without the headers, it stays single-threaded, as the
+ * baseline is loaded, instead of reloading under its service worker in the middle of the setup.
  */
 export async function openApp(page: Page, url: string): Promise<void> {
   await page.addInitScript(installProbe);

@@ -1,5 +1,5 @@
-// The local model bench's figures as rows of test/bench/results.json: wllama alone and Trellis on the
-// same GGUF, round by round, ratios taken round by round, issue 18's targets marked met or not.
+// The local model bench's figures as rows of test/bench/results.json: wllama alone and Trellis on
+// the same GGUF, round by round, ratios taken round by round, issue 18's targets marked met or not.
 
 import { pairedRatio, summarize } from '../../measure.ts';
 import { figure, type BenchResult } from '../../results-file.ts';

@@ -1,9 +1,9 @@
-// The baseline of the local model bench (test/bench/local-model.bench.ts): wllama alone, in a
-// page of its own, loaded as the app's worker loads it (workers/local-models/engine.ts: the same wasm,
-// context, threads and logger) and asked as LocalGgufModel asks it (a streamed chat completion
-// with the same messages, temperature and length). Each streamed chunk is timed as it comes.
-// A second wllama in this page runs LocalGgufModel itself, with no worker, runner or chat
-// around it: what the model class alone costs.
+// The baseline of the local model bench (test/bench/local-model.bench.ts): wllama alone, in a page
+// of its own, loaded as the app's worker loads it (workers/local-models/engine.ts: the same wasm,
+// context, threads and logger) and asked as LocalGgufModel asks it (a streamed chat completion with
+// the same messages, temperature and length). Each streamed chunk is timed as it comes. A second
+// wllama in this page runs LocalGgufModel itself, with no worker, runner or chat around it: what
+// the model class alone costs.
 
 import { LoggerWithoutDebug, Wllama } from '@wllama/wllama/esm/index.js';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
