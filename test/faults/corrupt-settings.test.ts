@@ -1,7 +1,7 @@
 // Settings corrupted in IndexedDB (issue 28: a backup restored before settings were checked left
 // `adkServers: "not-a-list"`, and the app was unusable for good): the app opens on the defaults,
 // says which settings it could not read, works, and a change replaces the bad value. The hostile
-// backups themselves are refused or restored checked: test/unit/hostile-backups.test.ts.
+// backups themselves are refused or restored checked: test/unit/workers/hostile-backups.test.ts.
 
 import { expect, it } from 'vitest';
 import { messages, openApp, region, say, waitReady } from '../e2e/app-page.ts';

@@ -1,5 +1,5 @@
 // A local model's engine that counts tokens as llama.cpp does for a context: for the tests of
-// leaving the oldest turns out of a request (test/unit/local-context.test.ts and the app's).
+// leaving the oldest turns out of a request (test/unit/models/local-context.test.ts and the app's).
 
 import type { LocalChatEngine, LocalChatMessage, LocalChatParams } from '../../src/index.ts';
 

@@ -1,0 +1,217 @@
+// Settings → Back up & restore in the worker's runtime (Node over fake-indexeddb): a workspace
+// backed up in one "browser" (database) and restored into an empty one and into one in use — every
+// session (events and artifact versions, its dates and its traces), flow, agent, provider and tool
+// server, ids kept, never a key or a token; a version 1 file still restores; a second restore
+// changes nothing; something here that differs is named as a conflict and kept; a bad file is
+// refused whole.
+
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { AppRuntime } from '../../../workers/app.ts';
+import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
+import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+
+function open() {
+  return new AppRuntime({
+    dbName: freshDbName(),
+    locks: inProcessLocks(),
+    broadcast: () => undefined,
+    timing: { thinkMs: 0, chunkDelayMs: 0 },
+  });
+}
+
+const KEY = 'sk-backup-secret-9f3a';
+const TOKEN = 'Bearer mcp-backup-token-77';
+
+/** A workspace with a session and its artifact, a flow, a provider with a key, an agent on it and a tool server with a token. */
+async function workspace() {
+  const runtime = open();
+  const session = await runtime.createSession('state-keeper');
+  await runtime.runs.send(session.id, 'set color to red', () => {});
+  await runtime.runs.send(session.id, 'save todo.txt as buy milk', () => {});
+  const flow = await runtime.flows.duplicate('example:support');
+  const provider = await runtime.providers.save({
+    kind: 'openai-compatible',
+    name: 'Remote',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    defaultModel: 'm',
+    apiKey: KEY,
+  });
+  const { saved: agent } = await runtime.agentSpecs.save({
+    name: 'helper',
+    description: '',
+    providerId: provider.id,
+    model: '',
+    instruction: 'Help.',
+    tools: ['calculator'],
+    subAgentIds: [],
+    resumable: true,
+  });
+  const server = await runtime.toolServers.save({
+    name: 'Local MCP',
+    url: 'http://127.0.0.1:9/mcp',
+    headers: [{ name: 'Authorization', value: TOKEN }],
+  });
+  // Its title as it is now (the first message named it).
+  const titled = (await runtime.listSessions()).find((summary) => summary.id === session.id)!;
+  return { runtime, session: titled, flow, provider, agent: agent!, server };
+}
+
+/** Waits until the clock has passed `time` (ms). */
+async function laterThan(time: number): Promise<void> {
+  while (Date.now() <= time) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+describe('backup and restore', () => {
+  it('restores every session, flow, agent, provider and tool server into an empty browser, ids kept, secrets left out', async () => {
+    const { runtime, session, flow, provider, agent, server } = await workspace();
+    const { json, filename } = await runtime.backups.backup();
+    expect(filename).toMatch(/^trellis-backup-\d{4}-\d\d-\d\d\.json$/);
+    expect(json).not.toContain(KEY);
+    expect(json).not.toContain(TOKEN);
+    expect(await runtime.backups.lastBackupAt()).toBeGreaterThan(0);
+
+    const fresh = open();
+    const report = await fresh.backups.restore(json);
+    expect(report.conflicts).toEqual([]);
+    expect(report.restored).toEqual(
+      expect.arrayContaining([
+        'provider Remote',
+        'tool server Local MCP',
+        `flow ${flow.name}`,
+        'agent helper',
+        `session ${session.title}`,
+      ]),
+    );
+    // The session, whole: its conversation, state and artifact.
+    const opened = await fresh.openSessionSummary(session.id);
+    expect(opened.summary.title).toBe(session.title);
+    expect(opened.state).toMatchObject({ color: 'red' });
+    const artifact = await fresh.loadArtifact(session.id, 'todo.txt');
+    expect(artifact?.text ?? artifact?.inlineData).toBeTruthy();
+    // The rest by id; the provider without its key, the server without its token's value.
+    expect((await fresh.flows.get(flow.id)).name).toBe(flow.name);
+    expect((await fresh.agentSpecs.list()).map((spec) => spec.id)).toContain(agent.id);
+    const providers = await fresh.providers.list();
+    expect(providers.find((p) => p.id === provider.id)).toMatchObject({ name: 'Remote' });
+    expect(JSON.stringify(providers)).not.toContain(KEY);
+    const servers = await fresh.toolServers.list();
+    expect(servers.find((s) => s.id === server.id)?.headers.map((h) => h.name)).toEqual([
+      'Authorization',
+    ]);
+
+    // Restored again: nothing new, nothing changed.
+    const again = await fresh.backups.restore(json);
+    expect(again.restored).toEqual([]);
+    expect(again.conflicts).toEqual([]);
+    expect(again.unchanged).toBeGreaterThanOrEqual(5);
+  });
+
+  it('keeps each session’s traces and its dates (created, last updated) as the session list shows them', async () => {
+    const { runtime, session } = await workspace();
+    const invocations = (await runtime.openSessionSummary(session.id)).activePath.map(
+      (turn) => turn.invocationId,
+    );
+    expect(invocations.length).toBe(2);
+    const traced = await Promise.all(
+      invocations.map((id) => runtime.traces.trace(session.id, id).then((t) => t.spans)),
+    );
+    expect(traced.every((spans) => spans.length > 0)).toBe(true);
+    const { json } = await runtime.backups.backup();
+    // The restore comes later than the session's last change, so that "now" would show.
+    await laterThan(session.lastUpdateTime);
+
+    const fresh = open();
+    await fresh.backups.restore(json);
+    const listed = (await fresh.listSessions()).find((summary) => summary.id === session.id)!;
+    expect(listed.createdAt).toBe(session.createdAt);
+    expect(listed.lastUpdateTime).toBe(session.lastUpdateTime);
+    for (const [index, id] of invocations.entries())
+      expect((await fresh.traces.trace(session.id, id)).spans).toEqual(traced[index]);
+    const otlp = await fresh.traces.exportOtlp(session.id);
+    expect(JSON.parse(otlp.json).resourceSpans[0].scopeSpans[0].spans.length).toBe(
+      traced.flat().length,
+    );
+  });
+
+  it('restores a version 1 backup (no traces then), dated by each session’s last event', async () => {
+    const { runtime, session } = await workspace();
+    const file = JSON.parse((await runtime.backups.backup()).json);
+    const v1 = {
+      ...file,
+      version: 1,
+      sessions: file.sessions.map(
+        ({ spans: _spans, lastUpdateTime: _updated, ...rest }: Record<string, unknown>) => rest,
+      ),
+    };
+    await laterThan(session.lastUpdateTime);
+    const fresh = open();
+    const report = await fresh.backups.restore(JSON.stringify(v1));
+    expect(report.restored).toContain(`session ${session.title}`);
+    const listed = (await fresh.listSessions()).find((summary) => summary.id === session.id)!;
+    expect(listed.createdAt).toBe(session.createdAt);
+    expect(listed.lastUpdateTime).toBe(session.lastUpdateTime);
+    expect((await fresh.openSessionSummary(session.id)).state).toMatchObject({ color: 'red' });
+  });
+
+  it('merges into a browser in use: what differs here is named as a conflict and kept', async () => {
+    const { runtime, flow, session } = await workspace();
+    const { json } = await runtime.backups.backup();
+    const target = open();
+    await target.backups.restore(json);
+    // Here, the flow is edited and the session goes on.
+    const edited = { ...(await target.flows.get(flow.id)).flow, description: 'mine' };
+    const saved = await target.flows.save(JSON.stringify(edited), flow.id);
+    expect(saved.problems).toEqual([]);
+    await target.runs.send(session.id, 'set size to large', () => {});
+    const report = await target.backups.restore(json);
+    expect(report.conflicts).toEqual([
+      expect.stringMatching(new RegExp(`^The flow "${flow.name}" here differs`)),
+      expect.stringMatching(/^The session ".*" here differs .*yours is kept$/),
+    ]);
+    expect((await target.flows.get(flow.id)).flow.description).toBe('mine');
+    expect((await target.openSessionSummary(session.id)).state).toMatchObject({ size: 'large' });
+  });
+
+  it('refuses a bad file whole, saying why, and changes nothing', async () => {
+    const { runtime } = await workspace();
+    const { json } = await runtime.backups.backup();
+    const target = open();
+    const before = await target.listSessions();
+    const file = JSON.parse(json);
+    const cases: [string, RegExp][] = [
+      ['not json', /not JSON/],
+      [JSON.stringify({ format: 'other' }), /not a Trellis backup/],
+      [JSON.stringify({ ...file, version: 9 }), /version 9/],
+      [JSON.stringify({ ...file, flows: 'x' }), /"flows" is not a list/],
+      [
+        JSON.stringify({ ...file, flows: [file.flows[0], file.flows[0]] }),
+        /"flows" has an id twice/,
+      ],
+      [
+        JSON.stringify({
+          ...file,
+          sessions: [{ ...file.sessions[0], file: '{"events": 5}' }],
+        }),
+        /session ".*" in it is not valid/,
+      ],
+      [
+        JSON.stringify({
+          ...file,
+          sessions: [
+            { ...file.sessions[0], spans: [{ ...file.sessions[0].spans[0], spanId: 'x' }] },
+          ],
+        }),
+        /span #1 of session #1 is not valid: its span id/,
+      ],
+      [
+        JSON.stringify({ ...file, sessions: [{ ...file.sessions[0], lastUpdateTime: 'today' }] }),
+        /last update that is not a time/,
+      ],
+    ];
+    for (const [text, message] of cases)
+      expect((await rejectionOf(target.backups.restore(text))).message).toMatch(message);
+    expect(await target.listSessions()).toEqual(before);
+    expect(await target.agentSpecs.list()).toEqual([]);
+  });
+});
