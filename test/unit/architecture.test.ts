@@ -56,7 +56,7 @@ describe('architecture', () => {
     const { status, report } = cruise(root, ['src', 'workers']);
     expect(report).toContain('no dependency violations found');
     expect(status).toBe(0);
-  });
+  }, 120_000);
 
   describe('a violating import', () => {
     let dir: string;
@@ -102,7 +102,7 @@ describe('architecture', () => {
       // A circle of type-only imports is a circle too.
       expect(report).toMatch(/no-circular: src\/agents\/(a|b)\.ts/);
       expect(report).not.toMatch(/src\/store\/store\.ts → \S*node_modules\/idb/);
-    });
+    }, 120_000);
   });
 
   const files = [...sourceFiles('src'), ...sourceFiles('workers')];
