@@ -37,6 +37,26 @@ export { REQUEST_CONFIRMATION_FUNCTION } from './agents/confirmation.ts';
 export { ParallelAgent } from './agents/parallel-agent.ts';
 export type { Instruction } from './agents/instructions.ts';
 export { TRANSFER_TO_AGENT } from './agents/transfer.ts';
+export { Workflow, type WorkflowOptions } from './workflow/workflow.ts';
+export {
+  BaseNode,
+  FunctionNode,
+  JoinNode,
+  START,
+  node,
+  type BaseNodeOptions,
+  type FunctionNodeHandler,
+  type GraphNode,
+  type NodeLike,
+} from './workflow/nodes.ts';
+export {
+  DEFAULT_ROUTE,
+  Edge,
+  type ChainElement,
+  type EdgeItem,
+  type RoutingMap,
+} from './workflow/graph.ts';
+export { NodeContext, type RouteValue } from './workflow/node-context.ts';
 
 // tools
 export { BaseTool } from './tools/base-tool.ts';

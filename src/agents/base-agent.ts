@@ -139,10 +139,20 @@ export abstract class BaseAgent {
   protected abstract runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void>;
 }
 
-/** Errors already logged as an error event by the agent that failed. */
+/** Errors already logged as an error event by the agent (or workflow node) that failed. */
 const reported = new WeakSet<Error>();
 
-function errorCodeOf(error: Error): string {
+/** Records that `error` has its error event (a workflow node's), so no agent above adds one. */
+export function markReported(error: Error): void {
+  reported.add(error);
+}
+
+export function isReported(error: Error): boolean {
+  return reported.has(error);
+}
+
+/** The `errorCode` of an error event for `error`. */
+export function errorCodeOf(error: Error): string {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string') return code;
   switch (error.name) {

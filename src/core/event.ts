@@ -76,6 +76,18 @@ export interface Event {
    * names (see core/artifact-payloads).
    */
   customMetadata?: Record<string, unknown>;
+  /** A workflow node's output (ADK 2.0): what the nodes after it take as input. */
+  output?: unknown;
+  /** Which workflow node wrote it (ADK 2.0's `nodeInfo`). */
+  nodeInfo?: NodeInfo;
+}
+
+/** Where in a workflow an event comes from (ADK 2.0's `NodeInfo`). */
+export interface NodeInfo {
+  /** Dotted path of workflow and node names: `triage_flow.billing`. */
+  path: string;
+  /** The paths whose output the event's `output` is: its node's, and an ancestor's it stands for. */
+  outputFor?: string[];
 }
 
 /** How long a model answer took (milliseconds), kept in `customMetadata.trellis.timing`. */

@@ -112,3 +112,44 @@ export function mergeScopes(app: State, user: State, session: State): Record<str
   // Spread copies own properties as own properties (`__proto__` too).
   return { ...session, ...app, ...user };
 }
+
+/**
+ * State as a tool or a workflow node sees it while it runs: reads see its own pending changes
+ * first; writes go into `delta`, the state delta of the event it will write (so they are logged,
+ * and rewind can undo them). Own keys only, so that `__proto__` or `constructor` is a key like
+ * any other; a key set to `undefined` is removed (`null` in the delta, as ADK writes it).
+ */
+export interface StateView {
+  get<T = unknown>(key: string, defaultValue?: T): T | undefined;
+  set(key: string, value: unknown): void;
+  has(key: string): boolean;
+  /** Sets every key of `changes`. */
+  update(changes: Readonly<Record<string, unknown>>): void;
+  /** The whole state as seen now. */
+  toRecord(): Record<string, unknown>;
+}
+
+export function stateView(base: () => State, delta: Record<string, unknown>): StateView {
+  const view: StateView = {
+    get: <T>(key: string, defaultValue?: T) => {
+      const value = hasOwnKey(delta, key) ? delta[key] : ownValue(base(), key);
+      return (value === null || value === undefined ? defaultValue : value) as T | undefined;
+    },
+    set: (key, value) => {
+      setOwn(delta, key, value === undefined ? null : value);
+    },
+    has: (key) => (hasOwnKey(delta, key) ? delta[key] !== null : hasOwnKey(base(), key)),
+    update: (changes) => {
+      for (const [key, value] of Object.entries(changes)) view.set(key, value);
+    },
+    toRecord: () => {
+      const merged: Record<string, unknown> = { ...base() };
+      for (const [key, value] of Object.entries(delta)) {
+        if (value === null) delete merged[key];
+        else setOwn(merged, key, value);
+      }
+      return merged;
+    },
+  };
+  return view;
+}

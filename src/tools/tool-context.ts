@@ -4,20 +4,11 @@
 import type { Part } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
 import type { EventActions, ToolConfirmation } from '../core/event.ts';
-import { hasOwnKey, ownValue, setOwn } from '../core/state.ts';
+import { setOwn, stateView, type StateView } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 
-/**
- * State as a tool sees it: reads see the tool's own pending changes first; writes go into the
- * state delta of the tool's response event (so they are logged, and rewind can undo them).
- */
-export interface ToolState {
-  get<T = unknown>(key: string): T | undefined;
-  set(key: string, value: unknown): void;
-  has(key: string): boolean;
-  /** The whole state as the tool sees it now. */
-  toRecord(): Record<string, unknown>;
-}
+/** State as a tool sees it (see StateView): its writes go into its response event's delta. */
+export type ToolState = StateView;
 
 export class ToolContext {
   /** The actions of the tool's response event: `escalate`, `skipSummarization`, `transferToAgent`… */
@@ -35,27 +26,7 @@ export class ToolContext {
     readonly toolConfirmation?: ToolConfirmation,
   ) {
     this.actions = actions;
-    const delta = actions.stateDelta;
-    const base = () => invocationContext.session.state;
-    // Own keys only, so that `__proto__` or `constructor` is a key like any other.
-    this.state = {
-      get: <T>(key: string) => {
-        const value = hasOwnKey(delta, key) ? delta[key] : ownValue(base(), key);
-        return (value === null ? undefined : value) as T | undefined;
-      },
-      set: (key, value) => {
-        setOwn(delta, key, value === undefined ? null : value);
-      },
-      has: (key) => (hasOwnKey(delta, key) ? delta[key] !== null : hasOwnKey(base(), key)),
-      toRecord: () => {
-        const merged: Record<string, unknown> = { ...base() };
-        for (const [key, value] of Object.entries(delta)) {
-          if (value === null) delete merged[key];
-          else setOwn(merged, key, value);
-        }
-        return merged;
-      },
-    };
+    this.state = stateView(() => invocationContext.session.state, actions.stateDelta);
   }
 
   get invocationId(): string {

@@ -1,0 +1,252 @@
+// The nodes of a workflow graph, with ADK 2.0's names and rules: `BaseNode` (a unit of work that
+// yields events or values), `FunctionNode` (a plain function, sync, async or a generator, called
+// with the node's context and its input), `JoinNode` (waits for every predecessor and outputs
+// their outputs by name) and `START`. A value a node yields is its output: an event authored by
+// the node carries it in `output`, and as text in `content` (a string as it is, anything else as
+// JSON), so the chat shows it; a Content yielded is a message without an output.
+
+import { InvalidRequestError } from '../core/errors.ts';
+import type { Content } from '../core/content.ts';
+import { createEvent, type Event } from '../core/event.ts';
+import { hasKeys } from '../core/state.ts';
+import type { NodeContext } from './node-context.ts';
+
+/** Marks what can stand in a graph: a BaseNode, or a Workflow (which is also an agent). */
+export const NODE_BRAND: unique symbol = Symbol.for('trellis.workflow.node') as never;
+
+/** What the engine needs of a node: its name, its rules, and a run that yields events. */
+export interface GraphNode {
+  readonly [NODE_BRAND]: true;
+  readonly name: string;
+  readonly rerunOnResume: boolean;
+  readonly waitForOutput: boolean;
+  readonly requiresAllPredecessors: boolean;
+  run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void>;
+}
+
+export interface BaseNodeOptions {
+  /** Unique in its graph. */
+  name: string;
+  description?: string;
+  /** Runs again when its workflow resumes, even if it finished before (default false). */
+  rerunOnResume?: boolean;
+  /** Its output counts only once it has one (a node that yields none waits to be run again). */
+  waitForOutput?: boolean;
+}
+
+/** What a node may yield: an event, a value (its output), a Content, or nothing. */
+export type NodeItem = Event | Content | unknown;
+
+export abstract class BaseNode implements GraphNode {
+  readonly [NODE_BRAND] = true as const;
+  readonly name: string;
+  readonly description: string;
+  readonly rerunOnResume: boolean;
+  readonly waitForOutput: boolean;
+
+  constructor(options: BaseNodeOptions) {
+    const name = typeof options.name === 'string' ? options.name.trim() : '';
+    if (!name) throw new InvalidRequestError('A workflow node needs a name');
+    this.name = name;
+    this.description = options.description ?? '';
+    this.rerunOnResume = options.rerunOnResume ?? false;
+    this.waitForOutput = options.waitForOutput ?? false;
+  }
+
+  /** Whether it runs only once every predecessor has finished (a join). */
+  get requiresAllPredecessors(): boolean {
+    return false;
+  }
+
+  /** The node's work: events or values, as it makes them. */
+  protected abstract runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void>;
+
+  /** Runs the node, each item it yields made an event of it. */
+  async *run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void> {
+    for await (const item of this.runImpl(ctx, input)) {
+      const event = this.toEvent(ctx, item);
+      if (event) yield event;
+    }
+  }
+
+  protected toEvent(ctx: NodeContext, item: NodeItem): Event | undefined {
+    if (item === undefined || item === null) return undefined;
+    if (isEvent(item)) return item;
+    if (isContent(item)) return nodeEvent(ctx, this.name, { content: item });
+    return nodeEvent(ctx, this.name, { content: contentOf(item), output: item });
+  }
+}
+
+export function isGraphNode(value: unknown): value is GraphNode {
+  return typeof value === 'object' && value !== null && NODE_BRAND in value;
+}
+
+class StartNode extends BaseNode {
+  // eslint-disable-next-line require-yield
+  protected async *runImpl(): AsyncGenerator<NodeItem, void> {
+    throw new Error('START is never run');
+  }
+}
+
+/** Where a graph begins (ADK's `START`; `'START'` in an edge chain means it too). */
+export const START: BaseNode = new StartNode({ name: '__START__' });
+
+/** A node's handler: its context and input in, its output (or events, or values) out. */
+export type FunctionNodeHandler = (ctx: NodeContext, input: never) => unknown;
+
+/** A plain function as a node: its return value is the node's output. */
+export class FunctionNode extends BaseNode {
+  readonly handler: FunctionNodeHandler;
+
+  constructor(
+    name: string,
+    handler: FunctionNodeHandler,
+    options: Omit<BaseNodeOptions, 'name'> = {},
+  ) {
+    if (typeof handler !== 'function') {
+      throw new InvalidRequestError('A FunctionNode needs a function');
+    }
+    super({ ...options, name });
+    this.handler = handler;
+  }
+
+  protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
+    const result = (this.handler as (ctx: NodeContext, input: unknown) => unknown)(ctx, input);
+    if (isAsyncIterable(result)) {
+      for await (const item of result) yield item;
+    } else if (isIterator(result)) {
+      for (const item of result as Iterable<unknown>) yield item;
+    } else {
+      yield await result;
+    }
+    // What it wrote to the state after its last item still gets an event.
+    yield undefined;
+  }
+
+  /** As BaseNode's, each event carrying the state changes made since the last one. */
+  protected override toEvent(ctx: NodeContext, item: NodeItem): Event | undefined {
+    const stateDelta = takeDelta(ctx);
+    if (item === undefined || item === null) {
+      return stateDelta ? nodeEvent(ctx, this.name, { stateDelta }) : undefined;
+    }
+    if (isEvent(item)) {
+      if (stateDelta) item.actions.stateDelta = { ...stateDelta, ...item.actions.stateDelta };
+      return item;
+    }
+    if (isContent(item)) return nodeEvent(ctx, this.name, { content: item, stateDelta });
+    return nodeEvent(ctx, this.name, { content: contentOf(item), output: item, stateDelta });
+  }
+}
+
+/** Waits for all its predecessors; its output is theirs, by node name. */
+export class JoinNode extends BaseNode {
+  override get requiresAllPredecessors(): boolean {
+    return true;
+  }
+
+  protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
+    yield nodeEvent(ctx, this.name, { output: input });
+  }
+}
+
+/** What can stand in a graph: a node, a plain function (named after itself) or `'START'`. */
+export type NodeLike = GraphNode | FunctionNodeHandler | 'START';
+
+export function isNodeLike(value: unknown): value is NodeLike {
+  return value === 'START' || isGraphNode(value) || typeof value === 'function';
+}
+
+/** A node for `value`: a plain function becomes a FunctionNode named after it. */
+export function node(value: NodeLike, options: { name?: string } = {}): GraphNode {
+  if (value === 'START') return START;
+  if (isGraphNode(value)) {
+    if (options.name === undefined || options.name === value.name) return value;
+    const renamed = Object.create(Object.getPrototypeOf(value) as object) as GraphNode;
+    return Object.assign(renamed, value, { name: options.name.trim() });
+  }
+  if (typeof value === 'function') {
+    const name = options.name ?? value.name;
+    if (!name) throw new InvalidRequestError('A function used as a node needs a name');
+    return new FunctionNode(name, value);
+  }
+  throw new InvalidRequestError(`Not a workflow node: ${typeof value}`);
+}
+
+function nodeEvent(
+  ctx: NodeContext,
+  author: string,
+  fields: {
+    content?: Content | undefined;
+    output?: unknown;
+    stateDelta?: Record<string, unknown> | undefined;
+  },
+): Event {
+  const event = createEvent({
+    invocationId: ctx.invocationId,
+    author,
+    ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
+    ...(fields.content ? { content: fields.content } : {}),
+    ...(fields.stateDelta ? { actions: { stateDelta: fields.stateDelta } } : {}),
+  });
+  if (fields.output !== undefined) event.output = fields.output;
+  return event;
+}
+
+/** The node's state changes not yet written into an event, taken. */
+function takeDelta(ctx: NodeContext): Record<string, unknown> | undefined {
+  if (!hasKeys(ctx.stateDelta)) return undefined;
+  const delta = { ...ctx.stateDelta };
+  for (const key of Object.keys(ctx.stateDelta)) delete ctx.stateDelta[key];
+  return delta;
+}
+
+/** A value as the text a message shows: a string as it is, anything else as JSON. */
+export function contentOf(value: unknown): Content | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (isContent(value)) return value;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return { role: 'model', parts: [{ text }] };
+}
+
+export function isContent(value: unknown): value is Content {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { parts?: unknown }).parts)
+  );
+}
+
+function isEvent(value: unknown): value is Event {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<Event>).id === 'string' &&
+    typeof (value as Partial<Event>).invocationId === 'string' &&
+    typeof (value as Partial<Event>).actions === 'object'
+  );
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    value !== undefined &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
+
+function isIterator(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { [Symbol.iterator]?: unknown })[Symbol.iterator] === 'function' &&
+    typeof (value as { next?: unknown }).next === 'function'
+  );
+}

@@ -1,0 +1,414 @@
+// Trellis's Workflow beside @google/adk 2.0's, on the same graphs with the same node functions:
+// for each construct, what each node outputs, in order, with its author, branch and node path
+// (ADK's `nodeInfo`), the text the chat shows, the state each event changes, and the final
+// state must be the same. Both run in an in-memory runner from a user message.
+
+import * as adk from '@google/adk';
+import { describe, expect, it } from 'vitest';
+import * as trellis from '../../../src/index.ts';
+
+/** What a test graph is built from: the library's own classes, so both build the same graph. */
+interface Lib {
+  Workflow: new (options: { name: string; edges: unknown[] }) => unknown;
+  JoinNode: new (options: { name: string }) => unknown;
+  FunctionNode: new (name: string, handler: Handler) => unknown;
+  DEFAULT_ROUTE: string;
+}
+
+type Ctx = {
+  state: { get(key: string): unknown; set(key: string, value: unknown): void };
+  route: unknown;
+};
+type Handler = (ctx: Ctx, input: unknown) => unknown;
+
+const ADK: Lib = {
+  Workflow: adk.Workflow as never,
+  JoinNode: adk.JoinNode as never,
+  FunctionNode: adk.FunctionNode as never,
+  DEFAULT_ROUTE: adk.DEFAULT_ROUTE,
+};
+const TRELLIS: Lib = {
+  Workflow: trellis.Workflow as never,
+  JoinNode: trellis.JoinNode as never,
+  FunctionNode: trellis.FunctionNode as never,
+  DEFAULT_ROUTE: trellis.DEFAULT_ROUTE,
+};
+
+interface Seen {
+  author: string;
+  branch: string | undefined;
+  path: string | undefined;
+  outputFor: string[] | undefined;
+  output: unknown;
+  text: string | undefined;
+  stateDelta: Record<string, unknown>;
+}
+
+interface Run {
+  events: Seen[];
+  state: Record<string, unknown>;
+}
+
+function seen(event: {
+  author?: string;
+  branch?: string;
+  nodeInfo?: { path?: string; outputFor?: string[] };
+  output?: unknown;
+  content?: { parts?: { text?: string }[] };
+  actions?: { stateDelta?: Record<string, unknown> };
+}): Seen {
+  const texts = (event.content?.parts ?? []).map((p) => p.text).filter((t) => t !== undefined);
+  return {
+    author: event.author ?? '',
+    branch: event.branch || undefined,
+    path: event.nodeInfo?.path,
+    outputFor: event.nodeInfo?.outputFor,
+    output: event.output,
+    text: texts.length > 0 ? texts.join('') : undefined,
+    stateDelta: { ...event.actions?.stateDelta },
+  };
+}
+
+async function runAdk(workflow: unknown, messages: string[]): Promise<Run> {
+  const runner = new adk.InMemoryRunner({ agent: workflow as adk.BaseAgent, appName: 'app' });
+  const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
+  const events: Seen[] = [];
+  for (const text of messages) {
+    for await (const event of runner.runAsync({
+      userId: 'u',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
+      if (event.author !== 'user') events.push(seen(event as never));
+    }
+  }
+  const after = await runner.sessionService.getSession({
+    appName: 'app',
+    userId: 'u',
+    sessionId: session.id,
+  });
+  return { events, state: { ...after!.state } };
+}
+
+async function runTrellis(workflow: unknown, messages: string[]): Promise<Run> {
+  const runner = new trellis.InMemoryRunner({
+    agent: workflow as trellis.BaseAgent,
+    appName: 'app',
+  });
+  const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
+  const events: Seen[] = [];
+  for (const text of messages) {
+    for await (const event of runner.runAsync({
+      userId: 'u',
+      sessionId: session.id,
+      newMessage: { role: 'user', parts: [{ text }] },
+    })) {
+      if (event.author !== 'user' && !event.partial) events.push(seen(event));
+    }
+  }
+  const after = await runner.sessionService.getSession({
+    appName: 'app',
+    userId: 'u',
+    sessionId: session.id,
+  });
+  return { events, state: { ...after!.state } };
+}
+
+/** Builds the graph with each library, runs both, and compares. */
+async function sideBySide(build: (lib: Lib) => unknown, messages: string[] = ['hi']): Promise<Run> {
+  const theirs = await runAdk(build(ADK), messages);
+  const ours = await runTrellis(build(TRELLIS), messages);
+  expect(ours.events).toEqual(theirs.events);
+  expect(ours.state).toEqual(theirs.state);
+  expect(ours.events.length).toBeGreaterThan(0);
+  return ours;
+}
+
+describe('Workflow, side by side with @google/adk 2.0', () => {
+  it('runs a chain, each node given the output of the one before (the first the message)', async () => {
+    function shout(_ctx: Ctx, input: unknown) {
+      return String(input).toUpperCase();
+    }
+    function wrap(_ctx: Ctx, input: unknown) {
+      return { said: input, length: String(input).length };
+    }
+    const run = await sideBySide(
+      (lib) => new lib.Workflow({ name: 'chain', edges: [['START', shout, wrap]] }),
+    );
+    expect(run.events.map((e) => e.output)).toEqual(['HI', { said: 'HI', length: 2 }]);
+    expect(run.events[1]!.path).toBe('chain.wrap');
+  });
+
+  it('follows the route a node chooses, and DEFAULT_ROUTE when none matches', async () => {
+    function classify(ctx: Ctx, input: unknown) {
+      const text = String(input);
+      ctx.route = text.includes('bill') ? 'billing' : text.includes('bug') ? 'tech' : 'other';
+      return text;
+    }
+    function billing(_ctx: Ctx, input: unknown) {
+      return `billing: ${input}`;
+    }
+    function tech(_ctx: Ctx, input: unknown) {
+      return `tech: ${input}`;
+    }
+    function human(_ctx: Ctx, input: unknown) {
+      return `a person reads: ${input}`;
+    }
+    const run = await sideBySide(
+      (lib) =>
+        new lib.Workflow({
+          name: 'triage',
+          edges: [['START', classify, { billing, tech, [lib.DEFAULT_ROUTE]: human }]],
+        }),
+      ['my bill is wrong', 'a bug', 'hello'],
+    );
+    expect(run.events.filter((e) => e.author !== 'classify').map((e) => e.author)).toEqual([
+      'billing',
+      'tech',
+      'human',
+    ]);
+  });
+
+  it('fans out to nodes on branches of their own, and a JoinNode takes their outputs by name', async () => {
+    function split(_ctx: Ctx, input: unknown) {
+      return String(input);
+    }
+    function left(_ctx: Ctx, input: unknown) {
+      return `L(${input})`;
+    }
+    function right(_ctx: Ctx, input: unknown) {
+      return `R(${input})`;
+    }
+    function merge(_ctx: Ctx, input: unknown) {
+      return input;
+    }
+    const run = await sideBySide((lib) => {
+      const join = new lib.JoinNode({ name: 'join' });
+      return new lib.Workflow({
+        name: 'fan',
+        edges: [['START', split, [left, right], join, merge]],
+      });
+    });
+    expect(run.events.map((e) => [e.author, e.branch])).toEqual([
+      ['split', undefined],
+      ['left', 'left@1'],
+      ['right', 'right@1'],
+      ['join', undefined],
+      ['merge', undefined],
+    ]);
+    expect(run.events.at(-1)!.output).toEqual({ left: 'L(hi)', right: 'R(hi)' });
+  });
+
+  it('starts several nodes from START, each on its own branch', async () => {
+    function one(_ctx: Ctx, input: unknown) {
+      return `1:${input}`;
+    }
+    function two(_ctx: Ctx, input: unknown) {
+      return `2:${input}`;
+    }
+    await sideBySide((lib) => {
+      const join = new lib.JoinNode({ name: 'both' });
+      return new lib.Workflow({ name: 'starts', edges: [['START', [one, two], join]] });
+    });
+  });
+
+  it('goes round a cycle through a route until the node chooses another', async () => {
+    function count(ctx: Ctx, input: unknown) {
+      const n = typeof input === 'number' ? input + 1 : 1;
+      ctx.state.set('rounds', n);
+      ctx.route = n < 3 ? 'again' : 'done';
+      return n;
+    }
+    function finish(_ctx: Ctx, input: unknown) {
+      return `counted to ${input}`;
+    }
+    const run = await sideBySide(
+      (lib) =>
+        new lib.Workflow({
+          name: 'loop',
+          edges: [['START', count, { again: count, done: finish }]],
+        }),
+    );
+    expect(run.events.map((e) => e.output)).toEqual([1, 2, 3, 'counted to 3']);
+    expect(run.state).toEqual({ rounds: 3 });
+  });
+
+  it('runs sync, async and generator handlers; every value yielded is an output, the last one counts', async () => {
+    async function later(_ctx: Ctx, input: unknown) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return `later ${input}`;
+    }
+    function* steps(_ctx: Ctx, input: unknown) {
+      yield `step 1 of ${input}`;
+      yield `step 2 of ${input}`;
+    }
+    async function* stream(_ctx: Ctx, input: unknown) {
+      yield `got ${input}`;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      yield { final: input };
+    }
+    function last(_ctx: Ctx, input: unknown) {
+      return input;
+    }
+    const run = await sideBySide(
+      (lib) =>
+        new lib.Workflow({ name: 'handlers', edges: [['START', later, steps, stream, last]] }),
+    );
+    expect(run.events.at(-1)!.output).toEqual({ final: 'step 2 of later hi' });
+  });
+
+  it('keeps what nodes write to the state as state deltas, also from a node that returns nothing', async () => {
+    function remember(ctx: Ctx, input: unknown) {
+      ctx.state.set('topic', input);
+      ctx.state.set('count', 1);
+    }
+    function read(ctx: Ctx) {
+      ctx.state.set('count', Number(ctx.state.get('count') ?? 0) + 1);
+      return `topic was ${String(ctx.state.get('topic'))}`;
+    }
+    const run = await sideBySide(
+      (lib) => new lib.Workflow({ name: 'stateful', edges: [['START', remember, read]] }),
+    );
+    expect(run.events[0]).toMatchObject({
+      output: undefined,
+      stateDelta: { topic: 'hi', count: 1 },
+    });
+    expect(run.state).toEqual({ topic: 'hi', count: 2 });
+  });
+
+  it('shows a Content a node returns as a message without an output', async () => {
+    function say() {
+      return { role: 'model', parts: [{ text: 'Hello there' }] };
+    }
+    function after(_ctx: Ctx, input: unknown) {
+      return `input was ${JSON.stringify(input ?? null)}`;
+    }
+    await sideBySide((lib) => new lib.Workflow({ name: 'talk', edges: [['START', say, after]] }));
+  });
+
+  it('runs a workflow as a node of another: its nodes under its path, its output the next input', async () => {
+    function lower(_ctx: Ctx, input: unknown) {
+      return String(input).toLowerCase();
+    }
+    function exclaim(_ctx: Ctx, input: unknown) {
+      return `${input}!`;
+    }
+    function before(_ctx: Ctx, input: unknown) {
+      return `[${input}]`;
+    }
+    function after(_ctx: Ctx, input: unknown) {
+      return `after ${input}`;
+    }
+    const run = await sideBySide(
+      (lib) => {
+        const inner = new lib.Workflow({ name: 'inner', edges: [['START', lower, exclaim]] });
+        return new lib.Workflow({ name: 'outer', edges: [['START', before, inner, after]] });
+      },
+      ['HEY'],
+    );
+    expect(run.events.map((e) => e.path)).toEqual([
+      'outer.before',
+      'outer.inner.lower',
+      'outer.inner.exclaim',
+      'outer.after',
+    ]);
+  });
+
+  it('writes the workflow output once more when the last event did not carry it', async () => {
+    function first(_ctx: Ctx, input: unknown) {
+      return `first ${input}`;
+    }
+    function quiet(ctx: Ctx) {
+      ctx.state.set('quiet', true);
+    }
+    // Two terminal nodes of which only one gives an output: the workflow's output is its.
+    await sideBySide(
+      (lib) => new lib.Workflow({ name: 'tail', edges: [['START', [first, quiet]]] }),
+    );
+  });
+});
+
+describe('Workflow graphs refused as ADK refuses them', () => {
+  const a = (_ctx: Ctx, input: unknown) => input;
+  function b(_ctx: Ctx, input: unknown) {
+    return input;
+  }
+  function c(_ctx: Ctx, input: unknown) {
+    return input;
+  }
+  const cases: [string, (lib: Lib) => unknown[]][] = [
+    ['a cycle with no route out', () => [['START', b, c, b]]],
+    [
+      'a node no path reaches',
+      () => [
+        ['START', b],
+        [c, b],
+      ],
+    ],
+    [
+      'an edge twice',
+      () => [
+        ['START', b],
+        ['START', b],
+      ],
+    ],
+    ['a routed edge from START', () => [['START', { x: b }]]],
+    ['two nodes of one name', () => [['START', b, new TRELLIS.FunctionNode('b', a)]]],
+  ];
+  for (const [what, edges] of cases) {
+    it(`refuses ${what}`, () => {
+      expect(() => new adk.Workflow({ name: 'bad', edges: edges(ADK) as never })).toThrow();
+      expect(() => new trellis.Workflow({ name: 'bad', edges: edges(TRELLIS) as never })).toThrow(
+        trellis.InvalidRequestError,
+      );
+    });
+  }
+});
+
+describe('a node that fails', () => {
+  function ok(_ctx: Ctx, input: unknown) {
+    return `ok ${input}`;
+  }
+  function broken(): never {
+    throw new Error('the service said no');
+  }
+  function never(_ctx: Ctx, input: unknown) {
+    return input;
+  }
+
+  it('ends the run with an error event of the node, at its path, as ADK writes it; nothing after it runs', async () => {
+    const stored: unknown[][] = [];
+    for (const [lib, Runner] of [
+      [ADK, adk.InMemoryRunner],
+      [TRELLIS, trellis.InMemoryRunner],
+    ] as const) {
+      const workflow = new lib.Workflow({ name: 'fails', edges: [['START', ok, broken, never]] });
+      const runner = new Runner({ agent: workflow as never, appName: 'app' });
+      const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
+      await expect(
+        (async () => {
+          for await (const _event of runner.runAsync({
+            userId: 'u',
+            sessionId: session.id,
+            newMessage: { role: 'user', parts: [{ text: 'hi' }] },
+          }));
+        })(),
+      ).rejects.toThrow('the service said no');
+      const after = await runner.sessionService.getSession({
+        appName: 'app',
+        userId: 'u',
+        sessionId: session.id,
+      });
+      stored.push(
+        (after!.events as trellis.Event[])
+          .filter((e) => e.author !== 'user')
+          .map((e) => [e.author, e.nodeInfo?.path, e.errorMessage]),
+      );
+    }
+    expect(stored[1]).toEqual(stored[0]);
+    expect(stored[1]).toEqual([
+      ['ok', 'fails.ok', undefined],
+      ['broken', 'fails.broken', 'the service said no'],
+    ]);
+  });
+});
