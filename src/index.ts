@@ -42,12 +42,15 @@ export {
   BaseNode,
   FunctionNode,
   JoinNode,
+  REQUEST_INPUT_FUNCTION,
+  RequestInput,
   START,
   node,
   type BaseNodeOptions,
   type FunctionNodeHandler,
   type GraphNode,
   type NodeLike,
+  type RequestInputOptions,
 } from './workflow/nodes.ts';
 export {
   DEFAULT_ROUTE,

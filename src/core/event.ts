@@ -80,6 +80,8 @@ export interface Event {
   output?: unknown;
   /** Which workflow node wrote it (ADK 2.0's `nodeInfo`). */
   nodeInfo?: NodeInfo;
+  /** The route a workflow node chose with this output (ADK 2.0's `route`). */
+  route?: boolean | number | string | (boolean | number | string)[];
 }
 
 /** Where in a workflow an event comes from (ADK 2.0's `NodeInfo`). */

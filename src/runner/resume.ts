@@ -289,7 +289,12 @@ export function awaitedCallIds(invocationEvents: readonly Event[]): string[] {
     for (const response of functionResponsesOf(event.content))
       if (response.id) answered.add(response.id);
   }
-  return invocationEvents.flatMap((event) =>
-    (event.longRunningToolIds ?? []).filter((id) => !answered.has(id)),
-  );
+  // Once each: a workflow that waits on a node's call names it again on its own pause event.
+  return [
+    ...new Set(
+      invocationEvents.flatMap((event) =>
+        (event.longRunningToolIds ?? []).filter((id) => !answered.has(id)),
+      ),
+    ),
+  ];
 }

@@ -39,6 +39,8 @@ export class NodeContext {
   output: unknown;
   /** The route the node chose for its outgoing edges. */
   route: RouteValue | RouteValue[] | undefined;
+  /** The calls it waits on an answer to (RequestInput), which pause the workflow. */
+  interruptIds: string[] = [];
 
   constructor(options: NodeContextOptions) {
     this.invocationContext = options.invocationContext;

@@ -8,6 +8,7 @@
 import { InvalidRequestError } from '../core/errors.ts';
 import type { Content } from '../core/content.ts';
 import { createEvent, type Event } from '../core/event.ts';
+import { newFunctionCallId } from '../core/ids.ts';
 import { hasKeys } from '../core/state.ts';
 import type { NodeContext } from './node-context.ts';
 
@@ -32,6 +33,47 @@ export interface BaseNodeOptions {
   rerunOnResume?: boolean;
   /** Its output counts only once it has one (a node that yields none waits to be run again). */
   waitForOutput?: boolean;
+}
+
+/** The function call a node waiting for a human makes (ADK 2.0's name). */
+export const REQUEST_INPUT_FUNCTION = 'adk_request_input';
+
+const REQUEST_INPUT_BRAND = Symbol.for('trellis.workflow.requestInput');
+
+export interface RequestInputOptions {
+  /** The id of the call, and of the answer that resumes the node (default: a fresh one). */
+  interruptId?: string;
+  /** What to ask. */
+  message?: string;
+  /** Data for whoever answers. */
+  payload?: unknown;
+  /** A JSON Schema the answer must fit (a form in the app). */
+  responseSchema?: Record<string, unknown>;
+}
+
+/**
+ * Yielded by a node to wait for a human (ADK 2.0's `RequestInput`): the workflow writes an
+ * `adk_request_input` call whose id is the interrupt id and pauses; the answer, a function
+ * response to that call, is the node's output when the workflow resumes (a node that has
+ * `rerunOnResume` runs again instead).
+ */
+export class RequestInput {
+  readonly [REQUEST_INPUT_BRAND] = true;
+  readonly interruptId: string;
+  readonly message: string | undefined;
+  readonly payload: unknown;
+  readonly responseSchema: Record<string, unknown> | undefined;
+
+  constructor(options: RequestInputOptions = {}) {
+    this.interruptId = options.interruptId ?? newFunctionCallId();
+    this.message = options.message;
+    this.payload = options.payload;
+    this.responseSchema = options.responseSchema;
+  }
+}
+
+export function isRequestInput(value: unknown): value is RequestInput {
+  return typeof value === 'object' && value !== null && REQUEST_INPUT_BRAND in value;
 }
 
 /** What a node may yield: an event, a value (its output), a Content, or nothing. */
@@ -64,7 +106,9 @@ export abstract class BaseNode implements GraphNode {
   /** Runs the node, each item it yields made an event of it. */
   async *run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void> {
     for await (const item of this.runImpl(ctx, input)) {
-      const event = this.toEvent(ctx, item);
+      const event = isRequestInput(item)
+        ? requestInputEvent(ctx, this.name, item)
+        : this.toEvent(ctx, item);
       if (event) yield event;
     }
   }
@@ -134,7 +178,10 @@ export class FunctionNode extends BaseNode {
       return item;
     }
     if (isContent(item)) return nodeEvent(ctx, this.name, { content: item, stateDelta });
-    return nodeEvent(ctx, this.name, { content: contentOf(item), output: item, stateDelta });
+    const event = nodeEvent(ctx, this.name, { content: contentOf(item), output: item, stateDelta });
+    // The route goes with the output, so that a resumed workflow takes the same edges.
+    if (ctx.route !== undefined) event.route = ctx.route;
+    return event;
   }
 }
 
@@ -190,6 +237,26 @@ function nodeEvent(
   });
   if (fields.output !== undefined) event.output = fields.output;
   return event;
+}
+
+function requestInputEvent(ctx: NodeContext, author: string, request: RequestInput): Event {
+  const id = request.interruptId;
+  const args = {
+    interruptId: id,
+    payload: request.payload ?? null,
+    message: request.message ?? null,
+    response_schema: request.responseSchema ?? null,
+  };
+  return createEvent({
+    invocationId: ctx.invocationId,
+    author,
+    ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
+    content: {
+      role: 'model',
+      parts: [{ functionCall: { id, name: REQUEST_INPUT_FUNCTION, args } }],
+    },
+    longRunningToolIds: [id],
+  });
 }
 
 /** The node's state changes not yet written into an event, taken. */

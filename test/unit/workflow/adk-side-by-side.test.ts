@@ -10,6 +10,11 @@ import * as trellis from '../../../src/index.ts';
 /** What a test graph is built from: the library's own classes, so both build the same graph. */
 interface Lib {
   Workflow: new (options: { name: string; edges: unknown[] }) => unknown;
+  RequestInput: new (options: {
+    message?: string;
+    interruptId?: string;
+    payload?: unknown;
+  }) => unknown;
   JoinNode: new (options: { name: string }) => unknown;
   FunctionNode: new (name: string, handler: Handler) => unknown;
   DEFAULT_ROUTE: string;
@@ -23,12 +28,14 @@ type Handler = (ctx: Ctx, input: unknown) => unknown;
 
 const ADK: Lib = {
   Workflow: adk.Workflow as never,
+  RequestInput: adk.RequestInput as never,
   JoinNode: adk.JoinNode as never,
   FunctionNode: adk.FunctionNode as never,
   DEFAULT_ROUTE: adk.DEFAULT_ROUTE,
 };
 const TRELLIS: Lib = {
   Workflow: trellis.Workflow as never,
+  RequestInput: trellis.RequestInput as never,
   JoinNode: trellis.JoinNode as never,
   FunctionNode: trellis.FunctionNode as never,
   DEFAULT_ROUTE: trellis.DEFAULT_ROUTE,
@@ -36,6 +43,9 @@ const TRELLIS: Lib = {
 
 interface Seen {
   author: string;
+  /** Function calls and responses: name and id. */
+  calls: string[];
+  longRunning: string[] | undefined;
   branch: string | undefined;
   path: string | undefined;
   outputFor: string[] | undefined;
@@ -54,12 +64,26 @@ function seen(event: {
   branch?: string;
   nodeInfo?: { path?: string; outputFor?: string[] };
   output?: unknown;
-  content?: { parts?: { text?: string }[] };
+  content?: {
+    parts?: {
+      text?: string;
+      functionCall?: { name?: string; id?: string };
+      functionResponse?: { name?: string; id?: string };
+    }[];
+  };
   actions?: { stateDelta?: Record<string, unknown> };
+  longRunningToolIds?: string[];
 }): Seen {
-  const texts = (event.content?.parts ?? []).map((p) => p.text).filter((t) => t !== undefined);
+  const parts = event.content?.parts ?? [];
+  const texts = parts.map((p) => p.text).filter((t) => t !== undefined);
+  const calls = parts.flatMap((p) => {
+    const call = p.functionCall ?? p.functionResponse;
+    return call ? [`${p.functionCall ? 'call' : 'response'} ${call.name} ${call.id}`] : [];
+  });
   return {
     author: event.author ?? '',
+    calls,
+    longRunning: event.longRunningToolIds?.length ? event.longRunningToolIds : undefined,
     branch: event.branch || undefined,
     path: event.nodeInfo?.path,
     outputFor: event.nodeInfo?.outputFor,
@@ -69,15 +93,19 @@ function seen(event: {
   };
 }
 
-async function runAdk(workflow: unknown, messages: string[]): Promise<Run> {
+type Message = string | { role: 'user'; parts: Record<string, unknown>[] };
+const contentOf = (message: Message) =>
+  typeof message === 'string' ? { role: 'user', parts: [{ text: message }] } : message;
+
+async function runAdk(workflow: unknown, messages: Message[]): Promise<Run> {
   const runner = new adk.InMemoryRunner({ agent: workflow as adk.BaseAgent, appName: 'app' });
   const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
   const events: Seen[] = [];
-  for (const text of messages) {
+  for (const message of messages) {
     for await (const event of runner.runAsync({
       userId: 'u',
       sessionId: session.id,
-      newMessage: { role: 'user', parts: [{ text }] },
+      newMessage: contentOf(message) as never,
     })) {
       if (event.author !== 'user') events.push(seen(event as never));
     }
@@ -90,18 +118,19 @@ async function runAdk(workflow: unknown, messages: string[]): Promise<Run> {
   return { events, state: { ...after!.state } };
 }
 
-async function runTrellis(workflow: unknown, messages: string[]): Promise<Run> {
+async function runTrellis(workflow: unknown, messages: Message[]): Promise<Run> {
   const runner = new trellis.InMemoryRunner({
     agent: workflow as trellis.BaseAgent,
     appName: 'app',
+    resumabilityConfig: { isResumable: true },
   });
   const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
   const events: Seen[] = [];
-  for (const text of messages) {
+  for (const message of messages) {
     for await (const event of runner.runAsync({
       userId: 'u',
       sessionId: session.id,
-      newMessage: { role: 'user', parts: [{ text }] },
+      newMessage: contentOf(message) as never,
     })) {
       if (event.author !== 'user' && !event.partial) events.push(seen(event));
     }
@@ -115,7 +144,10 @@ async function runTrellis(workflow: unknown, messages: string[]): Promise<Run> {
 }
 
 /** Builds the graph with each library, runs both, and compares. */
-async function sideBySide(build: (lib: Lib) => unknown, messages: string[] = ['hi']): Promise<Run> {
+async function sideBySide(
+  build: (lib: Lib) => unknown,
+  messages: Message[] = ['hi'],
+): Promise<Run> {
   const theirs = await runAdk(build(ADK), messages);
   const ours = await runTrellis(build(TRELLIS), messages);
   expect(ours.events).toEqual(theirs.events);
@@ -324,6 +356,56 @@ describe('Workflow, side by side with @google/adk 2.0', () => {
     // Two terminal nodes of which only one gives an output: the workflow's output is its.
     await sideBySide(
       (lib) => new lib.Workflow({ name: 'tail', edges: [['START', [first, quiet]]] }),
+    );
+  });
+});
+
+describe('RequestInput, side by side with @google/adk 2.0', () => {
+  const answer = (id: string, response: Record<string, unknown>): Message => ({
+    role: 'user',
+    parts: [{ functionResponse: { id, name: 'adk_request_input', response } }],
+  });
+
+  it("pauses with an adk_request_input call; the answer is the node's output and the run goes on", async () => {
+    function draft(ctx: Ctx, input: unknown) {
+      ctx.state.set('draft', `A post about ${input}`);
+      return `A post about ${input}`;
+    }
+    function publish(ctx: Ctx, input: unknown) {
+      ctx.state.set('published', true);
+      return `published with ${JSON.stringify(input)}`;
+    }
+    const run = await sideBySide(
+      (lib) => {
+        function* review(_ctx: Ctx, input: unknown) {
+          yield new lib.RequestInput({ message: `Publish "${input}"?`, interruptId: 'review-1' });
+        }
+        return new lib.Workflow({ name: 'writer', edges: [['START', draft, review, publish]] });
+      },
+      ['cats', answer('review-1', { approved: true, note: 'fine' })],
+    );
+    expect(run.events.map((e) => [e.author, e.calls, e.output])).toEqual([
+      ['draft', [], 'A post about cats'],
+      ['review', ['call adk_request_input review-1'], undefined],
+      // The workflow's own event: it waits on review-1 too (and the input it waits with).
+      ['writer', [], undefined],
+      ['publish', [], 'published with {"approved":true,"note":"fine"}'],
+    ]);
+    expect(run.state).toEqual({ draft: 'A post about cats', published: true });
+  });
+
+  it('reads a { result } answer as its value', async () => {
+    function choose(_ctx: Ctx, input: unknown) {
+      return `chose ${JSON.stringify(input)}`;
+    }
+    await sideBySide(
+      (lib) => {
+        function* ask() {
+          yield new lib.RequestInput({ message: 'Which one?', interruptId: 'pick' });
+        }
+        return new lib.Workflow({ name: 'picker', edges: [['START', ask, choose]] });
+      },
+      ['go', answer('pick', { result: '{"n":2}' })],
     );
   });
 });

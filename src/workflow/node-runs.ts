@@ -1,0 +1,117 @@
+// What a resumed workflow reads back from its invocation's events: each node's runs (its output,
+// the route it chose, the calls it waits on) and the answers to those calls. Node states live in
+// the log, not in memory, so a workflow paused for a human, stopped, or cut off by a crash or a
+// reload goes on in any runner over the same store: the nodes that finished are not run again
+// (their outputs and routes are taken from their events), a node that waited gets its answer.
+
+import { functionResponsesOf, type Content } from '../core/content.ts';
+import type { Event } from '../core/event.ts';
+import type { RouteValue } from './node-context.ts';
+
+/** One run of a node, as its events tell it. */
+export interface PriorRun {
+  output?: unknown;
+  route?: RouteValue | RouteValue[];
+  branch?: string | undefined;
+  /** The calls it made that pause the workflow (RequestInput). */
+  interruptIds: Set<string>;
+}
+
+/** A run is closed once it has an output, a route or a call waiting: what follows is another. */
+function isClosed(run: PriorRun): boolean {
+  return run.output !== undefined || run.route !== undefined || run.interruptIds.size > 0;
+}
+
+/** The direct child of `parentPath` whose event this is (`wf.review@2` → `review`). */
+function childName(path: string, parentPath: string): string | undefined {
+  const prefix = `${parentPath}.`;
+  if (!path.startsWith(prefix)) return undefined;
+  const rest = path.slice(prefix.length);
+  return rest.includes('.') ? undefined : rest.split('@')[0];
+}
+
+/** The runs of each direct child of the workflow at `parentPath`, in order. */
+export function priorRuns(events: readonly Event[], parentPath: string): Map<string, PriorRun[]> {
+  const runs = new Map<string, PriorRun[]>();
+  for (const event of events) {
+    const path = event.nodeInfo?.path;
+    if (event.author === 'user' || !path) continue;
+    const name = childName(path, parentPath);
+    if (!name) continue;
+    let list = runs.get(name);
+    if (!list) runs.set(name, (list = []));
+    let run = list.at(-1);
+    if (!run || isClosed(run)) list.push((run = { interruptIds: new Set() }));
+    if (event.output !== undefined) {
+      run.output = event.output;
+      run.branch = event.branch;
+    }
+    if (event.route !== undefined) run.route = event.route;
+    for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
+  }
+  return runs;
+}
+
+/**
+ * The answers the user gave to calls the workflow waits on, by call id. A response
+ * `{ result: x }` answers `x` (parsed as JSON when it is a string and the call's schema does not
+ * take strings), any other response itself, as ADK reads them.
+ */
+export function answersOf(events: readonly Event[]): Map<string, unknown> {
+  const open = new Set<string>();
+  const schemas = new Map<string, unknown>();
+  const answers = new Map<string, unknown>();
+  for (const event of events) {
+    if (event.author !== 'user') {
+      for (const id of event.longRunningToolIds ?? []) open.add(id);
+      for (const part of event.content?.parts ?? []) {
+        const call = part.functionCall;
+        if (call?.id)
+          schemas.set(call.id, (call.args as Record<string, unknown> | undefined)?.response_schema);
+      }
+      continue;
+    }
+    for (const response of functionResponsesOf(event.content)) {
+      if (!response.id || !open.has(response.id)) continue;
+      open.delete(response.id);
+      answers.set(response.id, unwrap(response.response, schemas.get(response.id)));
+    }
+  }
+  return answers;
+}
+
+function unwrap(response: unknown, schema: unknown): unknown {
+  if (
+    typeof response !== 'object' ||
+    response === null ||
+    Array.isArray(response) ||
+    Object.keys(response).length !== 1 ||
+    !('result' in response)
+  ) {
+    return response;
+  }
+  const value = (response as { result: unknown }).result;
+  if (typeof value !== 'string' || takesStrings(schema)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+function takesStrings(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const record = schema as Record<string, unknown>;
+  const type = record['type'];
+  if (type === 'string' || (Array.isArray(type) && type.includes('string'))) return true;
+  return ['anyOf', 'oneOf'].some((key) => {
+    const options = record[key];
+    return Array.isArray(options) && options.some(takesStrings);
+  });
+}
+
+/** The message that started the invocation: the first of the user's that answers no call. */
+export function startingMessage(events: readonly Event[]): Content | undefined {
+  return events.find((e) => e.author === 'user' && functionResponsesOf(e.content).length === 0)
+    ?.content;
+}
