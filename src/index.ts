@@ -51,6 +51,7 @@ export {
   type GraphNode,
   type NodeLike,
   type RequestInputOptions,
+  type RetryConfig,
 } from './workflow/nodes.ts';
 export {
   DEFAULT_ROUTE,
@@ -59,7 +60,8 @@ export {
   type EdgeItem,
   type RoutingMap,
 } from './workflow/graph.ts';
-export { NodeContext, type RouteValue } from './workflow/node-context.ts';
+export { NodeContext, type RouteValue, type RunNodeOptions } from './workflow/node-context.ts';
+export { ParallelWorker } from './workflow/parallel-worker.ts';
 
 // tools
 export { BaseTool } from './tools/base-tool.ts';

@@ -1,14 +1,16 @@
-// One run of a workflow's graph (the loop of workflow.ts), and how one node runs under it: its
-// context, its events marked with where they come from, and the queue that takes them, in the
-// order they were made, to the Runner.
+// One run of a workflow's graph (the loop of workflow.ts), and the queue that takes the nodes'
+// events, in the order they were made, to the Runner. How each node runs is run-node.ts.
 
 import { InvalidRequestError, messageOf } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { errorCodeOf, isReported, markReported } from '../agents/base-agent.ts';
 import type { Graph } from './graph.ts';
-import { NodeContext, type EventChannel } from './node-context.ts';
+import type { EventChannel, NodeContext } from './node-context.ts';
 import { answersOf, priorRuns, type PriorRun } from './node-runs.ts';
 import type { GraphNode } from './nodes.ts';
+import { replayed, runChild } from './run-node.ts';
+
+export { runChild };
 
 interface Trigger {
   input: unknown;
@@ -36,7 +38,11 @@ export class GraphRun {
   private readonly answers: Map<string, unknown>;
 
   constructor(
-    private readonly workflow: { readonly name: string; readonly graph: Graph },
+    private readonly workflow: {
+      readonly name: string;
+      readonly graph: Graph;
+      readonly maxConcurrency?: number | undefined;
+    },
     private readonly ctx: NodeContext,
     input: unknown,
   ) {
@@ -104,6 +110,8 @@ export class GraphRun {
     for (const name of [...this.triggers.keys()]) {
       if (this.pending.has(name) || this.status.get(name) === 'running') continue;
       if (this.status.get(name) === 'waiting' && this.interrupts.has(name)) continue;
+      const limit = this.workflow.maxConcurrency;
+      if (limit !== undefined && this.pending.size >= limit) break;
       const trigger = this.pop(name);
       if (!trigger) continue;
       const node = this.workflow.graph.node(name);
@@ -138,25 +146,9 @@ export class GraphRun {
   private replay(name: string, node: GraphNode, trigger: Trigger): NodeContext | undefined {
     const prior = this.prior.get(name)?.shift();
     if (!prior) return undefined;
-    const answered = [...prior.interruptIds].every((id) => this.answers.has(id));
-    let output = prior.output;
-    if (prior.output === undefined && prior.route === undefined) {
-      if (node.rerunOnResume || prior.interruptIds.size === 0 || !answered) return undefined;
-      const values = [...prior.interruptIds].map((id) => this.answers.get(id));
-      output = values.length === 1 ? values[0] : values;
-    } else if (!answered) {
-      return undefined;
-    }
-    const child = new NodeContext({
-      invocationContext: this.ctx.invocationContext,
-      channel: this.ctx.channel,
-      nodePath: this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name,
-      runId: String(this.runs.get(name) ?? 0),
-      branch: prior.branch ?? trigger.branch ?? this.ctx.branch,
-    });
-    child.output = output;
-    child.route = prior.route;
-    return child;
+    const nodePath = this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name;
+    const runId = String(this.runs.get(name) ?? 0);
+    return replayed(this.ctx, nodePath, runId, prior, node, this.answers, trigger.branch);
   }
 
   private complete(name: string, child: NodeContext): void {
@@ -205,79 +197,6 @@ export class GraphRun {
     if (list && list.length === 0) this.triggers.delete(name);
     return trigger;
   }
-}
-
-interface ChildOptions {
-  runId?: string;
-  useSubBranch?: boolean;
-  branch?: string | undefined;
-  /** The child's output is its parent's too (the root workflow's, ADK's `useAsOutput`). */
-  useAsOutput?: boolean;
-}
-
-/** Runs one node under `parent`: its events, marked with where they come from, to the channel. */
-export async function runChild(
-  parent: NodeContext,
-  node: GraphNode,
-  input: unknown,
-  options: ChildOptions,
-  channel: EventChannel = parent.channel,
-): Promise<NodeContext> {
-  const runId = options.runId ?? node.name;
-  const nodePath = parent.nodePath ? `${parent.nodePath}.${node.name}` : node.name;
-  const branch =
-    options.branch !== undefined
-      ? options.branch
-      : options.useSubBranch
-        ? [parent.branch, `${node.name}@${runId}`].filter(Boolean).join('.')
-        : parent.branch;
-  const child = new NodeContext({
-    invocationContext: parent.invocationContext,
-    channel,
-    nodePath,
-    runId,
-    branch,
-    outputForAncestors: options.useAsOutput
-      ? [parent.nodePath, ...parent.outputForAncestors].filter((p) => p !== '')
-      : [],
-  });
-  let inputRecorded = false;
-  for await (const event of node.run(child, input)) {
-    event.author ||= node.name;
-    event.nodeInfo = { ...event.nodeInfo, path: nodePath };
-    if (event.output !== undefined) {
-      event.nodeInfo.outputFor = [nodePath, ...child.outputForAncestors];
-      child.output = event.output;
-    }
-    if (event.route !== undefined) child.route = event.route;
-    if (event.longRunningToolIds?.length) {
-      for (const id of event.longRunningToolIds) {
-        if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
-      }
-      // The input the node waits with, as ADK records it for a node run again on resume.
-      event.actions.agentState = { ...event.actions.agentState, input };
-      inputRecorded = true;
-    }
-    if (branch !== undefined && event.branch === undefined) event.branch = branch;
-    channel.push(event);
-  }
-  if (!inputRecorded && child.interruptIds.length > 0) {
-    // A node that waits because nodes inside it do (a workflow): one event of its own says so.
-    const paused = createEvent({
-      invocationId: child.invocationId,
-      author: node.name,
-      ...(branch !== undefined ? { branch } : {}),
-      longRunningToolIds: [...child.interruptIds],
-      actions: { agentState: { input } },
-    });
-    paused.nodeInfo = { path: nodePath };
-    channel.push(paused);
-  }
-  if (options.useAsOutput) {
-    parent.output = child.output;
-    parent.route = child.route;
-  }
-  return child;
 }
 
 /** The longest common dotted prefix of branches (ADK's `commonPrefixOf`). */

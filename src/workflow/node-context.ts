@@ -14,6 +14,26 @@ export interface EventChannel {
   push(event: Event): void;
 }
 
+/** How `ctx.runNode` runs a node (ADK's `RunNodeOptions`). */
+export interface RunNodeOptions {
+  /** The run's name, when not the node's. */
+  nodeName?: string;
+  /** The run's id in its path (`name@run`); numbered per name when absent. */
+  runId?: string;
+  /** Runs it on a branch of its own (`name@run`). */
+  useSubBranch?: boolean;
+  /** Its output is the caller's output too. */
+  useAsOutput?: boolean;
+}
+
+/** Runs a node under a context (graph-run.ts's, given to each context it makes). */
+export type ChildRunner = (
+  parent: NodeContext,
+  node: unknown,
+  input: unknown,
+  options?: RunNodeOptions,
+) => Promise<NodeContext>;
+
 export interface NodeContextOptions {
   invocationContext: InvocationContext;
   channel: EventChannel;
@@ -23,6 +43,7 @@ export interface NodeContextOptions {
   branch: string | undefined;
   /** Paths whose output this node's output also is (ADK's `useAsOutput`). */
   outputForAncestors?: readonly string[];
+  runChildNode?: ChildRunner;
 }
 
 export class NodeContext {
@@ -41,6 +62,11 @@ export class NodeContext {
   route: RouteValue | RouteValue[] | undefined;
   /** The calls it waits on an answer to (RequestInput), which pause the workflow. */
   interruptIds: string[] = [];
+  /** Which attempt this run is (RetryConfig): 1, then 2… */
+  attemptCount = 1;
+  /** Runs made with `runNode` so far, by name (their run ids). */
+  readonly dynamicRuns = new Map<string, number>();
+  private readonly runChildNode: ChildRunner | undefined;
 
   constructor(options: NodeContextOptions) {
     this.invocationContext = options.invocationContext;
@@ -49,6 +75,7 @@ export class NodeContext {
     this.runId = options.runId;
     this.branch = options.branch;
     this.outputForAncestors = options.outputForAncestors ?? [];
+    this.runChildNode = options.runChildNode;
     this.state = stateView(() => this.invocationContext.session.state, this.stateDelta);
   }
 
@@ -58,6 +85,16 @@ export class NodeContext {
 
   get session(): InvocationContext['session'] {
     return this.invocationContext.session;
+  }
+
+  /**
+   * Runs a node (a node or a plain function) from inside this one and waits for it: its events go
+   * to the workflow's stream at `path.name@run`; the result's `output` is its output. A node that
+   * waits for a human makes this one wait too.
+   */
+  runNode(node: unknown, input?: unknown, options?: RunNodeOptions): Promise<NodeContext> {
+    if (!this.runChildNode) throw new Error('runNode works inside a running workflow');
+    return this.runChildNode(this, node, input, options);
   }
 
   /** Sends an event of this node to the workflow's stream (ADK's `emit`). */

@@ -52,6 +52,24 @@ export function priorRuns(events: readonly Event[], parentPath: string): Map<str
   return runs;
 }
 
+/** Every node run of the events by its whole path (`wf.step@2`): the runs made with runNode. */
+export function priorRunsByPath(events: readonly Event[]): Map<string, PriorRun> {
+  const runs = new Map<string, PriorRun>();
+  for (const event of events) {
+    const path = event.nodeInfo?.path;
+    if (event.author === 'user' || !path) continue;
+    let run = runs.get(path);
+    if (!run) runs.set(path, (run = { interruptIds: new Set() }));
+    if (event.output !== undefined) {
+      run.output = event.output;
+      run.branch = event.branch;
+    }
+    if (event.route !== undefined) run.route = event.route;
+    for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
+  }
+  return runs;
+}
+
 /**
  * The answers the user gave to calls the workflow waits on, by call id. A response
  * `{ result: x }` answers `x` (parsed as JSON when it is a string and the call's schema does not

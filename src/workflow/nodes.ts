@@ -6,11 +6,12 @@
 // JSON), so the chat shows it; a Content yielded is a message without an output.
 
 import { InvalidRequestError } from '../core/errors.ts';
-import type { Content } from '../core/content.ts';
+import type { Content, Part } from '../core/content.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { newFunctionCallId } from '../core/ids.ts';
 import { hasKeys } from '../core/state.ts';
 import type { NodeContext } from './node-context.ts';
+import type { RetryConfig } from './retry.ts';
 
 /** Marks what can stand in a graph: a BaseNode, or a Workflow (which is also an agent). */
 export const NODE_BRAND: unique symbol = Symbol.for('trellis.workflow.node') as never;
@@ -22,8 +23,11 @@ export interface GraphNode {
   readonly rerunOnResume: boolean;
   readonly waitForOutput: boolean;
   readonly requiresAllPredecessors: boolean;
+  readonly retryConfig?: RetryConfig | undefined;
   run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void>;
 }
+
+export type { RetryConfig } from './retry.ts';
 
 export interface BaseNodeOptions {
   /** Unique in its graph. */
@@ -33,6 +37,7 @@ export interface BaseNodeOptions {
   rerunOnResume?: boolean;
   /** Its output counts only once it has one (a node that yields none waits to be run again). */
   waitForOutput?: boolean;
+  retryConfig?: RetryConfig;
 }
 
 /** The function call a node waiting for a human makes (ADK 2.0's name). */
@@ -85,6 +90,7 @@ export abstract class BaseNode implements GraphNode {
   readonly description: string;
   readonly rerunOnResume: boolean;
   readonly waitForOutput: boolean;
+  readonly retryConfig: RetryConfig | undefined;
 
   constructor(options: BaseNodeOptions) {
     const name = typeof options.name === 'string' ? options.name.trim() : '';
@@ -93,6 +99,7 @@ export abstract class BaseNode implements GraphNode {
     this.description = options.description ?? '';
     this.rerunOnResume = options.rerunOnResume ?? false;
     this.waitForOutput = options.waitForOutput ?? false;
+    this.retryConfig = options.retryConfig;
   }
 
   /** Whether it runs only once every predecessor has finished (a join). */
@@ -204,17 +211,28 @@ export function isNodeLike(value: unknown): value is NodeLike {
 }
 
 /** A node for `value`: a plain function becomes a FunctionNode named after it. */
-export function node(value: NodeLike, options: { name?: string } = {}): GraphNode {
+export function node(
+  value: NodeLike,
+  options: { name?: string; retryConfig?: RetryConfig } = {},
+): GraphNode {
   if (value === 'START') return START;
   if (isGraphNode(value)) {
-    if (options.name === undefined || options.name === value.name) return value;
-    const renamed = Object.create(Object.getPrototypeOf(value) as object) as GraphNode;
-    return Object.assign(renamed, value, { name: options.name.trim() });
+    const overrides = {
+      ...(options.name !== undefined ? { name: options.name.trim() } : {}),
+      ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
+    };
+    if (Object.keys(overrides).length === 0) return value;
+    const copy = Object.create(Object.getPrototypeOf(value) as object) as GraphNode;
+    return Object.assign(copy, value, overrides);
   }
   if (typeof value === 'function') {
     const name = options.name ?? value.name;
     if (!name) throw new InvalidRequestError('A function used as a node needs a name');
-    return new FunctionNode(name, value);
+    return new FunctionNode(
+      name,
+      value,
+      options.retryConfig ? { retryConfig: options.retryConfig } : {},
+    );
   }
   throw new InvalidRequestError(`Not a workflow node: ${typeof value}`);
 }
@@ -267,20 +285,44 @@ function takeDelta(ctx: NodeContext): Record<string, unknown> | undefined {
   return delta;
 }
 
-/** A value as the text a message shows: a string as it is, anything else as JSON. */
+/**
+ * A value as the message the chat shows, as ADK makes it: a string is a text part; a Part (an
+ * object with `text`, `inlineData`, `functionCall`…) is itself; a non-empty array of strings and
+ * Parts is one part each; anything else is its JSON as text.
+ */
 export function contentOf(value: unknown): Content | undefined {
   if (value === undefined || value === null) return undefined;
   if (isContent(value)) return value;
+  const partOf = (item: unknown): Part | undefined =>
+    typeof item === 'string' ? { text: item } : isPart(item) ? item : undefined;
+  const single = partOf(value);
+  if (single) return { role: 'model', parts: [single] };
+  if (Array.isArray(value) && value.length > 0) {
+    const parts = value.map(partOf);
+    if (parts.every((p) => p !== undefined)) return { role: 'model', parts: parts as Part[] };
+  }
   let text: string;
-  if (typeof value === 'string') text = value;
-  else {
-    try {
-      text = JSON.stringify(value) ?? String(value);
-    } catch {
-      text = String(value);
-    }
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
   }
   return { role: 'model', parts: [{ text }] };
+}
+
+const PART_KEYS = [
+  'text',
+  'inlineData',
+  'fileData',
+  'functionCall',
+  'functionResponse',
+  'videoMetadata',
+  'codeExecutionResult',
+  'executableCode',
+];
+
+function isPart(value: unknown): value is Part {
+  return typeof value === 'object' && value !== null && PART_KEYS.some((key) => key in value);
 }
 
 export function isContent(value: unknown): value is Content {

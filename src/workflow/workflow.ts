@@ -28,6 +28,8 @@ export interface WorkflowOptions {
   /** The graph: edge chains, routing maps, explicit edges. */
   edges: readonly EdgeItem[];
   rerunOnResume?: boolean;
+  /** How many of its nodes may run at once (all when absent). */
+  maxConcurrency?: number;
 }
 
 export class Workflow extends BaseAgent implements GraphNode {
@@ -36,6 +38,8 @@ export class Workflow extends BaseAgent implements GraphNode {
   readonly rerunOnResume: boolean;
   readonly waitForOutput = false;
   readonly requiresAllPredecessors = false;
+  readonly retryConfig = undefined;
+  readonly maxConcurrency: number | undefined;
 
   constructor(options: WorkflowOptions) {
     super({
@@ -45,6 +49,13 @@ export class Workflow extends BaseAgent implements GraphNode {
     if (!Array.isArray(options.edges) || options.edges.length === 0) {
       throw new InvalidRequestError(`Workflow ${options.name} needs edges`);
     }
+    const limit = options.maxConcurrency;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) {
+      throw new InvalidRequestError(
+        `Workflow ${options.name}: maxConcurrency is a whole number from 1`,
+      );
+    }
+    this.maxConcurrency = limit;
     this.graph = graphOf(options.edges);
     this.rerunOnResume = options.rerunOnResume ?? true;
   }

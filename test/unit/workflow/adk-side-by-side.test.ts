@@ -9,7 +9,12 @@ import * as trellis from '../../../src/index.ts';
 
 /** What a test graph is built from: the library's own classes, so both build the same graph. */
 interface Lib {
-  Workflow: new (options: { name: string; edges: unknown[] }) => unknown;
+  Workflow: new (options: { name: string; edges: unknown[]; maxConcurrency?: number }) => unknown;
+  ParallelWorker: new (inner: unknown, options?: { maxParallelWorkers?: number }) => unknown;
+  node: (
+    value: unknown,
+    options: { name?: string; retryConfig?: Record<string, unknown> },
+  ) => unknown;
   RequestInput: new (options: {
     message?: string;
     interruptId?: string;
@@ -23,11 +28,18 @@ interface Lib {
 type Ctx = {
   state: { get(key: string): unknown; set(key: string, value: unknown): void };
   route: unknown;
+  runNode(
+    node: unknown,
+    input?: unknown,
+    options?: Record<string, unknown>,
+  ): Promise<{ output: unknown }>;
 };
 type Handler = (ctx: Ctx, input: unknown) => unknown;
 
 const ADK: Lib = {
   Workflow: adk.Workflow as never,
+  ParallelWorker: adk.ParallelWorker as never,
+  node: adk.node as never,
   RequestInput: adk.RequestInput as never,
   JoinNode: adk.JoinNode as never,
   FunctionNode: adk.FunctionNode as never,
@@ -35,6 +47,8 @@ const ADK: Lib = {
 };
 const TRELLIS: Lib = {
   Workflow: trellis.Workflow as never,
+  ParallelWorker: trellis.ParallelWorker as never,
+  node: trellis.node as never,
   RequestInput: trellis.RequestInput as never,
   JoinNode: trellis.JoinNode as never,
   FunctionNode: trellis.FunctionNode as never,
@@ -357,6 +371,139 @@ describe('Workflow, side by side with @google/adk 2.0', () => {
     await sideBySide(
       (lib) => new lib.Workflow({ name: 'tail', edges: [['START', [first, quiet]]] }),
     );
+  });
+});
+
+describe('retries, concurrency, parallel workers and dynamic runs, side by side', () => {
+  it('retries a failing node as its RetryConfig says, then goes on', async () => {
+    let failures = 0;
+    function flaky(_ctx: Ctx, input: unknown) {
+      if (failures++ % 3 < 2) throw new Error('not yet');
+      return `worked on ${input}`;
+    }
+    function after(_ctx: Ctx, input: unknown) {
+      return `after: ${input}`;
+    }
+    const run = await sideBySide((lib) => {
+      const retried = lib.node(flaky, {
+        retryConfig: { maxAttempts: 3, initialDelay: 0, jitter: 0 },
+      });
+      return new lib.Workflow({ name: 'retry', edges: [['START', retried, after]] });
+    });
+    expect(run.events.map((e) => e.output)).toEqual(['worked on hi', 'after: worked on hi']);
+  });
+
+  it("gives up after maxAttempts, with the node's error", async () => {
+    for (const [lib, Runner] of [
+      [ADK, adk.InMemoryRunner],
+      [TRELLIS, trellis.InMemoryRunner],
+    ] as const) {
+      let calls = 0;
+      function hopeless(): never {
+        calls++;
+        throw new Error('still down');
+      }
+      const workflow = new lib.Workflow({
+        name: 'giveup',
+        edges: [
+          ['START', lib.node(hopeless, { retryConfig: { maxAttempts: 2, initialDelay: 0 } })],
+        ],
+      });
+      const runner = new Runner({ agent: workflow as never, appName: 'app' });
+      const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
+      await expect(
+        (async () => {
+          for await (const _event of runner.runAsync({
+            userId: 'u',
+            sessionId: session.id,
+            newMessage: { role: 'user', parts: [{ text: 'go' }] },
+          }));
+        })(),
+      ).rejects.toThrow('still down');
+      expect(calls).toBe(2);
+    }
+  });
+
+  it('runs at most maxConcurrency nodes at once', async () => {
+    const log: string[] = [];
+    const slow = (name: string) =>
+      ({
+        async [name](_ctx: Ctx, input: unknown) {
+          log.push(`${name} starts`);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          log.push(`${name} ends`);
+          return `${name}(${input})`;
+        },
+      })[name]!;
+    const [a, b, c] = [slow('a'), slow('b'), slow('c')];
+    await sideBySide((lib) => {
+      const join = new lib.JoinNode({ name: 'join' });
+      return new lib.Workflow({
+        name: 'limited',
+        maxConcurrency: 1,
+        edges: [['START', [a, b, c], join]],
+      });
+    });
+    // One at a time, in both.
+    expect(log.slice(0, 6)).toEqual([
+      'a starts',
+      'a ends',
+      'b starts',
+      'b ends',
+      'c starts',
+      'c ends',
+    ]);
+    expect(log.slice(6)).toEqual(log.slice(0, 6));
+  });
+
+  it('runs a ParallelWorker once per item, each on its own branch and path, outputs in order', async () => {
+    function items(_ctx: Ctx, input: unknown) {
+      return String(input).split(' ');
+    }
+    async function shout(_ctx: Ctx, input: unknown) {
+      await new Promise((resolve) => setTimeout(resolve, String(input).length));
+      return String(input).toUpperCase();
+    }
+    function joined(_ctx: Ctx, input: unknown) {
+      return (input as string[]).join('-');
+    }
+    const run = await sideBySide(
+      (lib) =>
+        new lib.Workflow({
+          name: 'each',
+          edges: [
+            ['START', items, new lib.ParallelWorker(shout, { maxParallelWorkers: 2 }), joined],
+          ],
+        }),
+      ['one three five'],
+    );
+    expect(run.events.at(-1)!.output).toBe('ONE-THREE-FIVE');
+    expect(
+      run.events
+        .filter((e) => e.path?.startsWith('each.shout.'))
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['each.shout.shout@0', 'each.shout.shout@1', 'each.shout.shout@2']);
+  });
+
+  it('runs nodes from inside a node with ctx.runNode, numbered per name', async () => {
+    function double(_ctx: Ctx, input: unknown) {
+      return Number(input) * 2;
+    }
+    async function plan(ctx: Ctx, input: unknown) {
+      const first = await ctx.runNode(double, String(input).length);
+      const second = await ctx.runNode(double, first.output);
+      return `twice doubled: ${second.output}`;
+    }
+    const run = await sideBySide(
+      (lib) => new lib.Workflow({ name: 'dynamic', edges: [['START', plan]] }),
+      ['abc'],
+    );
+    expect(run.events.map((e) => [e.path, e.output])).toEqual([
+      ['dynamic.plan.double@1', 6],
+      ['dynamic.plan.double@2', 12],
+      ['dynamic.plan', 'twice doubled: 12'],
+    ]);
   });
 });
 

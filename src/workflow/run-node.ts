@@ -1,0 +1,195 @@
+// How one node runs under its parent: a context of its own, its events marked with where they
+// come from (ADK's nodeInfo, its branch, the calls it waits on), retries by its RetryConfig, and
+// `ctx.runNode` (a node run from inside another, numbered per name, replayed on resume).
+
+import { InvalidRequestError } from '../core/errors.ts';
+import { createEvent, type Event } from '../core/event.ts';
+import { NodeContext, type EventChannel, type RunNodeOptions } from './node-context.ts';
+import { answersOf, priorRunsByPath, type PriorRun } from './node-runs.ts';
+import { isNodeLike, node, type GraphNode } from './nodes.ts';
+import { retryDelaySeconds, shouldRetry, sleep } from './retry.ts';
+
+export interface ChildOptions {
+  runId?: string;
+  useSubBranch?: boolean;
+  branch?: string | undefined;
+  /** The child's path, when not its parent's and its name (a dynamic run: `name@run`). */
+  nodePath?: string;
+  /** The child's output is its parent's too (the root workflow's, ADK's `useAsOutput`). */
+  useAsOutput?: boolean;
+}
+
+/** Thrown by `ctx.runNode` when the node it ran waits for a human: the caller waits too. */
+class NodeInterrupted extends Error {
+  override readonly name = 'NodeInterrupted';
+}
+
+/** Runs one node under `parent`: its events, marked with where they come from, to the channel. */
+export async function runChild(
+  parent: NodeContext,
+  node: GraphNode,
+  input: unknown,
+  options: ChildOptions,
+  channel: EventChannel = parent.channel,
+): Promise<NodeContext> {
+  const runId = options.runId ?? node.name;
+  const nodePath =
+    options.nodePath ?? (parent.nodePath ? `${parent.nodePath}.${node.name}` : node.name);
+  const branch =
+    options.branch !== undefined
+      ? options.branch
+      : options.useSubBranch
+        ? [parent.branch, `${node.name}@${runId}`].filter(Boolean).join('.')
+        : parent.branch;
+  const signal = parent.invocationContext.runConfig.signal;
+  let child: NodeContext;
+  let inputRecorded = false;
+  for (let attempt = 1; ; attempt++) {
+    child = new NodeContext({
+      invocationContext: parent.invocationContext,
+      channel,
+      nodePath,
+      runId,
+      branch,
+      outputForAncestors: options.useAsOutput
+        ? [parent.nodePath, ...parent.outputForAncestors].filter((p) => p !== '')
+        : [],
+      runChildNode: runDynamic,
+    });
+    child.attemptCount = attempt;
+    try {
+      for await (const event of node.run(child, input)) {
+        inputRecorded =
+          markEvent(event, child, node.name, nodePath, branch, input) || inputRecorded;
+        channel.push(event);
+      }
+      break;
+    } catch (error) {
+      if (error instanceof NodeInterrupted) break;
+      if (parent.invocationContext.isCancellation(error)) throw error;
+      const retry = node.retryConfig;
+      if (!retry || !shouldRetry(error, retry, attempt)) throw error;
+      await sleep(retryDelaySeconds(retry, attempt) * 1000, signal);
+    }
+  }
+  if (!inputRecorded && child.interruptIds.length > 0) {
+    // A node that waits because nodes inside it do (a workflow): one event of its own says so.
+    const paused = createEvent({
+      invocationId: child.invocationId,
+      author: node.name,
+      ...(branch !== undefined ? { branch } : {}),
+      longRunningToolIds: [...child.interruptIds],
+      actions: { agentState: { input } },
+    });
+    paused.nodeInfo = { path: nodePath };
+    channel.push(paused);
+  }
+  if (options.useAsOutput) {
+    parent.output = child.output;
+    parent.route = child.route;
+  }
+  return child;
+}
+
+/** Marks a node's event with where it comes from; true when it records the node's input. */
+function markEvent(
+  event: Event,
+  child: NodeContext,
+  name: string,
+  nodePath: string,
+  branch: string | undefined,
+  input: unknown,
+): boolean {
+  event.author ||= name;
+  event.nodeInfo = { ...event.nodeInfo, path: nodePath };
+  if (event.output !== undefined) {
+    event.nodeInfo.outputFor = [nodePath, ...child.outputForAncestors];
+    child.output = event.output;
+  }
+  if (event.route !== undefined) child.route = event.route;
+  if (branch !== undefined && event.branch === undefined) event.branch = branch;
+  if (!event.longRunningToolIds?.length) return false;
+  for (const id of event.longRunningToolIds) {
+    if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+  }
+  // The input the node waits with, as ADK records it for a node run again on resume.
+  event.actions.agentState = { ...event.actions.agentState, input };
+  return true;
+}
+
+/**
+ * `ctx.runNode`: a node run from inside another (ADK's dynamic run). Its path is the caller's,
+ * then `name@run` (runs numbered per name in the caller); on resume, a run the log shows finished
+ * is not run again. A run that waits for a human makes its caller wait too.
+ */
+async function runDynamic(
+  parent: NodeContext,
+  nodeLike: unknown,
+  input: unknown,
+  options: RunNodeOptions = {},
+): Promise<NodeContext> {
+  if (!isNodeLike(nodeLike))
+    throw new InvalidRequestError('ctx.runNode takes a node or a function');
+  const built = node(nodeLike);
+  const name = options.nodeName ?? built.name;
+  let runId = options.runId;
+  if (runId === undefined) {
+    const next = (parent.dynamicRuns.get(name) ?? 0) + 1;
+    parent.dynamicRuns.set(name, next);
+    runId = String(next);
+  }
+  const nodePath = parent.nodePath ? `${parent.nodePath}.${name}@${runId}` : `${name}@${runId}`;
+  const resumed = parent.invocationContext.resumeEvents().map((e) => e.event);
+  const prior = priorRunsByPath(resumed).get(nodePath);
+  let child: NodeContext | undefined;
+  if (prior) child = replayed(parent, nodePath, runId, prior, built, answersOf(resumed));
+  child ??= await runChild(parent, built, input, {
+    runId,
+    nodePath,
+    ...(options.useSubBranch ? { useSubBranch: true } : {}),
+    ...(options.useAsOutput ? { useAsOutput: true } : {}),
+  });
+  if (options.useAsOutput) {
+    parent.output = child.output;
+    parent.route = child.route;
+  }
+  if (child.interruptIds.length > 0) {
+    for (const id of child.interruptIds) {
+      if (!parent.interruptIds.includes(id)) parent.interruptIds.push(id);
+    }
+    throw new NodeInterrupted(`${nodePath} waits for an answer`);
+  }
+  return child;
+}
+
+/** A node's run as the log has it, if it need not run again (see GraphRun.replay). */
+export function replayed(
+  parent: NodeContext,
+  nodePath: string,
+  runId: string,
+  prior: PriorRun,
+  node: GraphNode,
+  answers: ReadonlyMap<string, unknown>,
+  branch: string | undefined = parent.branch,
+): NodeContext | undefined {
+  const answered = [...prior.interruptIds].every((id) => answers.has(id));
+  let output = prior.output;
+  if (prior.output === undefined && prior.route === undefined) {
+    if (node.rerunOnResume || prior.interruptIds.size === 0 || !answered) return undefined;
+    const values = [...prior.interruptIds].map((id) => answers.get(id));
+    output = values.length === 1 ? values[0] : values;
+  } else if (!answered) {
+    return undefined;
+  }
+  const child = new NodeContext({
+    invocationContext: parent.invocationContext,
+    channel: parent.channel,
+    nodePath,
+    runId,
+    branch: prior.branch ?? branch ?? parent.branch,
+    runChildNode: runDynamic,
+  });
+  child.output = output;
+  child.route = prior.route;
+  return child;
+}
