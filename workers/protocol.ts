@@ -13,6 +13,7 @@ import type {
   GetSessionSummaryRequest,
   SessionSummary as StoreSessionSummary,
 } from '../src/store/session-service.ts';
+import type { WorkflowGraph } from '../src/workflow/graph-view.ts';
 
 export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
 
@@ -46,6 +47,8 @@ export interface AgentInfo {
   kind: AgentKind;
   /** The graph of a flow agent. */
   flow?: Flow;
+  /** The graph of an ADK 2.0 Workflow agent, to draw. */
+  workflow?: WorkflowGraph;
   /**
    * The names the user gave the agents whose events this one writes, by their identifiers (the
    * events' author): `trip_planner` → `Trip planner`. Only those that differ. A flow's nodes

@@ -2,6 +2,7 @@
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { createStateKeeper } from './state-keeper.ts';
+import { createHelpDesk } from './help-desk.ts';
 import { createWritingWorkflow, type DemoTiming } from './writing-workflow.ts';
 
 export interface AgentChoice {
@@ -26,6 +27,13 @@ export const DEMO_AGENTS: readonly AgentChoice[] = [
     description:
       'Draft → critique and revise (a loop) → publish after your approval. Deterministic rules, not an LLM.',
     create: (timing) => createWritingWorkflow(timing),
+  },
+  {
+    id: 'help-desk',
+    name: 'Help desk (offline ADK 2.0 Workflow)',
+    description:
+      'An ADK 2.0 Workflow: triage routes to a desk, a reply and a ticket side by side, your review, send. Plain code, no model.',
+    create: (timing) => createHelpDesk(timing),
   },
 ];
 

@@ -407,3 +407,32 @@ it('takes the local model screenshots: a loaded model in Settings, on a desktop 
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+it('takes the workflow screenshots: the help desk waiting for its review, desktop and phone in dark mode', async () => {
+  for (const [name, viewport, dark] of [
+    ['workflow', { width: 1440, height: 900 }, false],
+    ['workflow-phone-dark', { width: 390, height: 844 }, true],
+  ] as const) {
+    const browser = await launch({ viewport });
+    const { page } = browser;
+    try {
+      if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+      await openForShots(page);
+      await chooseAgent(page, /Help desk/);
+      await page.getByLabel('Message').fill('I was charged twice');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page
+        .getByRole('region', { name: 'Waiting for your reply' })
+        .getByText('Send this reply to the customer?')
+        .waitFor();
+      if (!dark) {
+        await region(page, 'Flow')
+          .getByRole('img', { name: /^review function · waiting/ })
+          .waitFor();
+      }
+      await page.screenshot(shot(name));
+    } finally {
+      await browser.close();
+    }
+  }
+});

@@ -12,6 +12,8 @@ import { isFlowAgent, type AgentSource, type AppFlows } from '../flows/flows.ts'
 import { isSpecAgent, type AppAgentSpecs } from './agent-specs.ts';
 import type { AgentInfo } from '../protocol.ts';
 import { attachmentPolicy } from '../../src/models/attachments.ts';
+import { workflowGraph, type WorkflowGraph } from '../../src/workflow/graph-view.ts';
+import { Workflow } from '../../src/workflow/workflow.ts';
 
 export class AppAgents {
   private readonly runners = new Map<string, { version: string; runner: Runner }>();
@@ -26,16 +28,34 @@ export class AppAgents {
 
   /** The demo agents, then the example flows, then the user's flows, then the user's agents. */
   async list(): Promise<AgentInfo[]> {
-    const demos = DEMO_AGENTS.map(({ id, name, description }) => ({
-      id,
-      name,
-      description,
-      kind: 'demo' as const,
-      attachments: attachmentPolicy('demo'),
-    }));
+    const demos = DEMO_AGENTS.map(({ id, name, description }) => {
+      const workflow = this.workflowGraph(id);
+      return {
+        id,
+        name,
+        description,
+        kind: 'demo' as const,
+        attachments: attachmentPolicy('demo'),
+        ...(workflow ? { workflow } : {}),
+      };
+    });
     const [flows, specs] = await Promise.all([this.flows.agentInfos(), this.specs.agentInfos()]);
     return [...demos, ...flows, ...specs];
   }
+
+  /** The graph of a demo agent that is an ADK 2.0 Workflow (built once). */
+  private workflowGraph(id: string): WorkflowGraph | undefined {
+    if (!this.graphs.has(id)) {
+      const agent = DEMO_AGENTS.find((demo) => demo.id === id)?.create();
+      this.graphs.set(
+        id,
+        agent instanceof Workflow ? workflowGraph(agent.name, agent.graph) : undefined,
+      );
+    }
+    return this.graphs.get(id);
+  }
+
+  private readonly graphs = new Map<string, WorkflowGraph | undefined>();
 
   async knows(agentId: string): Promise<boolean> {
     if (isFlowAgent(agentId)) return this.flows.exists(agentId);

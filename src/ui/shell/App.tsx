@@ -6,6 +6,7 @@ import { AppHeader } from './AppHeader.tsx';
 import { Announcer } from './Announcer.tsx';
 import { ArtifactsPanel } from '../state/ArtifactsPanel.tsx';
 import { Banners } from './Banners.tsx';
+import { workflowProgress } from '../flows/workflow-progress.ts';
 import { flowProgress } from '../history/checkpoints-model.ts';
 import type { EditTarget } from '../chat/Composer.tsx';
 import { EventLog } from '../history/EventLog.tsx';
@@ -163,11 +164,19 @@ export function App(props: Props) {
     [current?.activeTail, current?.summary.id, locked],
   );
   // The flow the session ran (its checkpoints are of it), not the one the Agent select now names.
+  // An ADK 2.0 workflow's graph is lit from its events' node paths (it writes no checkpoints).
+  const workflow = agentInfo?.workflow;
   const shownFlow = useMemo(
-    () => sessionFlow(state.agents, agentId, checkpoints),
-    [state.agents, agentId, checkpoints],
+    () => (workflow ? { flow: workflow } : sessionFlow(state.agents, agentId, checkpoints)),
+    [state.agents, agentId, checkpoints, workflow],
   );
-  const progress = useMemo(() => flowProgress(checkpoints), [checkpoints]);
+  const progress = useMemo(
+    () =>
+      workflow
+        ? workflowProgress(session?.active ?? EMPTY, workflow.name)
+        : flowProgress(checkpoints),
+    [checkpoints, workflow, session?.active],
+  );
   // A checkpoint row's node, centred on the Flow panel's canvas (cleared first, so that the same
   // node chosen again is centred again).
   const [focusNode, setFocusNode] = useState<string | undefined>();
@@ -324,7 +333,7 @@ export function App(props: Props) {
           <FlowPanel
             shown={shownFlow}
             progress={progress}
-            waiting={(session?.approvals.length ?? 0) > 0}
+            waiting={(session?.approvals.length ?? 0) + (session?.inputs.length ?? 0) > 0}
             focus={focusNode}
           />
         )}

@@ -8,6 +8,7 @@ import type { PendingApproval } from '../chat/approvals-model.ts';
 import type { ChatItem } from '../chat/chat-model.ts';
 import type { SessionLink } from '../history/HistoryPanel.tsx';
 import type { InputRequest } from '../chat/input-requests-model.ts';
+import type { WorkflowGraph } from '../../workflow/graph-view.ts';
 
 const PLACEHOLDERS: Record<string, string> = {
   'state-keeper': 'set color to red',
@@ -95,8 +96,11 @@ export function questionWaiting(
 
 /** The flow a session's Flow panel draws, and what it says beside it. */
 export interface SessionFlow {
-  /** The flow its checkpoints are of; undefined when none here is (deleted, renamed). */
-  flow?: Flow;
+  /**
+   * The flow its checkpoints are of (undefined when none here is: deleted, renamed), or the
+   * graph of the ADK 2.0 workflow it talks to.
+   */
+  flow?: Flow | WorkflowGraph;
   /** The flow agent that wrote the checkpoints, for a flow that is no longer here. */
   ranOn?: string;
   /** The agent the next message goes to, when it is not the flow drawn. */

@@ -87,11 +87,22 @@ describe('AppRuntime flows', () => {
     expect(agents.map((agent) => [agent.id, agent.kind])).toEqual([
       ['state-keeper', 'demo'],
       ['writing-workflow', 'demo'],
+      ['help-desk', 'demo'],
       ['example:support', 'example'],
       ['example:research-brief', 'example'],
       [saved.saved!.id, 'flow'],
     ]);
     expect(saved.saved!.id).toMatch(/^flow:/);
+    // An ADK 2.0 Workflow carries its graph, to draw: START, a routing node, its edges by route.
+    const workflow = agents.find((agent) => agent.id === 'help-desk')!.workflow!;
+    expect(workflow.nodes.find((node) => node.id === 'triage')).toMatchObject({
+      type: 'condition',
+      rules: [{ output: 'billing' }],
+    });
+    expect(workflow.edges.filter((edge) => edge.from === 'triage')).toEqual([
+      { from: 'triage', to: 'billing', when: 'billing' },
+      { from: 'triage', to: 'technical', when: 'else' },
+    ]);
     expect(agents.at(-1)).toMatchObject({ name: 'tiny (flow)', flow: tinyFlow() });
     expect((await runtime.flows.list()).map((flow) => flow.readOnly)).toEqual([true, true, false]);
   });
