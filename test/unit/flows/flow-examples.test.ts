@@ -1,7 +1,13 @@
 // The example flows the app ships, on the offline demo model: each runs end to end.
 
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunner, textOf, validateFlow, type Content, type Event } from '../../../src/index.ts';
+import {
+  InMemoryRunner,
+  textOf,
+  validateFlow,
+  type Content,
+  type Event,
+} from '../../../src/index.ts';
 import { createFlowAgent, EXAMPLE_FLOWS, FLOW_DEMO_TOOLS } from '../../../src/demos/flow-demos.ts';
 import { nodePath, replies } from '../../support/flows.ts';
 import { collect, userMessage } from '../../support/helpers.ts';

@@ -10,7 +10,14 @@ import {
   type Event,
   type Flow,
 } from '../../../src/index.ts';
-import { FAN_FLOW, call, nodeModel, nodePath, recordingTool, replies } from '../../support/flows.ts';
+import {
+  FAN_FLOW,
+  call,
+  nodeModel,
+  nodePath,
+  recordingTool,
+  replies,
+} from '../../support/flows.ts';
 import { collect } from '../../support/helpers.ts';
 import { openRunnerSession, userId, type RunnerSession } from '../../support/runner-session.ts';
 import { serviceKinds, type Services } from '../../support/service-kinds.ts';

@@ -5,7 +5,13 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { InMemoryRunner, McpToolset, compileFlow, type Event, type Flow } from '../../../src/index.ts';
+import {
+  InMemoryRunner,
+  McpToolset,
+  compileFlow,
+  type Event,
+  type Flow,
+} from '../../../src/index.ts';
 import type { ToolPolicy } from '../../../src/tools/tool-policy.ts';
 import { AppRuntime } from '../../../workers/app.ts';
 import { inProcessLocks } from '../../../workers/runs/session-locks.ts';

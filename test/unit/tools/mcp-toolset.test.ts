@@ -16,7 +16,12 @@ import {
   type Event,
   type LlmRequest,
 } from '../../../src/index.ts';
-import { MCP_TOKEN, PIXEL_PNG, startMcpServer, type McpTestServer } from '../../support/mcp-server.ts';
+import {
+  MCP_TOKEN,
+  PIXEL_PNG,
+  startMcpServer,
+  type McpTestServer,
+} from '../../support/mcp-server.ts';
 import { collect, rejectionOf } from '../../support/helpers.ts';
 import { freePort } from '../../adk/adk-server.ts';
 

@@ -6,7 +6,11 @@ import 'fake-indexeddb/auto';
 import type { Remote } from 'comlink';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AgentBuilder } from '../../../src/ui/agents/agent-builder.ts';
-import { emptyDraft, subAgentChoices, toggled } from '../../../src/ui/agents/agent-builder-model.ts';
+import {
+  emptyDraft,
+  subAgentChoices,
+  toggled,
+} from '../../../src/ui/agents/agent-builder-model.ts';
 import { ProvidersEditor } from '../../../src/ui/settings/providers-editor.ts';
 import {
   connectionText,
