@@ -152,6 +152,32 @@ export class AgentSpan extends OpenSpan {
   }
 }
 
+/** One attempt of a workflow node's run (ADK 2.0's `execute_node`): a retried node has several. */
+export class NodeSpan extends OpenSpan {
+  constructor(
+    run: TraceRun,
+    seq: number,
+    parent: SpanParent,
+    startTime: number,
+    readonly nodePath: string,
+    readonly attempt: number,
+  ) {
+    super(run, seq, parent.span, parent.branch, startTime);
+  }
+
+  get kind() {
+    return 'node' as const;
+  }
+
+  get name(): string {
+    return `execute_node ${this.nodePath}`;
+  }
+
+  attributes(): Attributes {
+    return { 'trellis.node.path': this.nodePath, 'trellis.node.attempt': this.attempt };
+  }
+}
+
 /** One model call: what was sent, and (`answered`) what the answer said. */
 export class ModelSpan extends OpenSpan {
   /** The answer's event, and what it said (absent: no answer). */

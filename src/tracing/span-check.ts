@@ -4,7 +4,7 @@
 
 import type { SpanKey, SpanRecord } from './span.ts';
 
-const KINDS: readonly unknown[] = ['invocation', 'agent', 'model', 'tool', 'wait'];
+const KINDS: readonly unknown[] = ['invocation', 'agent', 'node', 'model', 'tool', 'wait'];
 const HEX = (digits: number) => new RegExp(`^[0-9a-f]{${digits}}$`);
 const TRACE_ID = HEX(32);
 const SPAN_ID = HEX(16);

@@ -7,7 +7,7 @@
 // are under `trellis.`.
 
 /** What a span measures. */
-export type SpanKind = 'invocation' | 'agent' | 'model' | 'tool' | 'wait';
+export type SpanKind = 'invocation' | 'agent' | 'node' | 'model' | 'tool' | 'wait';
 
 export type SpanAttribute = string | number | boolean | readonly string[];
 

@@ -9,6 +9,7 @@ import {
   AgentSpan,
   InvocationSpan,
   ModelSpan,
+  NodeSpan,
   ToolSpan,
   TraceRun,
   WaitSpan,
@@ -36,6 +37,11 @@ export class InvocationTracer {
 
   agent(parent: SpanParent, agentName: string): AgentSpan {
     return new AgentSpan(this.run, this.spans++, parent, preciseNow(), agentName);
+  }
+
+  /** One attempt of a workflow node's run, at its path (`help_desk.triage`). */
+  node(parent: SpanParent, nodePath: string, attempt: number): NodeSpan {
+    return new NodeSpan(this.run, this.spans++, parent, preciseNow(), nodePath, attempt);
   }
 
   model(parent: SpanParent, model: string, contents: number, tools: number): ModelSpan {

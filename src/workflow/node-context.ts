@@ -5,6 +5,7 @@
 import type { Event } from '../core/event.ts';
 import { stateView, type StateView } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import type { OpenSpan } from '../tracing/open-span.ts';
 
 /** A value a node emits to choose its outgoing edges (ADK's `RouteValue`). */
 export type RouteValue = boolean | number | string;
@@ -44,6 +45,8 @@ export interface NodeContextOptions {
   /** Paths whose output this node's output also is (ADK's `useAsOutput`). */
   outputForAncestors?: readonly string[];
   runChildNode?: ChildRunner;
+  /** The span of this node run (traced runs only): its children's spans go under it. */
+  span?: OpenSpan | undefined;
 }
 
 export class NodeContext {
@@ -67,6 +70,7 @@ export class NodeContext {
   /** Runs made with `runNode` so far, by name (their run ids). */
   readonly dynamicRuns = new Map<string, number>();
   private readonly runChildNode: ChildRunner | undefined;
+  readonly span: OpenSpan | undefined;
 
   constructor(options: NodeContextOptions) {
     this.invocationContext = options.invocationContext;
@@ -76,6 +80,7 @@ export class NodeContext {
     this.branch = options.branch;
     this.outputForAncestors = options.outputForAncestors ?? [];
     this.runChildNode = options.runChildNode;
+    this.span = options.span;
     this.state = stateView(() => this.invocationContext.session.state, this.stateDelta);
   }
 

@@ -42,10 +42,15 @@ export async function runChild(
         ? [parent.branch, `${node.name}@${runId}`].filter(Boolean).join('.')
         : parent.branch;
   const signal = parent.invocationContext.runConfig.signal;
+  const tracer = parent.invocationContext.tracer;
+  const spanParent = { span: parent.span ?? parent.invocationContext.span, branch };
   let child: NodeContext;
   let inputRecorded = false;
   for (let attempt = 1; ; attempt++) {
+    // One span per attempt: a retried node shows each of its tries.
+    const span = tracer?.node(spanParent, nodePath, attempt);
     child = new NodeContext({
+      span,
       invocationContext: parent.invocationContext,
       channel,
       nodePath,
@@ -63,9 +68,14 @@ export async function runChild(
           markEvent(event, child, node.name, nodePath, branch, input) || inputRecorded;
         channel.push(event);
       }
+      if (span) tracer?.end(span);
       break;
     } catch (error) {
-      if (error instanceof NodeInterrupted) break;
+      if (error instanceof NodeInterrupted) {
+        if (span) tracer?.end(span);
+        break;
+      }
+      if (span) tracer?.end(span, error instanceof Error ? error.message : String(error));
       if (parent.invocationContext.isCancellation(error)) throw error;
       const retry = node.retryConfig;
       if (!retry || !shouldRetry(error, retry, attempt)) throw error;

@@ -77,6 +77,24 @@ export function spanEventSections(span: SpanRecord, events: readonly Event[]): E
         ),
       ].filter((part) => part.events.length > 0);
     }
+    case 'node': {
+      // The events of its node run: those at its path while it ran (one span per attempt).
+      const path = stringAttribute(span, 'trellis.node.path');
+      const from = Math.floor(span.startTime);
+      const to = span.endTime === undefined ? Infinity : Math.ceil(span.endTime);
+      return [
+        section(
+          'Its events',
+          stored.filter(
+            (event) =>
+              path !== undefined &&
+              event.nodeInfo?.path === path &&
+              event.timestamp >= from &&
+              event.timestamp <= to,
+          ),
+        ),
+      ].filter((part) => part.events.length > 0);
+    }
     case 'invocation':
       return [
         section('Message', stored.filter((event) => event.author === 'user').slice(0, 1)),

@@ -30,6 +30,7 @@ export interface TraceLayout {
 export const KIND_LABELS: Record<SpanKind, string> = {
   invocation: 'invocation',
   agent: 'agent',
+  node: 'node',
   model: 'model call',
   tool: 'tool call',
   wait: 'wait',
