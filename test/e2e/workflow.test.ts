@@ -45,6 +45,16 @@ it('runs the help desk: its graph lit, the review waiting across a reload, the a
   await expect.poll(() => stateText(page)).toMatch(/sent\s+true/);
   expect(await chat.getByText('Triage: this goes to the billing desk.').count()).toBe(1);
 
+  // Time travel: the node runs are checkpoints; back to before publish, and Resume runs it again.
+  await page.getByRole('button', { name: 'Checkpoints', exact: true }).click();
+  const checkpoints = region(page, 'Checkpoints');
+  await checkpoints.getByRole('button', { name: 'Rewind to before publish' }).click();
+  await expect.poll(() => stateText(page)).not.toMatch(/sent/);
+  await page.getByRole('button', { name: 'Chat', exact: true }).click();
+  await chat.getByRole('button', { name: 'Resume' }).click();
+  await chat.getByText(/^Sent, and ticket T-\d+ is closed\.$/).waitFor();
+  await expect.poll(() => stateText(page)).toMatch(/sent\s+true/);
+
   // Rewind to before the turn: what its nodes wrote to the state goes back.
   const history = region(page, 'History');
   await history.getByRole('button', { name: 'I was charged twice' }).click();

@@ -321,8 +321,8 @@ function compileProblems(
 }
 
 /**
- * Rewinds a flow session to just after a node's checkpoint (before the node ran), and makes the
- * invocation resumable from that node: the resume banner lists runs from the runs store, so the
+ * Rewinds a flow session to just after a node's checkpoint (before the node ran; for an ADK 2.0
+ * workflow, the event before the node's first), and makes the invocation resumable from that node: the resume banner lists runs from the runs store, so the
  * invocation gets a record as an interrupted run if it has none.
  */
 /** The owner of the record a rewind to a checkpoint leaves: the run was cut off on purpose. */
@@ -337,8 +337,14 @@ export async function rewindToCheckpoint(
   const { sessionService, appName } = runner;
   const session = await sessionService.getSession({ appName, userId, sessionId });
   if (!session) throw new SessionNotFoundError(sessionId);
-  const checkpoint = session.events.find((event) => event.id === checkpointEventId);
-  if (typeof checkpoint?.actions.agentState?.current_node !== 'string')
+  const index = session.events.findIndex((event) => event.id === checkpointEventId);
+  const checkpoint = session.events[index];
+  // A flow's checkpoint event, or the event just before an ADK 2.0 workflow node's first one.
+  const flowCheckpoint = typeof checkpoint?.actions.agentState?.current_node === 'string';
+  const next = session.events
+    .slice(index + 1)
+    .find((event) => event.invocationId === checkpoint?.invocationId);
+  if (!checkpoint || (!flowCheckpoint && next?.nodeInfo?.path === undefined))
     throw new InvalidRequestError(`There is no checkpoint ${checkpointEventId} in this session`);
   const marker = await runner.rewindAsync({
     userId,
@@ -354,7 +360,7 @@ export async function rewindToCheckpoint(
       userId,
       sessionId,
       invocationId,
-      agentName: checkpoint.author,
+      agentName: flowCheckpoint ? checkpoint.author : runner.agent.name,
       status: 'interrupted',
       startedAt: now,
       updatedAt: now,

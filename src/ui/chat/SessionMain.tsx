@@ -56,7 +56,8 @@ interface Props {
 export function SessionMain({ state, actions, session, agent, locked, ...props }: Props) {
   const { current, running, busyElsewhere, answered } = state;
   const agentId = current?.summary.agentId;
-  const flow = !!agent?.flow;
+  // A flow or an ADK 2.0 workflow: the Chat / Checkpoints switch (its node runs).
+  const flow = !!(agent?.flow || agent?.workflow);
   const approvals = session && waitingApprovals(session.approvals, answered);
   const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
   return (

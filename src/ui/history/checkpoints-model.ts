@@ -86,6 +86,61 @@ export function checkpointRows(
   return rows;
 }
 
+/**
+ * The checkpoint rows of an ADK 2.0 workflow's session: one per node run (the events at
+ * `<workflow>.<node>…`), done once the node gave its output. Rewinding to one goes back to just
+ * after the event before the node's first, so that a resume runs that node again.
+ */
+export function workflowCheckpointRows(
+  log: readonly Event[],
+  sessionId: string,
+  workflow: string,
+  { running, stateBefore = {} }: CheckpointOptions,
+): CheckpointRow[] {
+  const active = activeEvents(log);
+  const lastInvocation = active.at(-1)?.invocationId;
+  const prefix = `${workflow}.`;
+  const rows: CheckpointRow[] = [];
+  const open = new Map<string, CheckpointRow>();
+  let state: Record<string, unknown> = stateBefore;
+  let previous: Event | undefined;
+  for (const event of active) {
+    state = applied(state, event.actions.stateDelta);
+    const path = event.nodeInfo?.path;
+    const node = path?.startsWith(prefix)
+      ? path.slice(prefix.length).split('.')[0]!.split('@')[0]!
+      : undefined;
+    if (node !== undefined && previous) {
+      const key = JSON.stringify([event.invocationId, node]);
+      let row = open.get(key);
+      if (!row) {
+        row = {
+          checkpointId: previous.id,
+          parentId: rows.at(-1)?.checkpointId,
+          threadId: sessionId,
+          invocationId: event.invocationId,
+          author: workflow,
+          node,
+          branch: event.branch,
+          step: undefined,
+          status: running && event.invocationId === lastInvocation ? 'running' : 'interrupted',
+          stateAfter: state,
+        };
+        rows.push(row);
+        open.set(key, row);
+      }
+      if (event.output !== undefined && path === `${prefix}${node}`) {
+        row.status = 'done';
+        row.stateAfter = state;
+        open.delete(key);
+      }
+    }
+    previous = event;
+  }
+  for (const row of rows) if (row.status !== 'done') row.stateAfter = state;
+  return rows;
+}
+
 function keyOf(event: Event, node: string): string {
   return JSON.stringify([event.author, event.invocationId, event.branch ?? '', node]);
 }

@@ -160,8 +160,11 @@ export function App(props: Props) {
     [remote, session?.history],
   );
   const checkpoints = useMemo(
-    () => (current ? openingCheckpoints(current, { running: locked }) : EMPTY),
-    [current?.activeTail, current?.summary.id, locked],
+    () =>
+      current
+        ? openingCheckpoints(current, { running: locked, workflow: agentInfo?.workflow?.name })
+        : EMPTY,
+    [current?.activeTail, current?.summary.id, locked, agentInfo?.workflow?.name],
   );
   // The flow the session ran (its checkpoints are of it), not the one the Agent select now names.
   // An ADK 2.0 workflow's graph is lit from its events' node paths (it writes no checkpoints).
@@ -198,7 +201,7 @@ export function App(props: Props) {
       }),
     [current?.summary.id, session?.active, state.interrupted, remote],
   );
-  const chatShown = showsSession && !(agentInfo?.flow && checkpointsOpen);
+  const chatShown = showsSession && !((agentInfo?.flow || agentInfo?.workflow) && checkpointsOpen);
   const banner = useMemo(
     () =>
       showsSession

@@ -10,7 +10,11 @@ import type { SessionOpening } from '../../../workers/protocol.ts';
 import { pendingApprovals, type PendingApproval } from '../chat/approvals-model.ts';
 import { chatItems, type ChatItem } from '../chat/chat-model.ts';
 import { pendingInputRequests, type InputRequest } from '../chat/input-requests-model.ts';
-import { checkpointRows, type CheckpointRow } from '../history/checkpoints-model.ts';
+import {
+  checkpointRows,
+  workflowCheckpointRows,
+  type CheckpointRow,
+} from '../history/checkpoints-model.ts';
 import {
   historyRows,
   messageVersions,
@@ -81,13 +85,15 @@ function fromTail(tail: SessionOpening['activeTail']): TailView {
  */
 export function openingCheckpoints(
   opening: SessionOpening,
-  { running }: { running: boolean },
+  { running, workflow }: { running: boolean; workflow?: string | undefined },
 ): CheckpointRow[] {
   const { activeTail, activeComplete, tailStart, summary } = opening;
   const from = tailStart?.seq ?? (activeComplete ? 0 : Infinity);
   const events = activeTail.filter(({ seq }) => seq >= from).map(({ event }) => event);
   const stateBefore = tailStart ? stateShown(tailStart.state, tailStart.longState) : {};
-  return checkpointRows(events, summary.id, { running, stateBefore });
+  return workflow
+    ? workflowCheckpointRows(events, summary.id, workflow, { running, stateBefore })
+    : checkpointRows(events, summary.id, { running, stateBefore });
 }
 
 /** The last message the user typed (not an answer to a call, not a rewind marker). */
