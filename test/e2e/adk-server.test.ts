@@ -29,7 +29,7 @@ async function addServer(page: Page, url = server.url): Promise<void> {
   await view.getByRole('button', { name: 'Add server' }).click();
   await view
     .getByRole('status')
-    .filter({ hasText: `Added ${url}: 4 apps (approval, ask, echo, hostile).` })
+    .filter({ hasText: `Added ${url}: 5 apps (approval, ask, echo, hostile, workflow).` })
     .waitFor();
 }
 
@@ -141,6 +141,39 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   await page.getByText('Got request_refund: {"status":"approved"}').waitFor();
   expect(await card.count()).toBe(0);
   expect(await page.locator('.chat .tool-call .status').last().innerText()).toMatch(/done$/);
+});
+
+it('runs an ADK 2.0 Workflow the server serves: node paths on its messages, its node runs listed', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addServer(page);
+  await newRemoteSession(page, 'workflow');
+  await say(page, 'my bill is wrong');
+  await expect
+    .poll(() => messages(page))
+    .toEqual([
+      'my bill is wrong',
+      'Triage: billing',
+      'Billing: a refund is on its way.',
+      'Done (Billing: a refund is on its way.)',
+    ]);
+  const chat = page.locator('.chat');
+  expect(await chat.locator('.author').allInnerTexts()).toEqual([
+    'workflow › triage',
+    'workflow › billing',
+    'workflow › summary',
+  ]);
+  // The server gives no graph: its node runs are listed as the checkpoints, rewound on the server.
+  await page.getByRole('button', { name: 'Checkpoints', exact: true }).click();
+  const checkpoints = region(page, 'Checkpoints');
+  await checkpoints.getByRole('button', { name: 'Rewind to before billing' }).waitFor();
+  expect(
+    await checkpoints
+      .getByRole('button', { name: /^Rewind to before/ })
+      .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).disabled)),
+  ).toEqual([true, true, true]);
+  expect(await checkpoints.getByText('summary', { exact: true }).count()).toBe(1);
+  expect(browser.errors).toEqual([]);
 });
 
 it('continues a session through a second ADK server that shares its PostgreSQL', async () => {

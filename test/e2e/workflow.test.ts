@@ -21,6 +21,11 @@ it('runs the help desk: its graph lit, the review waiting across a reload, the a
   const chat = page.locator('.chat');
   await chat.getByText('Triage: this goes to the billing desk.').waitFor();
   await chat.getByText(/Billing desk: I checked the account/).waitFor();
+  // Each message says which node wrote it, by its path.
+  expect((await chat.locator('.author').allInnerTexts()).slice(0, 2)).toEqual([
+    'help_desk › triage',
+    'help_desk › billing',
+  ]);
 
   // The graph: the route taken and the nodes that ran are lit, the review waits.
   const flow = region(page, 'Flow');

@@ -36,7 +36,23 @@ export interface MessageContext {
 }
 
 /** An author as the chat names it: its given name, its identifier on hover. */
-export function Author({ name, names }: { name: string; names?: ReadonlyMap<string, string> }) {
+export function Author({
+  name,
+  names,
+  path,
+}: {
+  name: string;
+  names?: ReadonlyMap<string, string> | undefined;
+  /** A workflow node's path (`help_desk.triage`): shown as `help_desk › triage`. */
+  path?: string | undefined;
+}) {
+  if (path && path.includes('.')) {
+    return (
+      <span class="author" title={path}>
+        {path.split('.').join(' › ')}
+      </span>
+    );
+  }
   const shown = names?.get(name);
   return shown ? (
     <span class="author" title={name}>
@@ -62,7 +78,7 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
   return (
     <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
       <div class={`message ${side}`}>
-        {!item.fromUser && <Author name={item.author} names={context.authors} />}
+        {!item.fromUser && <Author name={item.author} names={context.authors} path={item.path} />}
         {item.text &&
           (!item.fromUser && !item.json && fitsMarkdown(item.text) ? (
             <Markdown text={item.text} id={item.id} />

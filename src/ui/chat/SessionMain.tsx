@@ -23,6 +23,7 @@ import type { TurnRun } from './turn-run-model.ts';
 import { sessionUsageText } from '../common/usage-format.ts';
 import { useModelLoads } from './use-model-loads.ts';
 import type { WorkbenchState } from '../workbench/workbench-state.ts';
+import { workflowOf } from '../flows/workflow-progress.ts';
 
 // Shown above a session on an ADK server only.
 const RemoteBar = lazy(() => import('../remote/RemoteBar.tsx').then((m) => m.RemoteBar));
@@ -56,8 +57,10 @@ interface Props {
 export function SessionMain({ state, actions, session, agent, locked, ...props }: Props) {
   const { current, running, busyElsewhere, answered } = state;
   const agentId = current?.summary.agentId;
-  // A flow or an ADK 2.0 workflow: the Chat / Checkpoints switch (its node runs).
-  const flow = !!(agent?.flow || agent?.workflow);
+  // A flow or an ADK 2.0 workflow (here, or on an ADK server): the Chat / Checkpoints switch
+  // (its node runs).
+  const flow = !!(agent?.flow || agent?.workflow || (session && workflowOf(session.active)));
+  const remote = !!current?.summary.remote;
   const approvals = session && waitingApprovals(session.approvals, answered);
   const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
   return (
@@ -102,7 +105,8 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
         <CheckpointsPanel
           rows={props.checkpoints}
           threadId={current.summary.id}
-          disabled={locked}
+          // A session on an ADK server lists its node runs; its rewinds are the server's.
+          disabled={locked || remote}
           onRewind={actions.rewindToCheckpoint}
           onShowNode={props.onShowNode}
         />

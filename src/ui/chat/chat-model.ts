@@ -52,6 +52,8 @@ export type ChatItem =
       reply?: boolean;
       /** An answer cut short (core/cut-answer.ts): what it had said when stopped or cut off. */
       cut?: 'stopped' | 'cut-off';
+      /** The workflow node that wrote it (ADK 2.0's `nodeInfo.path`: `help_desk.triage`). */
+      path?: string;
     }
   | {
       kind: 'tool';
@@ -212,6 +214,7 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
         ...(attachments.length > 0 ? { attachments } : {}),
         ...(usage ? { usage } : {}),
         ...(cut ? { cut } : {}),
+        ...(event.nodeInfo?.path ? { path: event.nodeInfo.path } : {}),
       });
     }
     // A model that stopped for its own reason (the token limit, a safety filter) after part of

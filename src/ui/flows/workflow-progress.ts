@@ -37,3 +37,13 @@ export function workflowProgress(active: readonly Event[], workflowName: string)
   for (const node of waiting) visited.delete(node);
   return { invocationId, current: [...waiting], visited: [...visited], running: false };
 }
+
+/**
+ * The workflow a session's events come from, by their node paths (the first name of the last
+ * one's path): how the page knows a session on an ADK server runs a workflow, whose graph the
+ * server does not give.
+ */
+export function workflowOf(active: readonly Event[]): string | undefined {
+  const path = active.findLast((event) => event.nodeInfo?.path)?.nodeInfo?.path;
+  return path ? path.split('.')[0] : undefined;
+}

@@ -6,7 +6,7 @@ import { AppHeader } from './AppHeader.tsx';
 import { Announcer } from './Announcer.tsx';
 import { ArtifactsPanel } from '../state/ArtifactsPanel.tsx';
 import { Banners } from './Banners.tsx';
-import { workflowProgress } from '../flows/workflow-progress.ts';
+import { workflowOf, workflowProgress } from '../flows/workflow-progress.ts';
 import { flowProgress } from '../history/checkpoints-model.ts';
 import type { EditTarget } from '../chat/Composer.tsx';
 import { EventLog } from '../history/EventLog.tsx';
@@ -159,12 +159,12 @@ export function App(props: Props) {
     () => (remote ? rewindOnly(session?.history ?? EMPTY) : (session?.history ?? EMPTY)),
     [remote, session?.history],
   );
+  // An ADK 2.0 workflow's node runs are its checkpoints: one here, or one on an ADK server.
+  const workflowName = agentInfo?.workflow?.name ?? workflowOf(session?.active ?? EMPTY);
   const checkpoints = useMemo(
     () =>
-      current
-        ? openingCheckpoints(current, { running: locked, workflow: agentInfo?.workflow?.name })
-        : EMPTY,
-    [current?.activeTail, current?.summary.id, locked, agentInfo?.workflow?.name],
+      current ? openingCheckpoints(current, { running: locked, workflow: workflowName }) : EMPTY,
+    [current?.activeTail, current?.summary.id, locked, workflowName],
   );
   // The flow the session ran (its checkpoints are of it), not the one the Agent select now names.
   // An ADK 2.0 workflow's graph is lit from its events' node paths (it writes no checkpoints).
@@ -201,7 +201,7 @@ export function App(props: Props) {
       }),
     [current?.summary.id, session?.active, state.interrupted, remote],
   );
-  const chatShown = showsSession && !((agentInfo?.flow || agentInfo?.workflow) && checkpointsOpen);
+  const chatShown = showsSession && !((agentInfo?.flow || workflowName) && checkpointsOpen);
   const banner = useMemo(
     () =>
       showsSession

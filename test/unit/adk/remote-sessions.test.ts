@@ -10,6 +10,8 @@ import { activeEvents, textOf, type Event } from '../../../src/index.ts';
 import { Workbench, type RuntimeClient } from '../../../src/ui/workbench/workbench.ts';
 import { servedCopy, servedOpening } from '../../../workers/remote/copies.ts';
 import { pendingInputRequests } from '../../../src/ui/chat/input-requests-model.ts';
+import { workflowCheckpointRows } from '../../../src/ui/history/checkpoints-model.ts';
+import { workflowOf } from '../../../src/ui/flows/workflow-progress.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime, inProcessApi } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
@@ -27,7 +29,7 @@ describe('sessions on an ADK server', () => {
     expect(added).toMatchObject({
       url: adk().url,
       userId: 'ada',
-      apps: ['approval', 'ask', 'echo', 'hostile'],
+      apps: ['approval', 'ask', 'echo', 'hostile', 'workflow'],
     });
     const agents = await app.agents();
     const echo = agents.find((agent) => agent.kind === 'remote' && agent.name.startsWith('echo'))!;
@@ -53,6 +55,34 @@ describe('sessions on an ADK server', () => {
     const listed = await app.remote.remoteSessions(added.id, 'echo');
     expect(listed.find((s) => s.id === session.id)).toMatchObject({ listed: true });
     expect((await app.readLog(session.id, 0, 10)).entries).toHaveLength(2);
+  });
+
+  it('runs an ADK 2.0 Workflow the server serves: its node paths kept, its node runs listed', async () => {
+    const app = open();
+    const added = await app.remote.addServer(adk().url);
+    const agents = await app.agents();
+    const workflow = agents.find((a) => a.kind === 'remote' && a.name.startsWith('workflow'))!;
+    const session = await app.createSession(workflow.id);
+    const seen: Event[] = [];
+    await app.runs.send(session.id, 'my bill is wrong', (event) => seen.push(event));
+    const stored = seen.filter((event) => !event.partial && event.author !== 'user');
+    expect(stored.map((e) => [e.nodeInfo?.path, e.output])).toEqual([
+      ['workflow.triage', 'Triage: billing'],
+      ['workflow.billing', 'Billing: a refund is on its way.'],
+      ['workflow.summary', 'Done (Billing: a refund is on its way.)'],
+    ]);
+    // Opened again from the server: the page finds the workflow and lists its node runs.
+    const opening = await app.openSessionSummary(session.id);
+    const active = opening.activeTail.map((entry) => entry.event);
+    expect(workflowOf(active)).toBe('workflow');
+    const rows = workflowCheckpointRows(active, session.id, 'workflow', { running: false });
+    expect(rows.map((row) => [row.node, row.status])).toEqual([
+      ['triage', 'done'],
+      ['billing', 'done'],
+      ['summary', 'done'],
+    ]);
+    expect(rows[0]!.stateAfter).toEqual({ question: 'my bill is wrong' });
+    expect(added.apps).toContain('workflow');
   });
 
   it("answers the server's confirmation request, and the tool runs", async () => {
