@@ -45,11 +45,9 @@ export {
   REQUEST_INPUT_FUNCTION,
   RequestInput,
   START,
-  node,
   type BaseNodeOptions,
   type FunctionNodeHandler,
   type GraphNode,
-  type NodeLike,
   type RequestInputOptions,
   type RetryConfig,
 } from './workflow/nodes.ts';
@@ -62,6 +60,8 @@ export {
 } from './workflow/graph.ts';
 export { NodeContext, type RouteValue, type RunNodeOptions } from './workflow/node-context.ts';
 export { ParallelWorker } from './workflow/parallel-worker.ts';
+export { node, type NodeLike } from './workflow/build-node.ts';
+export { AgentNode, ToolNode } from './workflow/agent-nodes.ts';
 
 // tools
 export { BaseTool } from './tools/base-tool.ts';

@@ -61,7 +61,10 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly tools: readonly BaseTool[];
   readonly toolsets: readonly BaseToolset[];
   readonly outputKey: string | undefined;
-  readonly includeContents: 'default' | 'none';
+  /** `'none'` in a workflow node unless given: see workflow/agent-nodes.ts. */
+  includeContents: 'default' | 'none';
+  /** Whether `includeContents` was given (ADK's `includeContentsExplicit`). */
+  readonly includeContentsExplicit: boolean;
   readonly transferPolicy: TransferPolicy;
   readonly history: HistorySelector | undefined;
   private readonly ownModel: BaseLlm | undefined;
@@ -74,6 +77,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     this.toolsets = (options.tools ?? []).filter(isToolset);
     this.outputKey = options.outputKey;
     this.includeContents = options.includeContents ?? 'default';
+    this.includeContentsExplicit = options.includeContents !== undefined;
     this.history = options.history;
     this.transferPolicy = {
       disallowTransferToParent: options.disallowTransferToParent ?? false,

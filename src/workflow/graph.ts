@@ -6,7 +6,8 @@
 
 import { InvalidRequestError } from '../core/errors.ts';
 import type { RouteValue } from './node-context.ts';
-import { START, isNodeLike, node, type GraphNode, type NodeLike } from './nodes.ts';
+import { isNodeLike, node, type NodeLike } from './build-node.ts';
+import { START, type GraphNode } from './nodes.ts';
 
 /** The route an edge takes when no other route of its node matched. */
 export const DEFAULT_ROUTE = '__DEFAULT__';

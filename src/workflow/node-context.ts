@@ -13,6 +13,8 @@ export type RouteValue = boolean | number | string;
 /** Where a node's events go as it makes them: the workflow yields them in that order. */
 export interface EventChannel {
   push(event: Event): void;
+  /** Resolves once every event pushed so far is stored (the Runner's queue knows). */
+  settled?(): Promise<void>;
 }
 
 /** How `ctx.runNode` runs a node (ADK's `RunNodeOptions`). */

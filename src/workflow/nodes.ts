@@ -203,41 +203,7 @@ export class JoinNode extends BaseNode {
   }
 }
 
-/** What can stand in a graph: a node, a plain function (named after itself) or `'START'`. */
-export type NodeLike = GraphNode | FunctionNodeHandler | 'START';
-
-export function isNodeLike(value: unknown): value is NodeLike {
-  return value === 'START' || isGraphNode(value) || typeof value === 'function';
-}
-
-/** A node for `value`: a plain function becomes a FunctionNode named after it. */
-export function node(
-  value: NodeLike,
-  options: { name?: string; retryConfig?: RetryConfig } = {},
-): GraphNode {
-  if (value === 'START') return START;
-  if (isGraphNode(value)) {
-    const overrides = {
-      ...(options.name !== undefined ? { name: options.name.trim() } : {}),
-      ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
-    };
-    if (Object.keys(overrides).length === 0) return value;
-    const copy = Object.create(Object.getPrototypeOf(value) as object) as GraphNode;
-    return Object.assign(copy, value, overrides);
-  }
-  if (typeof value === 'function') {
-    const name = options.name ?? value.name;
-    if (!name) throw new InvalidRequestError('A function used as a node needs a name');
-    return new FunctionNode(
-      name,
-      value,
-      options.retryConfig ? { retryConfig: options.retryConfig } : {},
-    );
-  }
-  throw new InvalidRequestError(`Not a workflow node: ${typeof value}`);
-}
-
-function nodeEvent(
+export function nodeEvent(
   ctx: NodeContext,
   author: string,
   fields: {

@@ -2,7 +2,8 @@
 
 import { InvalidRequestError } from '../core/errors.ts';
 import type { NodeContext } from './node-context.ts';
-import { BaseNode, node, type GraphNode, type NodeItem, type NodeLike } from './nodes.ts';
+import { node, type NodeLike } from './build-node.ts';
+import { BaseNode, type GraphNode, type NodeItem } from './nodes.ts';
 
 /**
  * Runs its node once per item of its input (an array; anything else is one item), at most

@@ -6,7 +6,8 @@ import { InvalidRequestError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import { NodeContext, type EventChannel, type RunNodeOptions } from './node-context.ts';
 import { answersOf, priorRunsByPath, type PriorRun } from './node-runs.ts';
-import { isNodeLike, node, type GraphNode } from './nodes.ts';
+import { isNodeLike, node } from './build-node.ts';
+import type { GraphNode } from './nodes.ts';
 import { retryDelaySeconds, shouldRetry, sleep } from './retry.ts';
 
 export interface ChildOptions {

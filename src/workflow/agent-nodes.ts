@@ -1,0 +1,140 @@
+// Agents and tools as workflow nodes, as ADK 2.0 runs them. An agent node gives the agent its
+// input as a user message (an LlmAgent then sees that message and nothing before it, unless its
+// `includeContents` says otherwise) and takes its final text answer as the node's output; each
+// of the agent's events is stored before it goes on, as it is when an agent runs alone. A tool
+// node calls its tool with its input as the arguments, and the tool's response is the output.
+
+import type { BaseAgent } from '../agents/base-agent.ts';
+import { LlmAgent } from '../agents/llm-agent.ts';
+import { runFunctionCalls } from '../agents/function-calls.ts';
+import { functionCallsOf, textOf, type Content } from '../core/content.ts';
+import { InvalidRequestError } from '../core/errors.ts';
+import { createEvent, type Event } from '../core/event.ts';
+import type { BaseTool } from '../tools/base-tool.ts';
+import type { NodeContext } from './node-context.ts';
+import { BaseNode, isContent, type NodeItem } from './nodes.ts';
+import type { RetryConfig } from './retry.ts';
+
+type NodeOptions = { name?: string; retryConfig?: RetryConfig };
+
+export class AgentNode extends BaseNode {
+  constructor(
+    readonly agent: BaseAgent,
+    options: NodeOptions = {},
+  ) {
+    super({
+      name: options.name ?? agent.name,
+      ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
+    });
+    // As ADK does: an LlmAgent in a workflow sees its node's input, not the conversation before
+    // it, unless it was given includeContents.
+    if (agent instanceof LlmAgent && !agent.includeContentsExplicit) agent.includeContents = 'none';
+  }
+
+  protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
+    if (input !== undefined && input !== null) {
+      yield createEvent({
+        invocationId: ctx.invocationId,
+        author: 'user',
+        ...(ctx.branch !== undefined ? { branch: ctx.branch } : {}),
+        content: userContentOf(input),
+      });
+      await ctx.channel.settled?.();
+    }
+    // The agent runs on the node's branch, its spans under the node's.
+    const parent = ctx.invocationContext.forAgent(
+      ctx.invocationContext.agent,
+      ctx.branch,
+      ctx.span,
+    );
+    for await (const event of this.agent.runAsync(parent)) {
+      if (!event.partial && isFinalText(event)) event.output = textOf(event.content);
+      yield event;
+      // Stored before the agent goes on: it reads the session's events for its next step.
+      if (!event.partial) await ctx.channel.settled?.();
+    }
+  }
+}
+
+export class ToolNode extends BaseNode {
+  constructor(
+    readonly tool: BaseTool,
+    options: NodeOptions = {},
+  ) {
+    super({
+      name: options.name ?? tool.name,
+      ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
+    });
+    if (tool.isLongRunning) {
+      throw new InvalidRequestError(
+        `A long-running tool (${tool.name}) cannot be a workflow node yet`,
+      );
+    }
+  }
+
+  protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
+    const call = {
+      id: `${ctx.nodePath}:${ctx.runId}`,
+      name: this.tool.name,
+      args: toolArgsOf(input),
+    };
+    const parent = ctx.invocationContext.forAgent(
+      ctx.invocationContext.agent,
+      ctx.branch,
+      ctx.span,
+    );
+    const { event, error } = await runFunctionCalls(
+      parent,
+      [call],
+      new Map([[this.tool.name, this.tool]]),
+    );
+    if (error) throw error;
+    if (!event) return;
+    event.author = this.name;
+    const response = event.content?.parts[0]?.functionResponse?.response;
+    if (response !== undefined) event.output = response;
+    yield event;
+  }
+}
+
+/** An agent's answer that ends its turn: a model's text, with no call in it. */
+function isFinalText(event: Event): boolean {
+  const content = event.content;
+  return (
+    content?.role === 'model' &&
+    functionCallsOf(content).length === 0 &&
+    content.parts.some((part) => part.text !== undefined && !part.thought)
+  );
+}
+
+function userContentOf(input: unknown): Content {
+  if (isContent(input)) return { ...input, role: 'user' };
+  return {
+    role: 'user',
+    parts: [{ text: typeof input === 'string' ? input : JSON.stringify(input) }],
+  };
+}
+
+/** A tool node's input as arguments: an object, JSON text of one, or nothing (ADK's rules). */
+function toolArgsOf(input: unknown): Record<string, unknown> {
+  let args = input;
+  if (isContent(args)) args = args.parts.map((part) => part.text ?? '').join('');
+  if (typeof args === 'string') {
+    const text = args.trim();
+    if (!text) args = undefined;
+    else {
+      try {
+        args = JSON.parse(text) as unknown;
+      } catch {
+        // Not JSON: refused below.
+      }
+    }
+  }
+  if (args === undefined || args === null) return {};
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    throw new InvalidRequestError(
+      `A tool node's input is an object of the tool's arguments, not ${typeof args === 'object' ? 'a list' : typeof args}`,
+    );
+  }
+  return args as Record<string, unknown>;
+}
