@@ -33,10 +33,7 @@ export type RuntimeBroadcast =
   /** Add a local model by URL: how much of the file has come (total from Content-Length). */
   | { type: 'local-download'; url: string; received: number; total?: number };
 
-/**
- * A built-in demo agent, a built-in example flow (read-only), one of the user's flows, or an
- * agent the user made in the agent builder.
- */
+/** A demo agent, an example flow (read-only), the user's flow or built agent, an ADK server's. */
 export type AgentKind = 'demo' | 'example' | 'flow' | 'agent' | 'remote';
 
 export interface AgentInfo {
@@ -45,9 +42,8 @@ export interface AgentInfo {
   name: string;
   description: string;
   kind: AgentKind;
-  /** The graph of a flow agent. */
+  /** The graph of a flow agent, or of an ADK 2.0 Workflow agent (to draw). */
   flow?: Flow;
-  /** The graph of an ADK 2.0 Workflow agent, to draw. */
   workflow?: WorkflowGraph;
   /**
    * The names the user gave the agents whose events this one writes, by their identifiers (the
@@ -325,9 +321,8 @@ export interface SessionSnapshot {
 }
 
 /**
- * What the page needs to draw a session, read without reading its whole log (issue 8): its
- * state, the end of its active conversation and the end of its branch tree. Older events, turns
- * and the raw log are asked for when the user wants them.
+ * What the page needs to draw a session, without its whole log (issue 8): its state, the end of
+ * its conversation and of its branch tree; the rest is asked for when the user wants it.
  */
 export interface SessionOpening extends Omit<StoreSessionSummary, 'session'> {
   summary: SessionSummary;
@@ -336,19 +331,17 @@ export interface SessionOpening extends Omit<StoreSessionSummary, 'session'> {
   /** The keys whose values are long (LONG_STATE_CHARS), each with its preview instead. */
   longState?: LongState;
   /**
-   * The first turn of the active path that begins in `activeTail`: the position of its first
-   * event and the session-scoped state just before it (the Checkpoints panel starts there), its
-   * long values apart as in the opening.
+   * The first turn of the active path that begins in `activeTail`: its first event's position and
+   * the session state just before it (where the Checkpoints panel starts), long values apart.
    */
   tailStart?: { seq: number; state: Record<string, unknown>; longState?: LongState };
   artifacts: ArtifactInfo[];
 }
 
 /**
- * State values too long to send with every opening, by key: each one's preview (its start and
- * size). An opening is read again after every run, and a 1 MB value sent each time would cost the
- * page its structured clone each time (issue 19); the page reads a whole value (`stateValue`)
- * only when the user asks for it: Show all, Download, Edit.
+ * State values too long to send with every opening (read again after every run: issue 19), by
+ * key: each one's preview. The page reads one whole (`stateValue`) only for Show all, Download,
+ * Edit.
  */
 export type LongState = Record<string, Preview>;
 
@@ -397,10 +390,11 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
 };
 
-/** Whether a passphrase protects the stored keys, and whether this tab holds the key (keys/key-vault.ts). */
+/**
+ * Keys at rest (keys/key-vault.ts): whether a passphrase protects the stored secrets, and whether
+ * this tab holds the key (always, when none does).
+ */
 export interface KeyStatus {
-  /** A passphrase protects the stored secrets. */
   protected: boolean;
-  /** This tab holds the key (always true when not protected). */
   unlocked: boolean;
 }
