@@ -66,7 +66,7 @@ it('a message sent while another tab has just taken the session stays in its box
     .getByRole('alert')
     .filter({ hasText: /not sent: it is back in the box/ })
     .waitFor();
-  expect(await a.getByLabel('Message').inputValue()).toBe('set color to blue');
+  await expect.poll(() => a.getByLabel('Message').inputValue()).toBe('set color to blue');
   expect(await messages(a)).not.toContain('set color to blue');
 
   // Once the other tab lets go, the message goes as it is.

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { formatBytes } from '../../core/format.ts';
 import type { AttachmentPolicy } from '../../models/attachments.ts';
 import type { OutgoingAttachment } from '../../../workers/protocol.ts';
@@ -63,7 +63,8 @@ export function Composer(props: Props) {
     setText(editing.text);
     box.current?.focus();
   }, [editing]);
-  useEffect(() => {
+  // Before the paint: the draft is back in the box in the same frame as the error that says so.
+  useLayoutEffect(() => {
     if (!props.returned) return;
     const { text: back, attachments } = props.returned;
     setText(back);
