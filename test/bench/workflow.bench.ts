@@ -15,7 +15,7 @@ const GROUP = 'workflow node runs';
 const NODES = 5;
 const LENGTHS = [100, 1_000];
 const RUNS = 3;
-/** A 1,000-turn session of @google/adk takes about 100 s here (it slows as it grows): one run. */
+/** A 1,000-turn session of @google/adk takes a minute or more here (it slows as it grows): one run. */
 const ADK_RUNS_AT_1000 = 1;
 const MAX_RATIO = 0.2;
 const MAX_GROWTH = 1.2;
