@@ -42,14 +42,19 @@ export function priorRuns(events: readonly Event[], parentPath: string): Map<str
     if (!list) runs.set(name, (list = []));
     let run = list.at(-1);
     if (!run || isClosed(run)) list.push((run = { interruptIds: new Set() }));
-    if (event.output !== undefined) {
-      run.output = event.output;
-      run.branch = event.branch;
-    }
-    if (event.route !== undefined) run.route = event.route;
-    for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
+    addEvent(run, event);
   }
   return runs;
+}
+
+/** What an event of a node's run says of the run: its output, route, calls it waits on. */
+function addEvent(run: PriorRun, event: Event): void {
+  if (event.output !== undefined) {
+    run.output = event.output;
+    run.branch = event.branch;
+  }
+  if (event.route !== undefined) run.route = event.route;
+  for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
 }
 
 /** Every node run of the events by its whole path (`wf.step@2`): the runs made with runNode. */
@@ -60,12 +65,7 @@ export function priorRunsByPath(events: readonly Event[]): Map<string, PriorRun>
     if (event.author === 'user' || !path) continue;
     let run = runs.get(path);
     if (!run) runs.set(path, (run = { interruptIds: new Set() }));
-    if (event.output !== undefined) {
-      run.output = event.output;
-      run.branch = event.branch;
-    }
-    if (event.route !== undefined) run.route = event.route;
-    for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
+    addEvent(run, event);
   }
   return runs;
 }
