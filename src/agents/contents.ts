@@ -42,7 +42,13 @@ export function buildContents(
   }
   let visible = withLateAnswerInPlace(all);
   if (options.includeContents === 'none') {
-    const start = findLastIndex(visible, (event) => event.author !== agentName);
+    // A user's answer to a call (a confirmation, a long-running tool) does not start a turn.
+    const start = findLastIndex(
+      visible,
+      (event) =>
+        event.author !== agentName &&
+        !(event.author === 'user' && event.content!.parts.every((part) => part.functionResponse)),
+    );
     visible = start < 0 ? [] : visible.slice(start);
   }
 

@@ -7,9 +7,11 @@
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { LlmAgent } from '../agents/llm-agent.ts';
 import { runFunctionCalls } from '../agents/function-calls.ts';
-import { functionCallsOf, textOf, type Content } from '../core/content.ts';
+import { pendingCalls } from '../agents/pending-calls.ts';
+import { functionCallsOf, textOf, type Content, type FunctionCall } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
-import { createEvent, type Event } from '../core/event.ts';
+import { createEvent, type Event, type ToolConfirmation } from '../core/event.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import type { NodeContext } from './node-context.ts';
 import { BaseNode, isContent, type NodeItem } from './nodes.ts';
@@ -22,8 +24,10 @@ export class AgentNode extends BaseNode {
     readonly agent: BaseAgent,
     options: NodeOptions = {},
   ) {
+    // It runs again when its workflow resumes: an agent that paused for a human goes on.
     super({
       name: options.name ?? agent.name,
+      rerunOnResume: true,
       ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
     });
     // As ADK does: an LlmAgent in a workflow sees its node's input, not the conversation before
@@ -32,7 +36,8 @@ export class AgentNode extends BaseNode {
   }
 
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
-    if (input !== undefined && input !== null) {
+    // A run that goes on after a pause has its input in the log already.
+    if (!ctx.resumed && input !== undefined && input !== null) {
       yield createEvent({
         invocationId: ctx.invocationId,
         author: 'user',
@@ -41,18 +46,20 @@ export class AgentNode extends BaseNode {
       });
       await ctx.channel.settled?.();
     }
-    // The agent runs on the node's branch, its spans under the node's.
-    const parent = ctx.invocationContext.forAgent(
-      ctx.invocationContext.agent,
-      ctx.branch,
-      ctx.span,
-    );
+    // The agent runs on the node's branch, its spans under the node's; after a pause, it picks
+    // up from its own events (the calls answered since run now).
+    const parent = agentContext(ctx);
+    let answered = false;
     for await (const event of this.agent.runAsync(parent)) {
-      if (!event.partial && isFinalText(event)) event.output = textOf(event.content);
+      if (!event.partial && isFinalText(event)) {
+        event.output = textOf(event.content);
+        answered = true;
+      }
       yield event;
       // Stored before the agent goes on: it reads the session's events for its next step.
       if (!event.partial) await ctx.channel.settled?.();
     }
+    if (ctx.resumed) stillWaiting(ctx, !answered && parent.isPausedBelow());
   }
 }
 
@@ -61,7 +68,9 @@ export class ToolNode extends BaseNode {
     readonly tool: BaseTool,
     options: NodeOptions = {},
   ) {
+    // Runs again on resume: a call a human was asked about runs then, as they said.
     super({
+      rerunOnResume: true,
       name: options.name ?? tool.name,
       ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
     });
@@ -73,28 +82,60 @@ export class ToolNode extends BaseNode {
   }
 
   protected async *runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void> {
-    const call = {
+    const parent = agentContext(ctx);
+    let call: FunctionCall = {
       id: `${ctx.nodePath}:${ctx.runId}`,
       name: this.tool.name,
       args: toolArgsOf(input),
     };
-    const parent = ctx.invocationContext.forAgent(
-      ctx.invocationContext.agent,
-      ctx.branch,
-      ctx.span,
-    );
-    const { event, error } = await runFunctionCalls(
+    let confirmations = new Map<string, ToolConfirmation>();
+    if (ctx.resumed) {
+      // It asked a human whether to run the call: the answer says how.
+      const log = parent.resumeEvents().map((e) => e.event);
+      const pending = pendingCalls(this.name, log);
+      if (pending.awaiting.length > 0 || pending.calls.length === 0) {
+        stillWaiting(ctx, true);
+        return;
+      }
+      call = pending.calls[0]!;
+      confirmations = pending.confirmations;
+    }
+    const { event, confirmationRequest, error } = await runFunctionCalls(
       parent,
       [call],
       new Map([[this.tool.name, this.tool]]),
+      confirmations,
     );
     if (error) throw error;
+    if (confirmationRequest) {
+      // The tool asks for a human's yes first: the workflow waits with this node.
+      confirmationRequest.author = this.name;
+      yield confirmationRequest;
+      return;
+    }
     if (!event) return;
     event.author = this.name;
     const response = event.content?.parts[0]?.functionResponse?.response;
     if (response !== undefined) event.output = response;
     yield event;
   }
+}
+
+/**
+ * The context a node's agent or tool runs in: the node's branch, its spans under the node's, and
+ * after a pause the run's own events to pick up from.
+ */
+function agentContext(ctx: NodeContext): InvocationContext {
+  const parent = ctx.invocationContext.forAgent(ctx.invocationContext.agent, ctx.branch, ctx.span);
+  return ctx.resumed ? parent.resuming(ctx.resumed.from) : parent;
+}
+
+/**
+ * A run that went on after a pause and still waits (`waits`) without asking anew: the node still
+ * waits on the calls that are unanswered.
+ */
+function stillWaiting(ctx: NodeContext, waits: boolean): void {
+  if (waits && ctx.interruptIds.length === 0) ctx.interruptIds.push(...(ctx.resumed?.open ?? []));
 }
 
 /** An agent's answer that ends its turn: a model's text, with no call in it. */

@@ -8,7 +8,8 @@ import type { Graph } from './graph.ts';
 import type { EventChannel, NodeContext } from './node-context.ts';
 import { answersOf, priorRuns, type PriorRun } from './node-runs.ts';
 import type { GraphNode } from './nodes.ts';
-import { replayed, runChild } from './run-node.ts';
+import { goesOn, replayed, runChild } from './run-node.ts';
+import type { ResumedRun } from './node-context.ts';
 
 export { runChild };
 
@@ -47,9 +48,9 @@ export class GraphRun {
     input: unknown,
   ) {
     this.queue = ctx.channel instanceof EventQueue ? ctx.channel : undefined;
-    const resumed = ctx.invocationContext.resumeEvents().map((e) => e.event);
-    this.prior = priorRuns(resumed, ctx.nodePath);
-    this.answers = answersOf(resumed);
+    const log = ctx.invocationContext.resumeEvents();
+    this.prior = priorRuns(log, ctx.nodePath);
+    this.answers = answersOf(log.map((e) => e.event));
     const starts = workflow.graph.edges.filter((e) => e.fromNode.name === '__START__');
     for (const edge of starts)
       this.push(edge.toNode.name, { input, useSubBranch: starts.length > 1 });
@@ -115,7 +116,7 @@ export class GraphRun {
       const trigger = this.pop(name);
       if (!trigger) continue;
       const node = this.workflow.graph.node(name);
-      const replayed = this.replay(name, node, trigger);
+      const { replayed, resumed } = this.replay(name, node, trigger);
       if (replayed) {
         this.status.set(name, 'running');
         this.pending.set(name, Promise.resolve({ name, child: replayed }));
@@ -130,6 +131,7 @@ export class GraphRun {
           runId: String(runId),
           useSubBranch: trigger.useSubBranch,
           branch: trigger.branch,
+          resumed,
         }).then(
           (child) => ({ name, child }),
           (error: unknown) => ({ name, error }),
@@ -141,14 +143,22 @@ export class GraphRun {
   /**
    * When resuming, the node's next run as the log has it, without running it again: a run that
    * finished (its output and route), or one that waited on calls now all answered (their answers
-   * are its output, unless it runs again on resume). Undefined: run it.
+   * are its output, unless it runs again on resume). Else it runs: `resumed` when it goes on
+   * from a run that paused inside.
    */
-  private replay(name: string, node: GraphNode, trigger: Trigger): NodeContext | undefined {
+  private replay(
+    name: string,
+    node: GraphNode,
+    trigger: Trigger,
+  ): { replayed?: NodeContext | undefined; resumed?: ResumedRun | undefined } {
     const prior = this.prior.get(name)?.shift();
-    if (!prior) return undefined;
+    if (!prior) return {};
     const nodePath = this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name;
     const runId = String(this.runs.get(name) ?? 0);
-    return replayed(this.ctx, nodePath, runId, prior, node, this.answers, trigger.branch);
+    return {
+      replayed: replayed(this.ctx, nodePath, runId, prior, node, this.answers, trigger.branch),
+      resumed: goesOn(prior, node, this.answers),
+    };
   }
 
   private complete(name: string, child: NodeContext): void {

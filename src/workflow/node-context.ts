@@ -29,6 +29,16 @@ export interface RunNodeOptions {
   useAsOutput?: boolean;
 }
 
+/**
+ * A run that paused inside (an agent waiting on a confirmation or a long-running tool) and goes
+ * on now its workflow resumes: where its events start in the resume log, and the calls it made
+ * that are still unanswered.
+ */
+export interface ResumedRun {
+  from: number;
+  open: readonly string[];
+}
+
 /** Runs a node under a context (graph-run.ts's, given to each context it makes). */
 export type ChildRunner = (
   parent: NodeContext,
@@ -49,6 +59,7 @@ export interface NodeContextOptions {
   runChildNode?: ChildRunner;
   /** The span of this node run (traced runs only): its children's spans go under it. */
   span?: OpenSpan | undefined;
+  resumed?: ResumedRun | undefined;
 }
 
 export class NodeContext {
@@ -73,6 +84,8 @@ export class NodeContext {
   readonly dynamicRuns = new Map<string, number>();
   private readonly runChildNode: ChildRunner | undefined;
   readonly span: OpenSpan | undefined;
+  /** Set when this run goes on from a run that paused inside (see ResumedRun). */
+  readonly resumed: ResumedRun | undefined;
 
   constructor(options: NodeContextOptions) {
     this.invocationContext = options.invocationContext;
@@ -83,6 +96,7 @@ export class NodeContext {
     this.outputForAncestors = options.outputForAncestors ?? [];
     this.runChildNode = options.runChildNode;
     this.span = options.span;
+    this.resumed = options.resumed;
     this.state = stateView(() => this.invocationContext.session.state, this.stateDelta);
   }
 

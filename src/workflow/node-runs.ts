@@ -15,6 +15,8 @@ export interface PriorRun {
   branch?: string | undefined;
   /** The calls it made that pause the workflow (RequestInput). */
   interruptIds: Set<string>;
+  /** Where its first event is in the resume log. */
+  from?: number;
 }
 
 /** A run is closed once it has an output, a route or a call waiting: what follows is another. */
@@ -30,10 +32,19 @@ function childName(path: string, parentPath: string): string | undefined {
   return rest.includes('.') ? undefined : rest.split('@')[0];
 }
 
+/** An event of the resume log, with its index there. */
+export interface LoggedEvent {
+  event: Event;
+  index: number;
+}
+
 /** The runs of each direct child of the workflow at `parentPath`, in order. */
-export function priorRuns(events: readonly Event[], parentPath: string): Map<string, PriorRun[]> {
+export function priorRuns(
+  events: readonly LoggedEvent[],
+  parentPath: string,
+): Map<string, PriorRun[]> {
   const runs = new Map<string, PriorRun[]>();
-  for (const event of events) {
+  for (const { event, index } of events) {
     const path = event.nodeInfo?.path;
     if (event.author === 'user' || !path) continue;
     const name = childName(path, parentPath);
@@ -41,7 +52,7 @@ export function priorRuns(events: readonly Event[], parentPath: string): Map<str
     let list = runs.get(name);
     if (!list) runs.set(name, (list = []));
     let run = list.at(-1);
-    if (!run || isClosed(run)) list.push((run = { interruptIds: new Set() }));
+    if (!run || isClosed(run)) list.push((run = { interruptIds: new Set(), from: index }));
     addEvent(run, event);
   }
   return runs;
@@ -58,13 +69,13 @@ function addEvent(run: PriorRun, event: Event): void {
 }
 
 /** Every node run of the events by its whole path (`wf.step@2`): the runs made with runNode. */
-export function priorRunsByPath(events: readonly Event[]): Map<string, PriorRun> {
+export function priorRunsByPath(events: readonly LoggedEvent[]): Map<string, PriorRun> {
   const runs = new Map<string, PriorRun>();
-  for (const event of events) {
+  for (const { event, index } of events) {
     const path = event.nodeInfo?.path;
     if (event.author === 'user' || !path) continue;
     let run = runs.get(path);
-    if (!run) runs.set(path, (run = { interruptIds: new Set() }));
+    if (!run) runs.set(path, (run = { interruptIds: new Set(), from: index }));
     addEvent(run, event);
   }
   return runs;

@@ -4,7 +4,12 @@
 
 import { InvalidRequestError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
-import { NodeContext, type EventChannel, type RunNodeOptions } from './node-context.ts';
+import {
+  NodeContext,
+  type EventChannel,
+  type ResumedRun,
+  type RunNodeOptions,
+} from './node-context.ts';
 import { answersOf, priorRunsByPath, type PriorRun } from './node-runs.ts';
 import { isNodeLike, node } from './build-node.ts';
 import type { GraphNode } from './nodes.ts';
@@ -18,6 +23,8 @@ export interface ChildOptions {
   nodePath?: string;
   /** The child's output is its parent's too (the root workflow's, ADK's `useAsOutput`). */
   useAsOutput?: boolean;
+  /** The run goes on from one that paused inside (see `goesOn`). */
+  resumed?: ResumedRun | undefined;
 }
 
 /** Thrown by `ctx.runNode` when the node it ran waits for a human: the caller waits too. */
@@ -61,6 +68,7 @@ export async function runChild(
         ? [parent.nodePath, ...parent.outputForAncestors].filter((p) => p !== '')
         : [],
       runChildNode: runDynamic,
+      resumed: options.resumed,
     });
     child.attemptCount = attempt;
     try {
@@ -150,13 +158,15 @@ async function runDynamic(
     runId = String(next);
   }
   const nodePath = parent.nodePath ? `${parent.nodePath}.${name}@${runId}` : `${name}@${runId}`;
-  const resumed = parent.invocationContext.resumeEvents().map((e) => e.event);
-  const prior = priorRunsByPath(resumed).get(nodePath);
+  const log = parent.invocationContext.resumeEvents();
+  const prior = priorRunsByPath(log).get(nodePath);
+  const answers = answersOf(log.map((e) => e.event));
   let child: NodeContext | undefined;
-  if (prior) child = replayed(parent, nodePath, runId, prior, built, answersOf(resumed));
+  if (prior) child = replayed(parent, nodePath, runId, prior, built, answers);
   child ??= await runChild(parent, built, input, {
     runId,
     nodePath,
+    resumed: prior && goesOn(prior, built, answers),
     ...(options.useSubBranch ? { useSubBranch: true } : {}),
     ...(options.useAsOutput ? { useAsOutput: true } : {}),
   });
@@ -171,6 +181,20 @@ async function runDynamic(
     throw new NodeInterrupted(`${nodePath} waits for an answer`);
   }
   return child;
+}
+
+/**
+ * For a node that runs again on resume (an agent), the run it goes on from, if it paused inside
+ * (a call waiting on a human): its events are where the agent picks up.
+ */
+export function goesOn(
+  prior: PriorRun,
+  node: GraphNode,
+  answers: ReadonlyMap<string, unknown>,
+): ResumedRun | undefined {
+  if (!node.rerunOnResume || prior.interruptIds.size === 0 || prior.from === undefined)
+    return undefined;
+  return { from: prior.from, open: [...prior.interruptIds].filter((id) => !answers.has(id)) };
 }
 
 /** A node's run as the log has it, if it need not run again (see GraphRun.replay). */
