@@ -8,7 +8,9 @@
 //    log; a `running` record whose runner is gone (`isRunAlive`) was cut off by a crash or a
 //    closed tab. `RESUMABLE_FAILURES` are the failures that leave a run interrupted, not failed.
 // 2. Which invocation. `invocationToResume`: the one the request names, else, on a resumable
-//    runner, the one that made the call the new message answers (`answeredCallEvent`).
+//    runner, the one that made the call the new message answers (`answeredCallEvent`). A plain
+//    message while the latest invocation waits only on workflow questions (`adk_request_input`)
+//    is the answer to each of them, as ADK routes it (`textAnswer`).
 // 3. Where it starts again. `resumeStart`: from the invocation's first active event, at the agent
 //    it started at (decided again from the conversation as it then stood), with the user's
 //    answer (if any) on the branch of the call it answers; nothing if that agent finished.
@@ -38,6 +40,7 @@ import { activeEvents } from '../core/active-events.ts';
 import { functionResponsesOf, type Content } from '../core/content.ts';
 import { InvalidRequestError, InvocationNotFoundError } from '../core/errors.ts';
 import { findCallEvent, type Event } from '../core/event.ts';
+import { ADK_REQUEST_INPUT as REQUEST_INPUT_FUNCTION } from '../tools/questions.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
 import { findAgentToRun } from './agent-to-run.ts';
 import type { InvocationContext } from './invocation-context.ts';
@@ -161,6 +164,42 @@ class ActiveInvocations {
     ));
     return answers.has(callId);
   }
+}
+
+/**
+ * A plain message (no function response in it) sent while the latest invocation waits only on
+ * workflow questions (`adk_request_input`): the answer to each of them, `{ result: <text> }` (ADK
+ * routes a plain reply to every pending request). Undefined when it is no such answer.
+ */
+export function textAnswer(
+  active: readonly Event[],
+  message: Content | undefined,
+): Content | undefined {
+  if (!message || functionResponsesOf(message).length > 0) return undefined;
+  const texts = message.parts.filter((part) => typeof part.text === 'string' && !part.thought);
+  if (texts.length === 0 || texts.length !== message.parts.length) return undefined;
+  const last = active.findLast((event) => event.author !== 'user');
+  if (!last) return undefined;
+  const invocation = active.filter((event) => event.invocationId === last.invocationId);
+  const awaited = awaitedCallIds(invocation);
+  if (awaited.length === 0) return undefined;
+  const asked = new Set(
+    invocation.flatMap((event) =>
+      (event.content?.parts ?? []).flatMap((part) =>
+        part.functionCall?.name === REQUEST_INPUT_FUNCTION && part.functionCall.id
+          ? [part.functionCall.id]
+          : [],
+      ),
+    ),
+  );
+  if (!awaited.every((id) => asked.has(id))) return undefined;
+  const text = texts.map((part) => part.text).join('');
+  return {
+    role: 'user',
+    parts: awaited.map((id) => ({
+      functionResponse: { id, name: REQUEST_INPUT_FUNCTION, response: { result: text } },
+    })),
+  };
 }
 
 /** The call event a message answers (through its first function response), if any. */

@@ -26,6 +26,7 @@ import { InvocationContext, type RunConfig } from './invocation-context.ts';
 import {
   RESUMABLE_FAILURES,
   answeredCallEvent,
+  textAnswer,
   awaitedCallIds,
   beginResume,
   invocationToResume,
@@ -97,11 +98,16 @@ export class Runner {
     const session = await this.loadSession(request.userId, request.sessionId);
     const resumable = this.resumabilityConfig.isResumable;
     if (request.invocationId !== undefined && !resumable) throw new NotResumableError();
-    const message = request.newMessage === undefined ? undefined : checkMessage(request.newMessage);
+    let message = request.newMessage === undefined ? undefined : checkMessage(request.newMessage);
     // Read before anything is appended: `peek` does not copy (see ActiveEventsView), nor does
     // `logOf` (see core/log-prefix.ts).
     const view = takeActiveEventsView(logOf(session));
     const active = view.peek();
+    const typed = textAnswer(active, message);
+    if (typed) {
+      message = typed;
+      request = { ...request, newMessage: typed };
+    }
     const answered = answeredCallEvent(active, message);
     const resumeId = invocationToResume(request, answered, resumable);
     if (resumeId !== undefined) {

@@ -555,6 +555,22 @@ describe('RequestInput, side by side with @google/adk 2.0', () => {
       ['go', answer('pick', { result: '{"n":2}' })],
     );
   });
+
+  it('takes a plain message as the answer to the request waiting', async () => {
+    function publish(_ctx: Ctx, input: unknown) {
+      return `published with ${JSON.stringify(input)}`;
+    }
+    const run = await sideBySide(
+      (lib) => {
+        function* review(_ctx: Ctx, input: unknown) {
+          yield new lib.RequestInput({ message: `Publish "${input}"?`, interruptId: 'review-1' });
+        }
+        return new lib.Workflow({ name: 'writer', edges: [['START', review, publish]] });
+      },
+      ['cats', { role: 'user', parts: [{ text: 'yes, go ahead' }] }],
+    );
+    expect(run.events.at(-1)!.output).toBe('published with "yes, go ahead"');
+  });
 });
 
 describe('Workflow graphs refused as ADK refuses them', () => {

@@ -224,6 +224,19 @@ describe('agent and tool nodes that wait for a human', () => {
     ]);
   });
 
+  it('a typed message while it waits on a confirmation is a new turn, not a yes', async () => {
+    const { ctx, runs, paused } = await start('confirm');
+    const call = waitingCall(paused);
+    const next = await ctx.run('yes');
+    expect(runs.pay).toBeUndefined();
+    expect(next[0]!.invocationId).not.toBe(paused[0]!.invocationId);
+    const waiting = await ctx.runner.listInterruptedInvocations({
+      userId,
+      sessionId: ctx.sessionId,
+    });
+    expect(waiting.map((w) => w.pendingCallIds).flat()).toContain(call.id);
+  });
+
   it('stays paused across a reload until it is answered', async () => {
     const { ctx, paused } = await start('confirm');
     const call = waitingCall(paused);
