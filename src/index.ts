@@ -60,7 +60,8 @@ export {
 } from './workflow/graph.ts';
 export { NodeContext, type RouteValue, type RunNodeOptions } from './workflow/node-context.ts';
 export { ParallelWorker } from './workflow/parallel-worker.ts';
-export { node, type NodeLike } from './workflow/build-node.ts';
+export { node, type NodeLike, type NodeOptions } from './workflow/build-node.ts';
+export type { NodeSchema, ParsingSchema } from './workflow/node-schema.ts';
 export { AgentNode, ToolNode } from './workflow/agent-nodes.ts';
 
 // tools

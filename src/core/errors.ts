@@ -67,6 +67,31 @@ export class FlowStepLimitError extends Error {
   }
 }
 
+/** A workflow node ran past its `timeout` (ADK 2.0's name and message). */
+export class NodeTimeoutError extends Error {
+  override name = 'NodeTimeoutError' as const;
+  constructor(
+    readonly nodeName: string,
+    readonly timeout: number,
+  ) {
+    super(`Node '${nodeName}' timed out after ${timeout} seconds.`);
+  }
+}
+
+/** A workflow node's input or output does not fit its schema (ADK 2.0's name and message). */
+export class NodeSchemaValidationError extends Error {
+  override name = 'NodeSchemaValidationError' as const;
+  constructor(
+    readonly nodeName: string,
+    readonly direction: 'input' | 'output',
+    detail: string,
+  ) {
+    super(
+      `Node '${nodeName}' ${direction} does not match its ${direction === 'input' ? 'inputSchema' : 'outputSchema'}: ${detail}`,
+    );
+  }
+}
+
 /** A request that cannot be carried out as given (missing message, bad argument). */
 export class InvalidRequestError extends Error {
   override name = 'InvalidRequestError' as const;
@@ -161,6 +186,8 @@ const NAMES = [
   'NotResumableError',
   'FlowValidationError',
   'FlowStepLimitError',
+  'NodeTimeoutError',
+  'NodeSchemaValidationError',
   'InvalidRequestError',
   'DuplicateEventError',
   'ModelError',

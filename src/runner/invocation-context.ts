@@ -205,6 +205,16 @@ export class InvocationContext {
     return this.shared.tracer;
   }
 
+  /** This context, stopped by `signal` too (a workflow node's deadline, say). */
+  withSignal(signal: AbortSignal): InvocationContext {
+    const own = this.runConfig.signal;
+    return new InvocationContext({
+      ...this,
+      shared: this.shared,
+      runConfig: { ...this.runConfig, signal: own ? AbortSignal.any([own, signal]) : signal },
+    });
+  }
+
   /** This context, with new spans going under `span` (an agent's). */
   withSpan(span: OpenSpan | undefined): InvocationContext {
     if (!span) return this;

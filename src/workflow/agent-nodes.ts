@@ -14,10 +14,11 @@ import { createEvent, type Event, type ToolConfirmation } from '../core/event.ts
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import type { NodeContext } from './node-context.ts';
-import { BaseNode, isContent, type NodeItem } from './nodes.ts';
-import type { RetryConfig } from './retry.ts';
+import { BaseNode, isContent, type BaseNodeOptions, type NodeItem } from './nodes.ts';
 
-type NodeOptions = { name?: string; retryConfig?: RetryConfig };
+type NodeOptions = Partial<
+  Pick<BaseNodeOptions, 'name' | 'retryConfig' | 'timeout' | 'inputSchema' | 'outputSchema'>
+>;
 
 export class AgentNode extends BaseNode {
   constructor(
@@ -26,9 +27,9 @@ export class AgentNode extends BaseNode {
   ) {
     // It runs again when its workflow resumes: an agent that paused for a human goes on.
     super({
+      ...options,
       name: options.name ?? agent.name,
       rerunOnResume: true,
-      ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
     });
     // As ADK does: an LlmAgent in a workflow sees its node's input, not the conversation before
     // it, unless it was given includeContents.
@@ -70,9 +71,9 @@ export class ToolNode extends BaseNode {
   ) {
     // Runs again on resume: a call a human was asked about runs then, as they said.
     super({
+      ...options,
       rerunOnResume: true,
       name: options.name ?? tool.name,
-      ...(options.retryConfig ? { retryConfig: options.retryConfig } : {}),
     });
     if (tool.isLongRunning) {
       throw new InvalidRequestError(

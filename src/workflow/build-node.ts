@@ -13,7 +13,13 @@ import {
   type FunctionNodeHandler,
   type GraphNode,
 } from './nodes.ts';
-import type { RetryConfig } from './retry.ts';
+import type { BaseNodeOptions } from './nodes.ts';
+
+/** What `node()` may set on the node it makes (ADK's node config). */
+export type NodeOptions = Pick<
+  BaseNodeOptions,
+  'name' | 'retryConfig' | 'timeout' | 'inputSchema' | 'outputSchema'
+>;
 
 /** What can stand in a graph: a node, a plain function (named after itself) or `'START'`. */
 export type NodeLike = GraphNode | BaseAgent | BaseTool | FunctionNodeHandler | 'START';
@@ -29,15 +35,12 @@ export function isNodeLike(value: unknown): value is NodeLike {
 }
 
 /** A node for `value`: a plain function becomes a FunctionNode named after it. */
-export function node(
-  value: NodeLike,
-  options: { name?: string; retryConfig?: RetryConfig } = {},
-): GraphNode {
+export function node(value: NodeLike, options: Partial<NodeOptions> = {}): GraphNode {
   if (value === 'START') return START;
   if (isGraphNode(value)) {
     const overrides = {
+      ...options,
       ...(options.name !== undefined ? { name: options.name.trim() } : {}),
-      ...(options.retryConfig !== undefined ? { retryConfig: options.retryConfig } : {}),
     };
     if (Object.keys(overrides).length === 0) return value;
     const copy = Object.create(Object.getPrototypeOf(value) as object) as GraphNode;
@@ -48,11 +51,8 @@ export function node(
   if (typeof value === 'function') {
     const name = options.name ?? value.name;
     if (!name) throw new InvalidRequestError('A function used as a node needs a name');
-    return new FunctionNode(
-      name,
-      value,
-      options.retryConfig ? { retryConfig: options.retryConfig } : {},
-    );
+    const { name: _name, ...rest } = options;
+    return new FunctionNode(name, value, rest);
   }
   throw new InvalidRequestError(`Not a workflow node: ${typeof value}`);
 }

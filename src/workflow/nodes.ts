@@ -12,6 +12,7 @@ import { newFunctionCallId } from '../core/ids.ts';
 import { hasKeys } from '../core/state.ts';
 import type { NodeContext } from './node-context.ts';
 import type { RetryConfig } from './retry.ts';
+import { parseWithSchema, type NodeSchema } from './node-schema.ts';
 
 /** Marks what can stand in a graph: a BaseNode, or a Workflow (which is also an agent). */
 export const NODE_BRAND: unique symbol = Symbol.for('trellis.workflow.node') as never;
@@ -24,6 +25,8 @@ export interface GraphNode {
   readonly waitForOutput: boolean;
   readonly requiresAllPredecessors: boolean;
   readonly retryConfig?: RetryConfig | undefined;
+  /** Seconds an attempt may take; past it the node fails with a NodeTimeoutError. */
+  readonly timeout?: number | undefined;
   run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void>;
 }
 
@@ -38,6 +41,12 @@ export interface BaseNodeOptions {
   /** Its output counts only once it has one (a node that yields none waits to be run again). */
   waitForOutput?: boolean;
   retryConfig?: RetryConfig;
+  /** Seconds each attempt may take (ADK's `timeout`); past it the node fails. */
+  timeout?: number;
+  /** What its input must be: a Zod schema (its parse result is the input) or a JSON Schema. */
+  inputSchema?: NodeSchema;
+  /** What its outputs must be, the same way. */
+  outputSchema?: NodeSchema;
 }
 
 /** The function call a node waiting for a human makes (ADK 2.0's name). */
@@ -91,6 +100,9 @@ export abstract class BaseNode implements GraphNode {
   readonly rerunOnResume: boolean;
   readonly waitForOutput: boolean;
   readonly retryConfig: RetryConfig | undefined;
+  readonly timeout: number | undefined;
+  readonly inputSchema: NodeSchema | undefined;
+  readonly outputSchema: NodeSchema | undefined;
 
   constructor(options: BaseNodeOptions) {
     const name = typeof options.name === 'string' ? options.name.trim() : '';
@@ -100,6 +112,13 @@ export abstract class BaseNode implements GraphNode {
     this.rerunOnResume = options.rerunOnResume ?? false;
     this.waitForOutput = options.waitForOutput ?? false;
     this.retryConfig = options.retryConfig;
+    const timeout = options.timeout;
+    if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0)) {
+      throw new InvalidRequestError(`Node ${name}: timeout is a number of seconds above 0`);
+    }
+    this.timeout = timeout;
+    this.inputSchema = options.inputSchema;
+    this.outputSchema = options.outputSchema;
   }
 
   /** Whether it runs only once every predecessor has finished (a join). */
@@ -110,12 +129,26 @@ export abstract class BaseNode implements GraphNode {
   /** The node's work: events or values, as it makes them. */
   protected abstract runImpl(ctx: NodeContext, input: unknown): AsyncGenerator<NodeItem, void>;
 
-  /** Runs the node, each item it yields made an event of it. */
+  /**
+   * Runs the node, each item it yields made an event of it; its input and outputs checked
+   * against its schemas first.
+   */
   async *run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void> {
-    for await (const item of this.runImpl(ctx, input)) {
-      const event = isRequestInput(item)
-        ? requestInputEvent(ctx, this.name, item)
-        : this.toEvent(ctx, item);
+    const checked = isContent(input)
+      ? input
+      : parseWithSchema(this.inputSchema, input, this.name, 'input');
+    for await (let item of this.runImpl(ctx, checked)) {
+      if (isRequestInput(item)) {
+        yield requestInputEvent(ctx, this.name, item);
+        continue;
+      }
+      if (isEvent(item)) {
+        if (item.output !== undefined && !isContent(item.output))
+          item.output = parseWithSchema(this.outputSchema, item.output, this.name, 'output');
+      } else if (item !== undefined && item !== null && !isContent(item)) {
+        item = parseWithSchema(this.outputSchema, item, this.name, 'output');
+      }
+      const event = this.toEvent(ctx, item);
       if (event) yield event;
     }
   }

@@ -2,7 +2,7 @@
 // come from (ADK's nodeInfo, its branch, the calls it waits on), retries by its RetryConfig, and
 // `ctx.runNode` (a node run from inside another, numbered per name, replayed on resume).
 
-import { InvalidRequestError } from '../core/errors.ts';
+import { InvalidRequestError, NodeTimeoutError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import {
   NodeContext,
@@ -57,9 +57,12 @@ export async function runChild(
   for (let attempt = 1; ; attempt++) {
     // One span per attempt: a retried node shows each of its tries.
     const span = tracer?.node(spanParent, nodePath, attempt);
+    const deadline = node.timeout ? new Deadline(node.name, node.timeout) : undefined;
     child = new NodeContext({
       span,
-      invocationContext: parent.invocationContext,
+      invocationContext: deadline
+        ? parent.invocationContext.withSignal(deadline.signal)
+        : parent.invocationContext,
       channel,
       nodePath,
       runId,
@@ -72,14 +75,17 @@ export async function runChild(
     });
     child.attemptCount = attempt;
     try {
-      for await (const event of node.run(child, input)) {
+      const events = node.run(child, input);
+      for await (const event of deadline ? deadline.race(events) : events) {
         inputRecorded =
           markEvent(event, child, node.name, nodePath, branch, input) || inputRecorded;
         channel.push(event);
       }
+      deadline?.clear();
       if (span) tracer?.end(span);
       break;
     } catch (error) {
+      deadline?.clear();
       if (error instanceof NodeInterrupted) {
         if (span) tracer?.end(span);
         break;
@@ -108,6 +114,51 @@ export async function runChild(
     parent.route = child.route;
   }
   return child;
+}
+
+/**
+ * An attempt's time limit (a node's `timeout`): past it, what the node is doing is aborted (its
+ * context's signal) and the attempt fails with a NodeTimeoutError, even if the node does not
+ * listen for the signal.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly expired: Promise<never>;
+
+  constructor(nodeName: string, seconds: number) {
+    let fail!: (error: Error) => void;
+    this.expired = new Promise<never>((_, reject) => (fail = reject));
+    // Nobody may be waiting when it fires (the node finished a moment before).
+    this.expired.catch(() => undefined);
+    this.timer = setTimeout(() => {
+      const error = new NodeTimeoutError(nodeName, seconds);
+      this.controller.abort(error);
+      fail(error);
+    }, seconds * 1000);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** The node's events until the deadline; then its generator is closed and the attempt fails. */
+  async *race(events: AsyncGenerator<Event, void>): AsyncGenerator<Event, void> {
+    try {
+      for (;;) {
+        const next = await Promise.race([events.next(), this.expired]);
+        if (next.done) return;
+        yield next.value;
+      }
+    } finally {
+      // Not awaited: a node that ignores the signal may never settle.
+      events.return(undefined).catch(() => undefined);
+    }
+  }
 }
 
 /** Marks a node's event with where it comes from; true when it records the node's input. */
