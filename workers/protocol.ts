@@ -279,8 +279,9 @@ export interface AdkServerInfo {
   url: string;
   /** The user id its sessions are under (adk-web's default: `user`). */
   userId: string;
-  /** Its apps, as /list-apps last said. */
+  /** Its apps, as /list-apps last said, and the graphs of those that are Workflows. */
   apps: string[];
+  graphs?: Record<string, WorkflowGraph>;
 }
 
 /** A session on an ADK server, as the server lists it. */

@@ -37,11 +37,30 @@ const toolServer = z.object({
   updatedAt: time,
 });
 
+/** A workflow's graph as an ADK server described it (src/remote/app-graph.ts). */
+const workflowGraph = z.object({
+  name: text(200),
+  nodes: z
+    .array(
+      z.object({
+        id: text(200),
+        type: text(200),
+        label: text(200),
+        rules: z.optional(z.array(z.object({ output: text(200) })).check(z.maxLength(500))),
+      }),
+    )
+    .check(z.maxLength(500)),
+  edges: z
+    .array(z.object({ from: text(200), to: text(200), when: z.optional(text(200)) }))
+    .check(z.maxLength(5000)),
+});
+
 const adkServer = z.object({
   id,
   url: text(2048),
   userId: text(200),
   apps: z.array(text(200)).check(z.maxLength(1000)),
+  graphs: z.optional(z.record(text(200), workflowGraph)),
 });
 
 const remoteSession = z.object({

@@ -3,6 +3,8 @@
 // for what Trellis makes of it); every failure is an AdkServerUnreachableError or AdkServerError.
 
 import { SseParser } from '../models/sse.ts';
+import type { WorkflowGraph } from '../workflow/graph-view.ts';
+import { appGraphOf } from './app-graph.ts';
 import { AdkServerError, AdkServerUnreachableError } from './errors.ts';
 
 /** A session as the server serves it (camelCase; timestamps in ms from ADK TypeScript, s from Python). */
@@ -61,6 +63,19 @@ export class AdkClient {
         `${this.baseUrl} answered /list-apps, but not with a list of apps: is it an ADK API server?`,
       );
     return apps;
+  }
+
+  /**
+   * The graph of an app that is an ADK 2.0 Workflow, as the server describes it (ADK's
+   * `/dev/apps/{app}/build_graph`); undefined for another agent, a server that does not describe
+   * its apps, or an answer that is no graph. Never fails: the graph is only for drawing.
+   */
+  async appGraph(appName: string): Promise<WorkflowGraph | undefined> {
+    try {
+      return appGraphOf(await this.json('GET', `/dev/apps/${enc(appName)}/build_graph`));
+    } catch {
+      return undefined;
+    }
   }
 
   /** The user's sessions of an app, without their events. */

@@ -30,28 +30,64 @@ export interface WorkflowGraph {
 /** The id the START node has in the drawing. */
 export const START_ID = 'start';
 
+/** A node as the drawing needs it: its name and kind (`start`, `function`, `agent`…). */
+export interface GraphViewNode {
+  name: string;
+  kind: string;
+}
+
+/** An edge as the drawing needs it: the routes it takes (`else` for the default), or none. */
+export interface GraphViewEdge {
+  from: string;
+  to: string;
+  routes: readonly string[];
+}
+
 export function workflowGraph(name: string, graph: Graph): WorkflowGraph {
+  return graphView(
+    name,
+    graph.nodes.map((node) => ({
+      name: node.name,
+      kind: node === START ? 'start' : kindOf(node),
+    })),
+    graph.edges.map((edge) => ({
+      from: edge.fromNode.name,
+      to: edge.toNode.name,
+      routes:
+        edge.route === null
+          ? []
+          : (Array.isArray(edge.route) ? edge.route : [edge.route]).map((route) =>
+              route === DEFAULT_ROUTE ? 'else' : String(route),
+            ),
+    })),
+  );
+}
+
+/**
+ * The drawing of a graph given as nodes and edges (a Workflow's here, or one an ADK server
+ * describes): START becomes `start`, a node that routes a condition whose rules are its routes.
+ */
+export function graphView(
+  name: string,
+  graphNodes: readonly GraphViewNode[],
+  graphEdges: readonly GraphViewEdge[],
+): WorkflowGraph {
   const id = (nodeName: string) => (nodeName === START.name ? START_ID : nodeName);
   const routesOf = new Map<string, Set<string>>();
   const edges: WorkflowGraphEdge[] = [];
-  for (const edge of graph.edges) {
-    const from = edge.fromNode.name;
-    const routes =
-      edge.route === null
-        ? []
-        : (Array.isArray(edge.route) ? edge.route : [edge.route]).map(String);
-    if (routes.length === 0) edges.push({ from: id(from), to: id(edge.toNode.name) });
-    for (const route of routes) {
-      const when = route === DEFAULT_ROUTE ? 'else' : route;
+  for (const edge of graphEdges) {
+    if (edge.routes.length === 0) edges.push({ from: id(edge.from), to: id(edge.to) });
+    for (const when of edge.routes) {
       if (when !== 'else') {
-        if (!routesOf.has(from)) routesOf.set(from, new Set());
-        routesOf.get(from)!.add(when);
+        if (!routesOf.has(edge.from)) routesOf.set(edge.from, new Set());
+        routesOf.get(edge.from)!.add(when);
       }
-      edges.push({ from: id(from), to: id(edge.toNode.name), when });
+      edges.push({ from: id(edge.from), to: id(edge.to), when });
     }
   }
-  const nodes = graph.nodes.map((node): WorkflowGraphNode => {
-    if (node === START) return { id: START_ID, type: 'start', label: 'Start' };
+  const nodes = graphNodes.map((node): WorkflowGraphNode => {
+    if (node.kind === 'start' || node.name === START.name)
+      return { id: START_ID, type: 'start', label: 'Start' };
     const routes = routesOf.get(node.name);
     if (routes) {
       return {
@@ -61,7 +97,7 @@ export function workflowGraph(name: string, graph: Graph): WorkflowGraph {
         rules: [...routes].map((output) => ({ output })),
       };
     }
-    return { id: node.name, type: kindOf(node), label: node.name };
+    return { id: node.name, type: node.kind, label: node.name };
   });
   return { name, nodes, edges };
 }

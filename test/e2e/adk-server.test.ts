@@ -143,7 +143,7 @@ it('chats with an ADK server agent as it streams, approves its tool, rewinds int
   expect(await page.locator('.chat .tool-call .status').last().innerText()).toMatch(/done$/);
 });
 
-it('runs an ADK 2.0 Workflow the server serves: node paths on its messages, its node runs listed', async () => {
+it('runs an ADK 2.0 Workflow the server serves: node paths on its messages, its graph lit, its node runs listed', async () => {
   const { page } = browser;
   await openApp(page);
   await addServer(page);
@@ -163,7 +163,14 @@ it('runs an ADK 2.0 Workflow the server serves: node paths on its messages, its 
     'workflow › billing',
     'workflow › summary',
   ]);
-  // The server gives no graph: its node runs are listed as the checkpoints, rewound on the server.
+  // The server describes the graph (ADK's /dev/apps/{app}/build_graph): the nodes that ran and the
+  // route taken are lit; tech, on the route not taken, is not.
+  const flow = region(page, 'Flow');
+  await flow.getByRole('img', { name: /^summary function · done/ }).waitFor();
+  await flow.getByRole('img', { name: /^triage condition · done/ }).waitFor();
+  await flow.getByRole('img', { name: /^billing function · done/ }).waitFor();
+  expect(await flow.getByRole('img', { name: /^tech function · done/ }).count()).toBe(0);
+  // Its node runs are listed as the checkpoints, rewound on the server.
   await page.getByRole('button', { name: 'Checkpoints', exact: true }).click();
   const checkpoints = region(page, 'Checkpoints');
   await checkpoints.getByRole('button', { name: 'Rewind to before billing' }).waitFor();

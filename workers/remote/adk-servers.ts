@@ -5,6 +5,7 @@ import { InvalidRequestError } from '../../src/core/errors.ts';
 import type { AttachmentPolicy } from '../../src/models/attachments.ts';
 import { AdkClient } from '../../src/remote/client.ts';
 import type { IndexedDbAppStore } from '../../src/store/app-store.ts';
+import type { WorkflowGraph } from '../../src/workflow/graph-view.ts';
 import type { AdkServerInfo, AgentInfo, RuntimeBroadcast } from '../protocol.ts';
 
 const SERVERS = 'adkServers';
@@ -81,6 +82,7 @@ export class AdkServers {
       url: client.baseUrl,
       userId: user,
       apps,
+      ...(await graphsOf(client, apps)),
     };
     await this.store.putSetting(SERVERS, [...servers, server]);
     this.broadcast({ type: 'agents-changed' });
@@ -89,8 +91,10 @@ export class AdkServers {
 
   /** Reads a server's apps again (its agents may have changed). */
   async refresh(serverId: string): Promise<AdkServerInfo> {
-    const server = await this.get(serverId);
-    const fresh = { ...server, apps: await this.client(server).listApps() };
+    const { graphs: _old, ...server } = await this.get(serverId);
+    const client = this.client(server);
+    const apps = await client.listApps();
+    const fresh: AdkServerInfo = { ...server, apps, ...(await graphsOf(client, apps)) };
     const servers = await this.list();
     await this.store.putSetting(
       SERVERS,
@@ -117,7 +121,29 @@ export class AdkServers {
         description: `The ${appName} agent of the ADK server at ${server.url}`,
         kind: 'remote' as const,
         attachments: NO_ATTACHMENTS,
+        ...(server.graphs && Object.hasOwn(server.graphs, appName)
+          ? { workflow: server.graphs[appName]! }
+          : {}),
       })),
     );
   }
+}
+
+/** The most apps whose graphs are read when a server is added or refreshed. */
+const MAX_GRAPHS = 100;
+
+/** The graphs of the apps that are workflows (read side by side), if any. */
+async function graphsOf(
+  client: AdkClient,
+  apps: readonly string[],
+): Promise<{ graphs?: Record<string, WorkflowGraph> }> {
+  const read = await Promise.all(
+    apps.slice(0, MAX_GRAPHS).map(async (app) => [app, await client.appGraph(app)] as const),
+  );
+  // fromEntries: an app named `__proto__` is a key like any other.
+  const graphs = Object.fromEntries(read.filter((entry) => entry[1] !== undefined)) as Record<
+    string,
+    WorkflowGraph
+  >;
+  return Object.keys(graphs).length > 0 ? { graphs } : {};
 }

@@ -11,7 +11,7 @@ import { Workbench, type RuntimeClient } from '../../../src/ui/workbench/workben
 import { servedCopy, servedOpening } from '../../../workers/remote/copies.ts';
 import { pendingInputRequests } from '../../../src/ui/chat/input-requests-model.ts';
 import { workflowCheckpointRows } from '../../../src/ui/history/checkpoints-model.ts';
-import { workflowOf } from '../../../src/ui/flows/workflow-progress.ts';
+import { workflowOf, workflowProgress } from '../../../src/ui/flows/workflow-progress.ts';
 import { adkServerForSuite, freePort, startAdkServer } from '../../adk/adk-server.ts';
 import { appRuntime, inProcessApi } from '../../support/app-runtime.ts';
 import { rejectionOf } from '../../support/helpers.ts';
@@ -57,11 +57,31 @@ describe('sessions on an ADK server', () => {
     expect((await app.readLog(session.id, 0, 10)).entries).toHaveLength(2);
   });
 
-  it('runs an ADK 2.0 Workflow the server serves: its node paths kept, its node runs listed', async () => {
+  it('runs an ADK 2.0 Workflow the server serves: its graph drawn and lit, its node runs listed', async () => {
     const app = open();
     const added = await app.remote.addServer(adk().url);
     const agents = await app.agents();
     const workflow = agents.find((a) => a.kind === 'remote' && a.name.startsWith('workflow'))!;
+    // The server describes the app (ADK's /dev/apps/{app}/build_graph): the graph to draw.
+    expect(workflow.workflow).toEqual({
+      name: 'workflow',
+      nodes: [
+        { id: 'start', type: 'start', label: 'Start' },
+        { id: 'triage', type: 'condition', label: 'triage', rules: [{ output: 'billing' }] },
+        { id: 'billing', type: 'function', label: 'billing' },
+        { id: 'tech', type: 'function', label: 'tech' },
+        { id: 'summary', type: 'function', label: 'summary' },
+      ],
+      edges: [
+        { from: 'start', to: 'triage' },
+        { from: 'triage', to: 'billing', when: 'billing' },
+        { from: 'triage', to: 'tech', when: 'else' },
+        { from: 'billing', to: 'summary' },
+        { from: 'tech', to: 'summary' },
+      ],
+    });
+    const echo = agents.find((a) => a.kind === 'remote' && a.name.startsWith('echo'))!;
+    expect(echo.workflow).toBeUndefined();
     const session = await app.createSession(workflow.id);
     const seen: Event[] = [];
     await app.runs.send(session.id, 'my bill is wrong', (event) => seen.push(event));
@@ -83,6 +103,14 @@ describe('sessions on an ADK server', () => {
     ]);
     expect(rows[0]!.stateAfter).toEqual({ question: 'my bill is wrong' });
     expect(added.apps).toContain('workflow');
+    // The nodes it ran light the drawing; tech, on the route not taken, does not.
+    expect(workflowProgress(active, 'workflow')).toMatchObject({
+      current: [],
+      visited: ['start', 'triage', 'billing', 'summary'],
+    });
+    // A refresh reads the graphs again.
+    const fresh = await app.remote.refreshServer(added.id);
+    expect(Object.keys(fresh.graphs ?? {})).toEqual(['workflow']);
   });
 
   it("answers the server's confirmation request, and the tool runs", async () => {
