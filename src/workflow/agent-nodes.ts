@@ -128,7 +128,8 @@ export class ToolNode extends BaseNode {
  */
 function agentContext(ctx: NodeContext): InvocationContext {
   const parent = ctx.invocationContext.forAgent(ctx.invocationContext.agent, ctx.branch, ctx.span);
-  return ctx.resumed ? parent.resuming(ctx.resumed.from) : parent;
+  // A fresh run starts fresh, even in a workflow that is resuming (its log is not this run's).
+  return parent.resuming(ctx.resumed?.from);
 }
 
 /**

@@ -49,7 +49,12 @@ export class GraphRun {
   ) {
     this.queue = ctx.channel instanceof EventQueue ? ctx.channel : undefined;
     const log = ctx.invocationContext.resumeEvents();
-    this.prior = priorRuns(log, ctx.nodePath);
+    const names = new Set(workflow.graph.nodes.map((node) => node.name));
+    this.prior = priorRuns(
+      log,
+      ctx.nodePath,
+      (name) => names.has(name) && workflow.graph.node(name).rerunOnResume,
+    );
     this.answers = answersOf(log.map((e) => e.event));
     const starts = workflow.graph.edges.filter((e) => e.fromNode.name === '__START__');
     for (const edge of starts)

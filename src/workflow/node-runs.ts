@@ -19,9 +19,26 @@ export interface PriorRun {
   from?: number;
 }
 
-/** A run is closed once it has an output, a route or a call waiting: what follows is another. */
-function isClosed(run: PriorRun): boolean {
-  return run.output !== undefined || run.route !== undefined || run.interruptIds.size > 0;
+/**
+ * A run is closed once it has an output or a route, or a call waiting (unless its node goes on
+ * after the answer: an agent node's events after a confirmation are the same run's): the next
+ * event of its node that says anything starts another.
+ */
+function isClosed(run: PriorRun, goesOn: boolean): boolean {
+  return (
+    run.output !== undefined || run.route !== undefined || (!goesOn && run.interruptIds.size > 0)
+  );
+}
+
+/** An event that says nothing of its own (an agent's end-of-run checkpoint): it starts no run. */
+function saysNothing(event: Event): boolean {
+  return (
+    event.content === undefined &&
+    event.output === undefined &&
+    event.route === undefined &&
+    !event.longRunningToolIds?.length &&
+    !event.errorCode
+  );
 }
 
 /** The direct child of `parentPath` whose event this is (`wf.review@2` → `review`). */
@@ -38,10 +55,14 @@ export interface LoggedEvent {
   index: number;
 }
 
-/** The runs of each direct child of the workflow at `parentPath`, in order. */
+/**
+ * The runs of each direct child of the workflow at `parentPath`, in order. `goesOn(name)`: the
+ * child runs again on resume, carrying on its own run (an agent node).
+ */
 export function priorRuns(
   events: readonly LoggedEvent[],
   parentPath: string,
+  goesOn: (name: string) => boolean = () => false,
 ): Map<string, PriorRun[]> {
   const runs = new Map<string, PriorRun[]>();
   for (const { event, index } of events) {
@@ -52,7 +73,8 @@ export function priorRuns(
     let list = runs.get(name);
     if (!list) runs.set(name, (list = []));
     let run = list.at(-1);
-    if (!run || isClosed(run)) list.push((run = { interruptIds: new Set(), from: index }));
+    if (!run || (isClosed(run, goesOn(name)) && !saysNothing(event)))
+      list.push((run = { interruptIds: new Set(), from: index }));
     addEvent(run, event);
   }
   return runs;

@@ -13,6 +13,7 @@ import {
   FunctionTool,
   LlmAgent,
   LongRunningFunctionTool,
+  RequestInput,
   Workflow,
   type Content,
   type Event,
@@ -65,7 +66,12 @@ class PayingModel extends BaseLlm {
 
 const parameters = { type: 'object', properties: { amount: { type: 'number' } } } as const;
 
-function payWorkflow(runs: Record<string, number>, kind: 'confirm' | 'long', calls = 1) {
+function payWorkflow(
+  runs: Record<string, number>,
+  kind: 'confirm' | 'long',
+  calls = 1,
+  review = false,
+) {
   const count = (name: string) => (runs[name] = (runs[name] ?? 0) + 1);
   const execute = (args: Record<string, unknown>) => {
     count('pay');
@@ -96,7 +102,19 @@ function payWorkflow(runs: Record<string, number>, kind: 'confirm' | 'long', cal
     instruction: 'Pay.',
     tools: [tool],
   });
-  return new Workflow({ name: 'shop', edges: [['START', prepare, payer, after]] });
+  function* check(_ctx: NodeContext, input: unknown) {
+    count('check');
+    yield new RequestInput({ message: `Keep "${input}"?`, interruptId: 'keep' });
+  }
+  function done(_ctx: NodeContext, input: unknown) {
+    return `kept: ${JSON.stringify(input)}`;
+  }
+  return new Workflow({
+    name: 'shop',
+    edges: review
+      ? [['START', prepare, payer, after, check, done]]
+      : [['START', prepare, payer, after]],
+  });
 }
 
 const outputs = (events: readonly Event[]) =>
@@ -331,6 +349,85 @@ describe('agent and tool nodes that wait for a human', () => {
     expect(
       await ctx.runner.listInterruptedInvocations({ userId, sessionId: ctx.sessionId }),
     ).toEqual([]);
+  });
+
+  it('once it went on and finished, a later resume of the run does not run it again', async () => {
+    seen.length = 0;
+    services = openIndexedDb(freshDbName());
+    const runs: Record<string, number> = {};
+    const ctx = await openRunnerSession(services, payWorkflow(runs, 'confirm', 1, true), {
+      resumable: true,
+    });
+    const call = waitingCall(await ctx.run('tea'));
+    const calls = seen.length;
+    const reviewing = await collect(
+      ctx.runner.runAsync({
+        userId,
+        sessionId: ctx.sessionId,
+        newMessage: respond(call.id!, call.name, { confirmed: true }),
+      }),
+    );
+    expect(waitingCall(reviewing).id).toBe('keep');
+    expect(seen.length).toBe(calls + 1);
+    const done = await collect(
+      ctx.runner.runAsync({
+        userId,
+        sessionId: ctx.sessionId,
+        newMessage: respond('keep', 'adk_request_input', { ok: true }),
+      }),
+    );
+    expect(outputs(done)).toEqual(['done: "kept: {\\"ok\\":true}"']);
+    // Neither the node, its model nor its tool ran again: its finished run was read from the log.
+    expect(done.filter((e) => e.author === 'payer')).toEqual([]);
+    expect(seen.length).toBe(calls + 1);
+    expect(runs).toEqual({ prepare: 1, pay: 1, after: 1, check: 1 });
+  });
+
+  it('in a cycle, each of its runs waits and goes on by itself', async () => {
+    seen.length = 0;
+    services = openIndexedDb(freshDbName());
+    let paid = 0;
+    const pay = new FunctionTool({
+      name: 'pay',
+      description: 'Pays',
+      parameters,
+      requireConfirmation: true,
+      execute: () => ({ paid: ++paid }),
+    });
+    const payer = new LlmAgent({ name: 'payer', model: new PayingModel(), tools: [pay] });
+    let passes = 0;
+    function loop(ctx: NodeContext, input: unknown) {
+      passes++;
+      ctx.route = passes < 2 ? 'again' : 'done';
+      return `pass ${passes}: ${input}`;
+    }
+    function finish(_ctx: NodeContext, input: unknown) {
+      return `finished after ${input}`;
+    }
+    const workflow = new Workflow({
+      name: 'twice',
+      edges: [['START', payer, loop, { again: payer, done: finish }]],
+    });
+    const ctx = await openRunnerSession(services, workflow, { resumable: true });
+    const answer = async (events: Event[]) => {
+      const call = waitingCall(events);
+      return collect(
+        ctx.runner.runAsync({
+          userId,
+          sessionId: ctx.sessionId,
+          newMessage: respond(call.id!, call.name, { confirmed: true }),
+        }),
+      );
+    };
+    const second = await answer(await ctx.run('tea'));
+    expect(paid).toBe(1);
+    const done = await answer(second);
+    expect(paid).toBe(2);
+    expect(outputs(done)).toEqual([
+      'payer: "done: {\\"paid\\":2}"',
+      'loop: "pass 2: done: {\\"paid\\":2}"',
+      'finish: "finished after pass 2: done: {\\"paid\\":2}"',
+    ]);
   });
 });
 
