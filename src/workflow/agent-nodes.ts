@@ -57,8 +57,9 @@ export class AgentNode extends BaseNode {
         answered = true;
       }
       yield event;
-      // Stored before the agent goes on: it reads the session's events for its next step.
-      if (!event.partial) await ctx.channel.settled?.();
+      // Taken (and stored) before the agent goes on: it reads the session's events for its next
+      // step, and a Stop cuts its answer where the reader had it.
+      await ctx.channel.settled?.();
     }
     if (ctx.resumed) stillWaiting(ctx, !answered && parent.isPausedBelow());
   }

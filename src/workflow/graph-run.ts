@@ -1,29 +1,46 @@
-// One run of a workflow's graph (the loop of workflow.ts), and the queue that takes the nodes'
-// events, in the order they were made, to the Runner. How each node runs is run-node.ts.
+// One run of a workflow's graph (the loop of workflow.ts): nodes start as its frontier says
+// (ADK's triggers, triggers.ts, or a flow's, src/flows/flow-frontier.ts), run (run-node.ts) side by
+// side, and what each finished node leads to is the frontier's to decide. The rest is the same for
+// every graph: a node starts only once the events before it are stored, a resumed run takes the
+// runs the log shows finished from the log, a node waiting for an answer pauses the run, a
+// failing node ends it with an error event of its own.
 
 import { InvalidRequestError, messageOf } from '../core/errors.ts';
-import { createEvent, type Event } from '../core/event.ts';
+import { createEvent } from '../core/event.ts';
 import { errorCodeOf, isReported, markReported } from '../agents/base-agent.ts';
+import { EventQueue } from './event-queue.ts';
 import type { Graph } from './graph.ts';
-import type { EventChannel, NodeContext } from './node-context.ts';
-import { answersOf, priorRuns, type PriorRun } from './node-runs.ts';
+import type { NodeContext, ResumedRun } from './node-context.ts';
+import { answersOf, priorRuns, type PriorRun, type RunReading } from './node-runs.ts';
 import type { GraphNode } from './nodes.ts';
 import { goesOn, replayed, runChild } from './run-node.ts';
-import type { ResumedRun } from './node-context.ts';
+import { Triggers, type Frontier, type NodeStart, type RunView } from './triggers.ts';
 
-export { runChild };
-
-interface Trigger {
-  input: unknown;
-  useSubBranch: boolean;
-  branch?: string | undefined;
-}
+export { EventQueue, runChild };
 
 type NodeStatus = 'running' | 'waiting' | 'completed';
 
+/** What a graph run needs of its workflow. */
+export interface RunnableGraph {
+  readonly name: string;
+  readonly graph: Graph;
+  readonly maxConcurrency?: number | undefined;
+  /** Its own frontier (a flow's); ADK's triggers when absent. */
+  frontier?(ctx: NodeContext, input: unknown): Frontier;
+  /** How its nodes' runs are read back from the log (a flow's own events); ADK's fields when absent. */
+  readonly reading?: RunReading | undefined;
+  /** Whether its terminal node's output is its own (a flow's is not: it ends at any End). */
+  readonly hasOutput?: boolean;
+  /**
+   * Whether a failing node gets an error event of its own (ADK's); a flow's failure is the flow
+   * agent's, reported as any agent's.
+   */
+  readonly reportsNodeErrors?: boolean;
+}
+
 /** One run of a workflow's graph. */
 export class GraphRun {
-  private readonly triggers = new Map<string, Trigger[]>();
+  private readonly frontier: Frontier;
   private readonly pending = new Map<
     string,
     Promise<{ name: string; child?: NodeContext; error?: unknown }>
@@ -39,11 +56,7 @@ export class GraphRun {
   private readonly answers: Map<string, unknown>;
 
   constructor(
-    private readonly workflow: {
-      readonly name: string;
-      readonly graph: Graph;
-      readonly maxConcurrency?: number | undefined;
-    },
+    private readonly workflow: RunnableGraph,
     private readonly ctx: NodeContext,
     input: unknown,
   ) {
@@ -54,12 +67,26 @@ export class GraphRun {
       log,
       ctx.nodePath,
       (name) => names.has(name) && workflow.graph.node(name).rerunOnResume,
+      workflow.reading,
     );
     this.answers = answersOf(log.map((e) => e.event));
-    const starts = workflow.graph.edges.filter((e) => e.fromNode.name === '__START__');
-    for (const edge of starts)
-      this.push(edge.toNode.name, { input, useSubBranch: starts.length > 1 });
+    this.frontier = workflow.frontier?.(ctx, input) ?? new Triggers(workflow.graph, input);
   }
+
+  private readonly view: RunView = {
+    isBusy: (name) =>
+      this.pending.has(name) ||
+      this.status.get(name) === 'running' ||
+      (this.status.get(name) === 'waiting' && this.interrupts.has(name)),
+    isCompleted: (name) => this.status.get(name) === 'completed',
+    isPaused: () => this.interrupts.size > 0,
+    outputOf: (name) => this.outputs.get(name),
+    branchOf: (name) => this.branches.get(name) ?? '',
+    room: () =>
+      this.workflow.maxConcurrency === undefined
+        ? Infinity
+        : Math.max(0, this.workflow.maxConcurrency - this.pending.size),
+  };
 
   async run(): Promise<void> {
     for (;;) {
@@ -68,13 +95,17 @@ export class GraphRun {
       this.ctx.invocationContext.runConfig.signal?.throwIfAborted();
       this.schedule();
       if (this.pending.size === 0) break;
-      const done = await Promise.race(this.pending.values());
-      this.pending.delete(done.name);
-      if (done.error !== undefined) {
+      // In rounds, every node of the round finishes first, and they are taken in their order.
+      const finished = this.frontier.rounds
+        ? await Promise.all(this.pending.values())
+        : [await Promise.race(this.pending.values())];
+      for (const done of finished) this.pending.delete(done.name);
+      const failed = finished.find((done) => done.error !== undefined);
+      if (failed) {
         await Promise.allSettled(this.pending.values());
-        throw this.report(done.name, done.error);
+        throw this.report(failed.name, failed.error);
       }
-      this.complete(done.name, done.child!);
+      for (const done of finished) this.complete(done.name, done.child!);
     }
     const waiting = [...this.interrupts.values()].flat();
     if (waiting.length > 0) {
@@ -82,6 +113,7 @@ export class GraphRun {
       this.ctx.interruptIds = waiting;
       return;
     }
+    if (this.workflow.hasOutput === false) return;
     const terminal = [...this.workflow.graph.terminalNodeNames].filter((n) => this.outputs.has(n));
     if (terminal.length > 1) {
       throw new InvalidRequestError(
@@ -98,6 +130,7 @@ export class GraphRun {
   private report(name: string, thrown: unknown): Error {
     const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));
     if (isReported(error) || this.ctx.invocationContext.isCancellation(error)) return error;
+    if (this.workflow.reportsNodeErrors === false) return error;
     markReported(error);
     const path = this.ctx.nodePath ? `${this.ctx.nodePath}.${name}` : name;
     const event = createEvent({
@@ -113,13 +146,9 @@ export class GraphRun {
   }
 
   private schedule(): void {
-    for (const name of [...this.triggers.keys()]) {
-      if (this.pending.has(name) || this.status.get(name) === 'running') continue;
-      if (this.status.get(name) === 'waiting' && this.interrupts.has(name)) continue;
-      const limit = this.workflow.maxConcurrency;
-      if (limit !== undefined && this.pending.size >= limit) break;
-      const trigger = this.pop(name);
-      if (!trigger) continue;
+    if (this.frontier.rounds && this.pending.size > 0) return;
+    for (const trigger of this.frontier.take(this.view)) {
+      const { name } = trigger;
       const node = this.workflow.graph.node(name);
       const { replayed, resumed } = this.replay(name, node, trigger);
       if (replayed) {
@@ -154,7 +183,7 @@ export class GraphRun {
   private replay(
     name: string,
     node: GraphNode,
-    trigger: Trigger,
+    trigger: NodeStart,
   ): { replayed?: NodeContext | undefined; resumed?: ResumedRun | undefined } {
     const prior = this.prior.get(name)?.shift();
     if (!prior) return {};
@@ -180,116 +209,6 @@ export class GraphRun {
     this.status.set(name, 'completed');
     if (child.output !== undefined) this.outputs.set(name, child.output);
     this.branches.set(name, child.branch ?? '');
-    const next = this.workflow.graph.next(name, child.route);
-    for (const target of next) {
-      const targetNode = this.workflow.graph.node(target);
-      if (!targetNode.requiresAllPredecessors) {
-        this.push(target, {
-          input: child.output,
-          useSubBranch: next.length > 1,
-          branch: child.branch,
-        });
-        continue;
-      }
-      const predecessors = this.workflow.graph.predecessors(target);
-      if (!predecessors.every((p) => this.status.get(p) === 'completed')) continue;
-      const input: Record<string, unknown> = {};
-      for (const p of predecessors) input[p] = this.outputs.get(p);
-      const common = commonBranch(predecessors.map((p) => this.branches.get(p) ?? ''));
-      this.push(target, { input, useSubBranch: false, branch: common || undefined });
-    }
-  }
-
-  private push(name: string, trigger: Trigger): void {
-    const list = this.triggers.get(name);
-    if (list) list.push(trigger);
-    else this.triggers.set(name, [trigger]);
-  }
-
-  private pop(name: string): Trigger | undefined {
-    const list = this.triggers.get(name);
-    const trigger = list?.shift();
-    if (list && list.length === 0) this.triggers.delete(name);
-    return trigger;
-  }
-}
-
-/** The longest common dotted prefix of branches (ADK's `commonPrefixOf`). */
-function commonBranch(branches: readonly string[]): string {
-  if (branches.length === 0) return '';
-  const split = branches.map((b) => (b ? b.split('.') : []));
-  const common: string[] = [];
-  for (let i = 0; i < Math.min(...split.map((s) => s.length)); i++) {
-    const segment = split[0]![i]!;
-    if (!split.every((s) => s[i] === segment)) break;
-    common.push(segment);
-  }
-  return common.join('.');
-}
-
-/**
- * The nodes' events on their way to the Runner, in the order they were made. `settled` resolves
- * once every event pushed so far was taken and stored (the Runner stores an event before it asks
- * for the next).
- */
-export class EventQueue implements EventChannel, AsyncIterable<Event> {
-  private readonly buffer: Event[] = [];
-  private pushed = 0;
-  private taken = 0;
-  private closed = false;
-  private failure: { error: unknown } | undefined;
-  private wake: (() => void) | undefined;
-  private waiters: (() => void)[] = [];
-
-  push(event: Event): void {
-    if (this.closed) return;
-    this.buffer.push(event);
-    this.pushed++;
-    this.wake?.();
-  }
-
-  close(): void {
-    this.closed = true;
-    this.wake?.();
-    this.release();
-  }
-
-  fail(error: unknown): void {
-    this.failure = { error };
-    this.close();
-  }
-
-  /** The consumer stored the event it took. */
-  consumed(): void {
-    this.taken++;
-    this.release();
-  }
-
-  settled(): Promise<void> {
-    if (this.closed || this.taken >= this.pushed) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  private release(): void {
-    if (!this.closed && this.taken < this.pushed) return;
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<Event, void> {
-    for (;;) {
-      const next = this.buffer.shift();
-      if (next) {
-        yield next;
-        continue;
-      }
-      if (this.closed) {
-        if (this.failure) throw this.failure.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.wake = resolve));
-      this.wake = undefined;
-    }
+    this.frontier.finished(name, child, this.view);
   }
 }

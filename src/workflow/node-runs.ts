@@ -30,12 +30,35 @@ function isClosed(run: PriorRun, goesOn: boolean): boolean {
   );
 }
 
+/** What an event says of the node run it is part of. */
+export interface RunMark {
+  output?: unknown;
+  route?: RouteValue | RouteValue[] | undefined;
+  /** It begins a run (a flow's checkpoint before a node). */
+  starts?: boolean;
+}
+
+/**
+ * How a workflow's events tell its node runs: by default ADK's fields (`nodeInfo.path`, `output`,
+ * `route`); a flow reads its own checkpoint and completion events (src/flows/flow-frontier.ts).
+ */
+export interface RunReading {
+  /** The path of the node run the event is part of; undefined for none. */
+  pathOf(event: Event): string | undefined;
+  markOf(event: Event): RunMark;
+}
+
+const ADK_READING: RunReading = {
+  pathOf: (event) => (event.author === 'user' ? undefined : event.nodeInfo?.path),
+  markOf: (event) => ({ output: event.output, route: event.route }),
+};
+
 /** An event that says nothing of its own (an agent's end-of-run checkpoint): it starts no run. */
-function saysNothing(event: Event): boolean {
+function saysNothing(event: Event, mark: RunMark): boolean {
   return (
     event.content === undefined &&
-    event.output === undefined &&
-    event.route === undefined &&
+    mark.output === undefined &&
+    mark.route === undefined &&
     !event.longRunningToolIds?.length &&
     !event.errorCode
   );
@@ -63,30 +86,32 @@ export function priorRuns(
   events: readonly LoggedEvent[],
   parentPath: string,
   goesOn: (name: string) => boolean = () => false,
+  reading: RunReading = ADK_READING,
 ): Map<string, PriorRun[]> {
   const runs = new Map<string, PriorRun[]>();
   for (const { event, index } of events) {
-    const path = event.nodeInfo?.path;
-    if (event.author === 'user' || !path) continue;
+    const path = reading.pathOf(event);
+    if (!path) continue;
     const name = childName(path, parentPath);
     if (!name) continue;
     let list = runs.get(name);
     if (!list) runs.set(name, (list = []));
     let run = list.at(-1);
-    if (!run || (isClosed(run, goesOn(name)) && !saysNothing(event)))
+    const mark = reading.markOf(event);
+    if (!run || mark.starts || (isClosed(run, goesOn(name)) && !saysNothing(event, mark)))
       list.push((run = { interruptIds: new Set(), from: index }));
-    addEvent(run, event);
+    addEvent(run, event, mark);
   }
   return runs;
 }
 
 /** What an event of a node's run says of the run: its output, route, calls it waits on. */
-function addEvent(run: PriorRun, event: Event): void {
-  if (event.output !== undefined) {
-    run.output = event.output;
+function addEvent(run: PriorRun, event: Event, mark: RunMark): void {
+  if (mark.output !== undefined) {
+    run.output = mark.output;
     run.branch = event.branch;
   }
-  if (event.route !== undefined) run.route = event.route;
+  if (mark.route !== undefined) run.route = mark.route;
   for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
 }
 
@@ -98,7 +123,7 @@ export function priorRunsByPath(events: readonly LoggedEvent[]): Map<string, Pri
     if (event.author === 'user' || !path) continue;
     let run = runs.get(path);
     if (!run) runs.set(path, (run = { interruptIds: new Set(), from: index }));
-    addEvent(run, event);
+    addEvent(run, event, ADK_READING.markOf(event));
   }
   return runs;
 }

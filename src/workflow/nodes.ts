@@ -27,6 +27,11 @@ export interface GraphNode {
   readonly retryConfig?: RetryConfig | undefined;
   /** Seconds an attempt may take; past it the node fails with a NodeTimeoutError. */
   readonly timeout?: number | undefined;
+  /**
+   * Its events are its own record and stay as they are: no node path, no recorded input, no
+   * pause event of the engine's (a flow's nodes, whose events the flow reads itself).
+   */
+  readonly keepsEvents?: boolean;
   run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void>;
 }
 

@@ -2,7 +2,8 @@
 // come from (ADK's nodeInfo, its branch, the calls it waits on), retries by its RetryConfig, and
 // `ctx.runNode` (a node run from inside another, numbered per name, replayed on resume).
 
-import { InvalidRequestError, NodeTimeoutError } from '../core/errors.ts';
+import { InvalidRequestError, NodeTimeoutError, messageOf } from '../core/errors.ts';
+import { isReported } from '../agents/base-agent.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import {
   NodeContext,
@@ -77,8 +78,10 @@ export async function runChild(
     try {
       const events = node.run(child, input);
       for await (const event of deadline ? deadline.race(events) : events) {
-        inputRecorded =
-          markEvent(event, child, node.name, nodePath, branch, input) || inputRecorded;
+        if (node.keepsEvents) noteInterrupts(event, child);
+        else
+          inputRecorded =
+            markEvent(event, child, node.name, nodePath, branch, input) || inputRecorded;
         channel.push(event);
       }
       deadline?.clear();
@@ -90,14 +93,19 @@ export async function runChild(
         if (span) tracer?.end(span);
         break;
       }
-      if (span) tracer?.end(span, error instanceof Error ? error.message : String(error));
+      // Marked where it happened: a failure an agent below reported ends this span unmarked.
+      if (span)
+        tracer?.end(
+          span,
+          error instanceof Error && isReported(error) ? undefined : messageOf(error),
+        );
       if (parent.invocationContext.isCancellation(error)) throw error;
       const retry = node.retryConfig;
       if (!retry || !shouldRetry(error, retry, attempt)) throw error;
       await sleep(retryDelaySeconds(retry, attempt) * 1000, signal);
     }
   }
-  if (!inputRecorded && child.interruptIds.length > 0) {
+  if (!inputRecorded && !node.keepsEvents && child.interruptIds.length > 0) {
     // A node that waits because nodes inside it do (a workflow): one event of its own says so.
     const paused = createEvent({
       invocationId: child.invocationId,
@@ -179,12 +187,17 @@ function markEvent(
   if (event.route !== undefined) child.route = event.route;
   if (branch !== undefined && event.branch === undefined) event.branch = branch;
   if (!event.longRunningToolIds?.length) return false;
-  for (const id of event.longRunningToolIds) {
-    if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
-  }
+  noteInterrupts(event, child);
   // The input the node waits with, as ADK records it for a node run again on resume.
   event.actions.agentState = { ...event.actions.agentState, input };
   return true;
+}
+
+/** The calls an event of the node waits on: they pause it. */
+function noteInterrupts(event: Event, child: NodeContext): void {
+  for (const id of event.longRunningToolIds ?? []) {
+    if (!child.interruptIds.includes(id)) child.interruptIds.push(id);
+  }
 }
 
 /**
@@ -235,16 +248,16 @@ async function runDynamic(
 }
 
 /**
- * For a node that runs again on resume (an agent), the run it goes on from, if it paused inside
- * (a call waiting on a human): its events are where the agent picks up.
+ * For a node that runs again on resume (an agent), the run it goes on from, when that run did
+ * not finish (a call waiting on a human, Stop, a crash): its events are where the agent picks up.
  */
 export function goesOn(
   prior: PriorRun,
   node: GraphNode,
   answers: ReadonlyMap<string, unknown>,
 ): ResumedRun | undefined {
-  if (!node.rerunOnResume || prior.interruptIds.size === 0 || prior.from === undefined)
-    return undefined;
+  if (!node.rerunOnResume || prior.from === undefined) return undefined;
+  if (prior.output !== undefined || prior.route !== undefined) return undefined;
   return { from: prior.from, open: [...prior.interruptIds].filter((id) => !answers.has(id)) };
 }
 

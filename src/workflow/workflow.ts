@@ -12,6 +12,7 @@
 
 import { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
+import { isStoppedAnswer } from '../core/cut-answer.ts';
 import { InvalidRequestError } from '../core/errors.ts';
 import { createEvent, type Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -30,6 +31,8 @@ export interface WorkflowOptions {
   rerunOnResume?: boolean;
   /** How many of its nodes may run at once (all when absent). */
   maxConcurrency?: number;
+  /** Agents its nodes run, made its sub-agents (a flow's node agents). */
+  subAgents?: readonly BaseAgent[];
 }
 
 export class Workflow extends BaseAgent implements GraphNode {
@@ -40,11 +43,13 @@ export class Workflow extends BaseAgent implements GraphNode {
   readonly requiresAllPredecessors = false;
   readonly retryConfig = undefined;
   readonly maxConcurrency: number | undefined;
+  readonly keepsEvents: boolean = false;
 
   constructor(options: WorkflowOptions) {
     super({
       name: options.name,
       ...(options.description ? { description: options.description } : {}),
+      ...(options.subAgents ? { subAgents: options.subAgents } : {}),
     });
     if (!Array.isArray(options.edges) || options.edges.length === 0) {
       throw new InvalidRequestError(`Workflow ${options.name} needs edges`);
@@ -63,8 +68,11 @@ export class Workflow extends BaseAgent implements GraphNode {
   /** As a Runner's agent: the user's message is the input, the nodes' events the stream. */
   protected async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
     const queue = new EventQueue();
+    // Aborted when the reader stops reading (Stop, a crash, a closed tab): no node goes on
+    // unseen, running tools whose results nobody stores.
+    const stop = new AbortController();
     const root = new NodeContext({
-      invocationContext: ctx,
+      invocationContext: ctx.withSignal(stop.signal),
       channel: queue,
       nodePath: '',
       runId: this.name,
@@ -85,8 +93,15 @@ export class Workflow extends BaseAgent implements GraphNode {
     );
     let lastOutput: unknown;
     let sawOutput = false;
+    let read = false;
     try {
       for await (const event of queue) {
+        // Once stopped, only what an answer cut short had said goes on (the Runner stores it);
+        // the rest the nodes make while they stop is not the run's.
+        if (ctx.runConfig.signal?.aborted && !isStoppedAnswer(event)) {
+          queue.consumed();
+          continue;
+        }
         if (event.output !== undefined) {
           lastOutput = event.output;
           sawOutput = true;
@@ -94,7 +109,13 @@ export class Workflow extends BaseAgent implements GraphNode {
         yield event;
         queue.consumed();
       }
+      read = true;
     } finally {
+      if (!read) {
+        const reason = new DOMException('The reader stopped reading', 'AbortError');
+        stop.abort(reason);
+        queue.stop(reason);
+      }
       queue.close();
       await finished;
     }

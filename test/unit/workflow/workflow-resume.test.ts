@@ -171,6 +171,20 @@ describe('Workflow resume', () => {
     expect(outputs(resumed)).toEqual(['billing: "Refund for: a billing question"']);
   });
 
+  it('runs nothing unseen once its reader stops: the next node runs only when resumed', async () => {
+    const runs: Record<string, number> = {};
+    const ctx = await open(runs);
+    for await (const event of ctx.stream('hello there')) if (event.author === 'triage') break;
+    // Give a node that went on in the background every chance to run.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(runs).toEqual({ triage: 1 });
+    const [cut] = await ctx.runner.listInterruptedInvocations({ userId, sessionId: ctx.sessionId });
+    await collect(
+      ctx.runner.runAsync({ userId, sessionId: ctx.sessionId, invocationId: cut!.invocationId }),
+    );
+    expect(runs).toEqual({ triage: 1, other: 1, review: 1 });
+  });
+
   it('rewinds before a workflow turn: what its nodes wrote to the state goes back', async () => {
     const runs: Record<string, number> = {};
     const ctx = await open(runs);
