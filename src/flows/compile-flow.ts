@@ -8,7 +8,7 @@ import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
-import { FlowAgent, flowScope, type FlowGraph } from './flow-agent.ts';
+import { FlowWorkflow, flowScope, type FlowGraph } from './flow-workflow.ts';
 import { nodeInput } from './flow-events.ts';
 import {
   flowAgentName,
@@ -88,7 +88,7 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
     if (agent) agents.set(node.id, agent);
   }
   const graph: FlowGraph = { flow, nodes, edges, reach: reachability(successors), agents };
-  return new FlowAgent(name, graph);
+  return new FlowWorkflow(name, graph);
 }
 
 interface NodeBuild {

@@ -6,7 +6,8 @@
 //   node's state updates as an ordinary `stateDelta` holding the resulting values.
 // - When the flow ends: `endOfAgent: true`.
 //
-// Resume replays these events (see replayFlow), so they alone say where a run stands.
+// Resume reads these events back (flow-frontier.ts's reading, flowCounters), so they alone say
+// where a run stands.
 
 import type { Event } from '../core/event.ts';
 import type { FlowToken } from './frontier.ts';
@@ -87,64 +88,28 @@ export function nodeInput(
   return undefined;
 }
 
-/** A node that had started and not finished when the run was cut off. */
-export interface RunningNode {
-  token: FlowToken;
-  /** Where, in the resume log, the node's own events start (after its checkpoint). */
-  scope: number;
-  checkpointId: string;
-}
-
-export interface FlowProgress {
-  /** Nodes waiting to run. */
-  waiting: FlowToken[];
-  running: RunningNode[];
-  loopCounts: Record<string, number>;
+/** A flow's counters: the steps it took and each loop's count, in the run so far. */
+export interface FlowCounters {
   steps: number;
+  loopCounts: Record<string, number>;
 }
 
 /**
- * Where a flow run stands, from the flow's own events in the part of the invocation being
- * resumed (`events`, with their index in the resume log). No flow event: a fresh start.
+ * Where a flow's counters stand, from its own events in the part of the invocation being resumed
+ * (none: a fresh start). Which nodes finished, and where the run goes on, the workflow engine
+ * reads from the same events (flow-frontier.ts's reading).
  */
-export function replayFlow(
+export function flowCounters(
   flowName: string,
   events: readonly { event: Event; index: number }[],
-  start: FlowToken,
-): FlowProgress {
-  const progress: FlowProgress = { waiting: [start], running: [], loopCounts: {}, steps: 0 };
-  for (const { event, index } of events) {
+): FlowCounters {
+  const counters: FlowCounters = { steps: 0, loopCounts: {} };
+  for (const { event } of events) {
     if (event.author !== flowName) continue;
     const checkpoint = checkpointOf(event);
-    if (checkpoint) {
-      // Every token waiting at the node was merged into this run (a join).
-      const arrived = progress.waiting.filter((token) => token.node === checkpoint.current_node);
-      progress.waiting = progress.waiting.filter((token) => token.node !== checkpoint.current_node);
-      const input = arrived.length > 1 ? arrived.map((token) => token.input) : arrived[0]?.input;
-      progress.running.push({
-        token: {
-          node: checkpoint.current_node,
-          ...(event.branch ? { branch: event.branch } : {}),
-          ...(input !== undefined ? { input } : {}),
-        },
-        scope: index + 1,
-        checkpointId: event.id,
-      });
-      progress.loopCounts = { ...checkpoint.loop_counts };
-      progress.steps = checkpoint.step;
-      continue;
-    }
-    const completion = completionOf(event);
-    if (!completion) continue;
-    const at = progress.running.findIndex(
-      (run) => run.token.node === completion.completed_node && run.token.branch === event.branch,
-    );
-    if (at >= 0) progress.running.splice(at, 1);
-    const input = completion.output;
-    progress.waiting.push(
-      ...completion.next.map((token) => (input === undefined ? token : { ...token, input })),
-    );
-    progress.loopCounts = { ...completion.loop_counts };
+    if (checkpoint) counters.steps = checkpoint.step;
+    const state = checkpoint ?? completionOf(event);
+    if (state) counters.loopCounts = { ...state.loop_counts };
   }
-  return progress;
+  return counters;
 }

@@ -1,5 +1,5 @@
 // Where a flow run stands: the nodes waiting to run (tokens), which of them may run now, and on
-// which branch. Pure: the flow agent and its resume both use it.
+// which branch. Pure: a flow's frontier on the workflow engine uses it (flow-frontier.ts).
 //
 // What must stay true:
 // - a node reached over several unconditional edges at once runs once per arrival set: tokens at

@@ -20,8 +20,8 @@
 //    latest checkpoint (`BaseAgent.childContext`).
 // 5. Which agent continues. The start agent re-enters the tree: an agent whose last checkpoint
 //    says it ended is skipped, a workflow agent goes on from its `agentState`, an LlmAgent runs
-//    the calls it still owes (agents/pending-calls.ts), a flow replays its node events
-//    (flows/flow-events.ts, frontier.ts).
+//    the calls it still owes (agents/pending-calls.ts), a workflow (a flow too) reads its node runs
+//    back from the log (workflow/node-runs.ts).
 // 6. How it stops again. Paused: the calls still awaited (`awaitedCallIds`) go in its record.
 //
 // Invariants:

@@ -1,0 +1,371 @@
+// What a flow compiles to: a Workflow (src/workflow/) whose nodes are the flow's nodes, run by the
+// one graph engine with the flow's own frontier (flow-frontier.ts). The engine runs the nodes,
+// side by side on parallel branches, pauses and resumes them, and fails the run; this file says
+// what each node does.
+//
+// What must stay true:
+// - every node run is framed by two flow events (flow-events.ts): a checkpoint before it and a
+//   completion after it that carries the node's state updates and where the flow goes next;
+//   resume reads them back, so a finished node never runs again and a cut-off one goes on from
+//   its own events (no second checkpoint);
+// - a node that pauses (approval, long-running tool) gets no completion: the flow stops after the
+//   round, and the answer resumes it;
+// - state changes are ordinary stateDeltas holding resulting values, so rewind needs no reducers;
+// - completions are stored one at a time: a node computes its state updates (an append reads the
+//   old value) only once the completion before it is stored.
+
+import { textOf } from '../core/content.ts';
+import { FlowStepLimitError } from '../core/errors.ts';
+import { createEventActions, type Event } from '../core/event.ts';
+import { setOwn } from '../core/state.ts';
+import type { BaseAgent } from '../agents/base-agent.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+import { Edge } from '../workflow/graph.ts';
+import type { NodeContext } from '../workflow/node-context.ts';
+import { NODE_BRAND, START, type GraphNode } from '../workflow/nodes.ts';
+import { Workflow } from '../workflow/workflow.ts';
+import { chooseOutput } from './conditions.ts';
+import type { Flow, FlowEdge, FlowNode, LoopNode, StartNode } from './flow.ts';
+import { DEFAULT_MAX_LOOPS, DEFAULT_MAX_STEPS } from './flow.ts';
+import {
+  latestNodeOutput,
+  flowCounters,
+  type NodeCheckpointState,
+  type NodeCompletionState,
+} from './flow-events.ts';
+import { FlowFrontier, flowReading } from './flow-frontier.ts';
+import { successorTokens, type FlowToken, type Reachability } from './frontier.ts';
+import { nodeOutput, ranCalls } from './node-output.ts';
+import { defaultStateDelta, stateUpdates } from './reducers.ts';
+import { evaluateTemplate, renderTemplate, type TemplateScope } from './templates.ts';
+
+export interface FlowGraph {
+  flow: Flow;
+  nodes: ReadonlyMap<string, FlowNode>;
+  /** Outgoing edges by node id. */
+  edges: ReadonlyMap<string, readonly FlowEdge[]>;
+  reach: Reachability;
+  /** The agents behind agent, llm, conditionAgent and tool nodes, by node id. */
+  agents: ReadonlyMap<string, BaseAgent>;
+}
+
+/** Counters shared by the node runs of one invocation of the flow. */
+interface FlowRun {
+  steps: number;
+  loopCounts: Record<string, number>;
+  completions: Serial;
+  /** What parallel branches are named under. */
+  root: string;
+}
+
+/** What a node run decided: its output and where the flow goes next. */
+interface NodeResult {
+  output: unknown;
+  targets: string[];
+  stateDelta?: Record<string, unknown>;
+}
+
+export class FlowWorkflow extends Workflow {
+  readonly flowGraph: FlowGraph;
+  readonly hasOutput = false;
+  readonly reportsNodeErrors = false;
+  override readonly keepsEvents = true;
+  readonly reading;
+  private readonly startId: string;
+  private readonly maxSteps: number;
+  /** The runs under way, by invocation. */
+  private readonly runs = new Map<string, FlowRun>();
+
+  constructor(name: string, graph: FlowGraph) {
+    const steps = new Map(
+      graph.flow.nodes.map((node) => [node.id, new FlowStep(node, () => this)] as const),
+    );
+    const startId = graph.flow.nodes.find((node) => node.type === 'start')!.id;
+    const edges: Edge[] = [new Edge(START, steps.get(startId)!)];
+    const seen = new Set<string>();
+    const link = (from: string, to: string) => {
+      const key = JSON.stringify([from, to]);
+      if (seen.has(key) || !steps.has(from) || !steps.has(to)) return;
+      seen.add(key);
+      // Routed by the target's id: a node's route is the list of nodes it leads to.
+      edges.push(new Edge(steps.get(from)!, steps.get(to)!, to));
+    };
+    // Only what the start node reaches is drawn in (a workflow refuses a node nothing reaches).
+    const reached = (id: string) => id === startId || graph.reach(startId, id);
+    for (const node of graph.flow.nodes)
+      if (node.type === 'loop' && reached(node.id)) link(node.id, node.to);
+    for (const edge of graph.flow.edges) if (reached(edge.from)) link(edge.from, edge.to);
+    super({
+      name,
+      ...(graph.flow.description ? { description: graph.flow.description } : {}),
+      edges,
+      subAgents: [...graph.agents.values()],
+    });
+    this.flowGraph = graph;
+    this.startId = startId;
+    this.maxSteps = graph.flow.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.reading = flowReading(name, new Set(steps.keys()));
+  }
+
+  get flow(): Flow {
+    return this.flowGraph.flow;
+  }
+
+  protected override async *runAsyncImpl(ctx: InvocationContext): AsyncGenerator<Event, void> {
+    const counters = flowCounters(this.name, ctx.resumeEvents());
+    this.runs.set(ctx.invocationId, {
+      ...counters,
+      completions: new Serial(),
+      root: ctx.branch ? `${ctx.branch}.${this.name}` : this.name,
+    });
+    try {
+      yield* super.runAsyncImpl(ctx);
+    } finally {
+      this.runs.delete(ctx.invocationId);
+    }
+    if (ctx.isPausedBelow() || ctx.endInvocation) return;
+    yield this.createAgentStateEvent(ctx, { endOfAgent: true });
+  }
+
+  frontier(ctx: NodeContext): FlowFrontier {
+    const run = this.runOf(ctx);
+    const invocation = ctx.invocationContext;
+    return new FlowFrontier(
+      this.flowGraph.reach,
+      this.startId,
+      ctx.branch,
+      run.root,
+      () => invocation.endInvocation,
+    );
+  }
+
+  runOf(ctx: NodeContext): FlowRun {
+    const run = this.runs.get(ctx.invocationId);
+    if (!run) throw new Error(`Flow ${this.name} is not running in ${ctx.invocationId}`);
+    return run;
+  }
+
+  /** One node run between its checkpoint and its completion. */
+  async *runStep(ctx: NodeContext, node: FlowNode, input: unknown): AsyncGenerator<Event, void> {
+    const run = this.runOf(ctx);
+    const invocation = ctx.invocationContext.forAgent(this, ctx.branch);
+    if (!ctx.resumed) {
+      if (run.steps >= this.maxSteps)
+        throw new FlowStepLimitError(this.name, this.maxSteps, node.id);
+      run.steps++;
+      const state: NodeCheckpointState = {
+        current_node: node.id,
+        loop_counts: { ...run.loopCounts },
+        step: run.steps,
+      };
+      yield this.createAgentStateEvent(invocation, { state });
+      // Stored before the node runs: its agent reads its run from the checkpoint on.
+      await ctx.channel.settled?.();
+    }
+    const result = yield* this.runBody(ctx, invocation, node, input, run);
+    if (!result) return; // paused: the answer resumes it
+    const token: FlowToken = {
+      node: node.id,
+      ...(ctx.branch !== invocationBranch(ctx) ? { branch: ctx.branch! } : {}),
+    };
+    const successors = successorTokens(token, result.targets, result.output, run.root);
+    const done = await run.completions.turn();
+    try {
+      const completion: NodeCompletionState = {
+        completed_node: node.id,
+        next: successors.map(withoutInput),
+        loop_counts: { ...run.loopCounts },
+        step: run.steps,
+        ...(result.output !== undefined ? { output: result.output } : {}),
+      };
+      const stateDelta = { ...result.stateDelta, ...this.updates(invocation, node, result.output) };
+      yield invocation.createEvent({
+        actions: createEventActions({ agentState: completion, stateDelta }),
+      });
+      await ctx.channel.settled?.();
+    } finally {
+      done();
+    }
+    ctx.output = result.output;
+    ctx.route = result.targets;
+  }
+
+  private async *runBody(
+    ctx: NodeContext,
+    invocation: InvocationContext,
+    node: FlowNode,
+    input: unknown,
+    run: FlowRun,
+  ): AsyncGenerator<Event, NodeResult | undefined> {
+    const scope = this.scope(invocation, input);
+    const targets = (when?: string) =>
+      (this.flowGraph.edges.get(node.id) ?? [])
+        .filter((edge) => when === undefined || edge.when?.toLowerCase() === when.toLowerCase())
+        .map((edge) => edge.to);
+    switch (node.type) {
+      case 'start':
+        return yield* this.start(invocation, node, targets());
+      case 'condition':
+        return { output: input, targets: targets(chooseOutput(node.rules, scope)) };
+      case 'loop':
+        return yield* this.loop(invocation, node, run, input);
+      case 'end':
+        return { output: input, targets: [] };
+      case 'agent':
+      case 'llm':
+      case 'tool':
+      case 'conditionAgent': {
+        const agent = this.flowGraph.agents.get(node.id)!;
+        // A run that goes on after a pause or a cut picks up after its checkpoint.
+        const child = invocation.resuming(ctx.resumed ? ctx.resumed.from + 1 : undefined);
+        for await (const event of agent.runAsync(child)) {
+          yield event;
+          // Taken (and stored) before the agent goes on: it reads the session's events for its
+          // next step, and a Stop cuts its answer where the reader had it.
+          await ctx.channel.settled?.();
+        }
+        if (child.isPausedBelow() || invocation.endInvocation) {
+          if (ctx.interruptIds.length === 0)
+            ctx.interruptIds.push(
+              ...(ctx.resumed?.open.length ? ctx.resumed.open : [`flow:${node.id}`]),
+            );
+          return undefined;
+        }
+        const events = invocation.activeView.peek();
+        const output = nodeOutput(node, events, this.name, invocation.branch);
+        if (
+          node.type === 'tool' &&
+          node.endWithoutCalls &&
+          !ranCalls(node, events, this.name, invocation.branch)
+        )
+          return { output, targets: [] };
+        const route = node.type === 'conditionAgent' ? (output as string) : undefined;
+        const chosen = targets(route);
+        return {
+          output,
+          targets: route !== undefined && chosen.length === 0 ? targets('else') : chosen,
+        };
+      }
+    }
+  }
+
+  /** Start: the state's defaults on a new session, and moderation of the user's message. */
+  private async *start(
+    ctx: InvocationContext,
+    node: StartNode,
+    targets: string[],
+  ): AsyncGenerator<Event, NodeResult> {
+    const stateDelta = defaultStateDelta(this.flow.state ?? [], ctx.session.state);
+    const question = textOf(ctx.userContent).toLowerCase();
+    const blocked = node.moderation?.blocked.some(
+      (phrase) => phrase.trim() && question.includes(phrase.trim().toLowerCase()),
+    );
+    if (!blocked) return { output: undefined, targets, stateDelta };
+    const message = node.moderation?.message ?? 'Sorry, I cannot help with that message.';
+    yield ctx.createEvent({
+      author: node.id,
+      content: { role: 'model', parts: [{ text: renderTemplate(message, this.scope(ctx)) }] },
+    });
+    return { output: undefined, targets: [], stateDelta };
+  }
+
+  /** Loop: back to `to` while under its bound, then its other edges, or its fallback reply. */
+  private async *loop(
+    ctx: InvocationContext,
+    node: LoopNode,
+    run: FlowRun,
+    input: unknown,
+  ): AsyncGenerator<Event, NodeResult> {
+    const done = run.loopCounts[node.id] ?? 0;
+    if (done < (node.maxLoops ?? DEFAULT_MAX_LOOPS)) {
+      run.loopCounts[node.id] = done + 1;
+      return { output: input, targets: [node.to] };
+    }
+    const others = (this.flowGraph.edges.get(node.id) ?? []).map((edge) => edge.to);
+    if (others.length > 0) return { output: input, targets: others };
+    const text = node.fallback ?? 'I could not finish this within the allowed number of tries.';
+    yield ctx.createEvent({
+      author: node.id,
+      content: { role: 'model', parts: [{ text: renderTemplate(text, this.scope(ctx, input)) }] },
+    });
+    return { output: input, targets: [] };
+  }
+
+  /** The node's updateState, as a delta holding the resulting values. */
+  private updates(
+    ctx: InvocationContext,
+    node: FlowNode,
+    output: unknown,
+  ): Record<string, unknown> {
+    const update = 'updateState' in node ? node.updateState : undefined;
+    if (!update) return {};
+    const scope = this.scope(ctx, output);
+    const values: Record<string, unknown> = {};
+    for (const [key, template] of Object.entries(update))
+      setOwn(values, key, evaluateTemplate(template, scope));
+    return stateUpdates(this.flow.state ?? [], ctx.session.state, values);
+  }
+
+  private scope(ctx: InvocationContext, output?: unknown): TemplateScope {
+    return flowScope(ctx, this.name, output);
+  }
+}
+
+/** One node of a flow, as a node of its workflow: what it does is its flow's `runStep`. */
+class FlowStep implements GraphNode {
+  readonly [NODE_BRAND] = true as const;
+  readonly name: string;
+  /** A run that did not finish goes on from its own events (no second checkpoint). */
+  readonly rerunOnResume = true;
+  readonly waitForOutput = false;
+  readonly requiresAllPredecessors = false;
+  readonly keepsEvents = true;
+
+  constructor(
+    readonly node: FlowNode,
+    private readonly flow: () => FlowWorkflow,
+  ) {
+    this.name = node.id;
+  }
+
+  run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void> {
+    return this.flow().runStep(ctx, this.node, input);
+  }
+}
+
+/** The branch the flow itself runs on (a node on it has no branch of its own). */
+function invocationBranch(ctx: NodeContext): string | undefined {
+  return ctx.invocationContext.branch;
+}
+
+/** What a flow's templates see while one of its nodes runs (`output`: what led there). */
+export function flowScope(
+  ctx: InvocationContext,
+  flowName: string,
+  output: unknown,
+): TemplateScope {
+  return {
+    state: ctx.session.state,
+    output,
+    question: textOf(ctx.userContent),
+    nodes: (nodeId) => latestNodeOutput(ctx.activeView.peek(), flowName, nodeId),
+  };
+}
+
+/** Tokens as a completion records them: the output is recorded once, beside them. */
+function withoutInput({ input: _input, ...token }: FlowToken): FlowToken {
+  return token;
+}
+
+/** A queue of turns: `await turn()` waits for the turns before it, then returns its release. */
+class Serial {
+  private last: Promise<void> = Promise.resolve();
+
+  turn(): Promise<() => void> {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const ready = this.last.then(() => release);
+    this.last = done;
+    return ready;
+  }
+}
