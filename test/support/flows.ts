@@ -3,13 +3,16 @@
 
 import {
   FunctionTool,
+  InMemoryRunner,
   type Flow,
   ScriptedModel,
   textOf,
+  type BaseAgent,
   type Event,
   type LlmRequest,
   type LlmResponse,
 } from '../../src/index.ts';
+import { collect, userMessage } from './helpers.ts';
 
 /** The node a request comes from (its agent name, from the system instruction). */
 export function nodeOf(request: LlmRequest): string {
@@ -94,3 +97,32 @@ export const FAN_FLOW: Flow = {
     { from: 'd', to: 'end' },
   ],
 };
+
+const FLOW_USER = 'ada';
+
+/** Runs a flow agent on a resumable in-memory runner, a turn per message. */
+export async function runFlow(agent: BaseAgent, ...messages: string[]) {
+  const runner = new InMemoryRunner({ agent, resumabilityConfig: { isResumable: true } });
+  const session = await runner.sessionService.createSession({
+    appName: runner.appName,
+    userId: FLOW_USER,
+  });
+  const turns: Event[][] = [];
+  for (const text of messages) {
+    turns.push(
+      await collect(
+        runner.runAsync({
+          userId: FLOW_USER,
+          sessionId: session.id,
+          newMessage: userMessage(text),
+        }),
+      ),
+    );
+  }
+  const stored = await runner.sessionService.getSession({
+    appName: runner.appName,
+    userId: FLOW_USER,
+    sessionId: session.id,
+  });
+  return { runner, turns, state: stored!.state, events: stored!.events };
+}

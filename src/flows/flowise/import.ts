@@ -10,9 +10,12 @@ import { flowAgentName, type Flow, type FlowEdge, type FlowNode } from '../flow.
 import { InvalidRequestError } from '../../core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../core/json-limits.ts';
 import { NODE_CONVERTERS } from './converters.ts';
+import { importAgentflowV2, isAgentflowV2 } from './agentflow-v2.ts';
 import {
   Importer,
+  isRecord,
   text,
+  withPosition,
   type FlowiseEdge,
   type FlowiseNode,
   type FlowiseReportItem,
@@ -98,9 +101,20 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
       typeof edge.targetHandle === 'string' &&
       (edge.sourceHandle === undefined || typeof edge.sourceHandle === 'string'),
   );
+  const description = typeof file.description === 'string' ? file.description.slice(0, 1000) : '';
+  if (isAgentflowV2(nodes)) {
+    const v2Edges = (file.edges as unknown[]).filter(
+      (edge): edge is FlowiseEdge =>
+        isRecord(edge) &&
+        typeof edge.source === 'string' &&
+        typeof edge.target === 'string' &&
+        (edge.sourceHandle === undefined || typeof edge.sourceHandle === 'string'),
+    );
+    return importAgentflowV2(nodes, v2Edges, name, description);
+  }
   if (!nodes.some((node) => node.data.name === 'seqStart'))
     throw new InvalidRequestError(
-      'This Flowise flow has no Sequential Agents Start node (seqStart): only Sequential Agents flows import',
+      'This Flowise flow has neither a Sequential Agents Start node (seqStart) nor an Agentflow V2 Start node (startAgentflow): only those flows import',
     );
   const im = new Importer(nodes, [name, flowAgentName(name)]);
   // Chat models, tools, memory and state feed the nodes they are connected to, which report them.
@@ -161,7 +175,6 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
     const when = branchOf(from, byFlowiseId.get(edge.source)!, edge.sourceHandle ?? '');
     edges.push({ from: from.id, to: to.id, ...(when ? { when } : {}) });
   }
-  const description = typeof file.description === 'string' ? file.description.slice(0, 1000) : '';
   const flow: Flow = {
     name,
     ...(description ? { description } : {}),
@@ -201,15 +214,4 @@ function branchOf(from: FlowNode, node: FlowiseNode, handle: string): string | u
   const match = outputs.find((output) => output.toLowerCase() === name);
   if (match) return match;
   return name === 'end' ? (from.type === 'condition' ? 'else' : 'End') : name;
-}
-
-function isRecord(value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The node where Flowise drew it (the canvas keeps Flowise's layout). */
-function withPosition(node: FlowNode, position: unknown): FlowNode {
-  const at = position as { x?: unknown; y?: unknown } | undefined;
-  if (!isRecord(at) || !Number.isFinite(at.x) || !Number.isFinite(at.y)) return node;
-  return { ...node, position: { x: Math.round(at.x as number), y: Math.round(at.y as number) } };
 }

@@ -44,7 +44,7 @@ const OPERATIONS: Record<string, ConditionOperation> = {
 };
 
 /** Flowise's own tools that Trellis has under another name. */
-const TOOL_NAMES: Record<string, string> = {
+export const TOOL_NAMES: Record<string, string> = {
   calculator: 'calculator',
   currentDateTime: 'current_time',
 };
@@ -58,7 +58,10 @@ const NAME_FIELDS: Record<string, string> = {
   seqConditionAgent: 'conditionAgentName',
 };
 
-/** The nodes that become nodes here, and what they are called when they have no name. */
+/**
+ * The nodes that become nodes here, and what they are called when they have no name. Agentflow
+ * V2's are named by their labels (agentflow-v2.ts).
+ */
 const UNNAMED: Record<string, string> = {
   seqStart: 'start',
   seqEnd: 'end',
@@ -68,6 +71,12 @@ const UNNAMED: Record<string, string> = {
   seqToolNode: 'tool',
   seqCondition: 'condition',
   seqConditionAgent: 'condition_agent',
+  startAgentflow: 'start',
+  llmAgentflow: 'llm',
+  agentAgentflow: 'agent',
+  conditionAgentflow: 'condition',
+  conditionAgentAgentflow: 'condition_agent',
+  loopAgentflow: 'loop',
 };
 
 export class Importer {
@@ -269,7 +278,11 @@ function nodeIds(nodes: readonly FlowiseNode[], reserved: readonly string[]): Ma
     const fallback = UNNAMED[node.data.name];
     if (!fallback) continue;
     const field = NAME_FIELDS[node.data.name];
-    const named = field ? text(node.data.inputs?.[field]) : '';
+    const named = field
+      ? text(node.data.inputs?.[field])
+      : node.data.name.endsWith('Agentflow')
+        ? text(node.data.label)
+        : '';
     const made = graphName(named)
       .replace(/[^a-z0-9_-]+/g, '_')
       .replace(/_+/g, '_')
@@ -282,4 +295,18 @@ function nodeIds(nodes: readonly FlowiseNode[], reserved: readonly string[]): Ma
     ids.set(node.id, id);
   }
   return ids;
+}
+
+export function isRecord(value: unknown): value is Record<string, any> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The node where Flowise drew it (the canvas keeps Flowise's layout). */
+export function withPosition<Node extends { position?: { x: number; y: number } }>(
+  node: Node,
+  position: unknown,
+): Node {
+  const at = position as { x?: unknown; y?: unknown } | undefined;
+  if (!isRecord(at) || !Number.isFinite(at.x) || !Number.isFinite(at.y)) return node;
+  return { ...node, position: { x: Math.round(at.x as number), y: Math.round(at.y as number) } };
 }

@@ -10,29 +10,10 @@ import {
   textOf,
   type Flow,
 } from '../../../src/index.ts';
-import { call, nodeModel, nodePath, recordingTool, replies } from '../../support/flows.ts';
-import { collect, userMessage } from '../../support/helpers.ts';
+import { call, nodeModel, nodePath, recordingTool, replies, runFlow } from '../../support/flows.ts';
+import { userMessage } from '../../support/helpers.ts';
 
 const userId = 'ada';
-
-async function runFlow(agent: ReturnType<typeof compileFlow>, ...messages: string[]) {
-  const runner = new InMemoryRunner({ agent, resumabilityConfig: { isResumable: true } });
-  const session = await runner.sessionService.createSession({ appName: runner.appName, userId });
-  const turns: Event[][] = [];
-  for (const text of messages) {
-    turns.push(
-      await collect(
-        runner.runAsync({ userId, sessionId: session.id, newMessage: userMessage(text) }),
-      ),
-    );
-  }
-  const stored = await runner.sessionService.getSession({
-    appName: runner.appName,
-    userId,
-    sessionId: session.id,
-  });
-  return { runner, turns, state: stored!.state, events: stored!.events };
-}
 
 const routing: Flow = {
   name: 'router',

@@ -125,10 +125,12 @@ describe('Flowise import', () => {
     expect(replies(events)).toContain('tech: Try restarting it.');
   });
 
-  it('refuses what is not a Sequential Agents flow, with a clear message', () => {
+  it('refuses what is neither a Sequential Agents nor an Agentflow V2 flow, with a clear message', () => {
     expect(() => importFlowiseFlow({ nodes: 'x' })).toThrow(/needs "nodes" and "edges" lists/);
     expect(() =>
       importFlowiseFlow({ nodes: [node('a', 'chatOpenAI', 'x', {})], edges: [] }),
-    ).toThrow(/no Sequential Agents Start node/);
+    ).toThrow(
+      /neither a Sequential Agents Start node \(seqStart\) nor an Agentflow V2 Start node \(startAgentflow\)/,
+    );
   });
 });

@@ -765,7 +765,7 @@ describe('Flowise exports', () => {
     {
       name: 'a Start node whose data is null',
       damage: (file) => ((node(file, 'seqStart_0').data = null), JSON.stringify(file)),
-      refused: /no Sequential Agents Start node/,
+      refused: /Sequential Agents Start node \(seqStart\)/,
     },
     {
       name: 'edges whose ends and handles are numbers',

@@ -1,0 +1,480 @@
+// Flowise 3's Agentflow V2 flows (its marketplace's `agentflowsv2` templates, and what its
+// Agentflows export) made into Trellis flows. A V2 file holds nodes of type `agentFlow` (and
+// `iteration`, `stickyNote`) whose `data.name` says what they are (`startAgentflow`,
+// `llmAgentflow`, …), their form in `data.inputs` (prompts as the editor's HTML, v2-text.ts), and
+// edges whose source handle says which output they leave by (`<node>-output-<n>`).
+//
+// This part brings over the nodes that Trellis's node set already has: Start (a chat input, and
+// the flow's state), LLM (messages, structured output, memory, update state), Agent (with its
+// built-in tools), Condition, Condition Agent and Loop. The others (Human Input, Custom Function,
+// HTTP, Iteration, Direct Reply, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
+// parts: each is named in the report, never dropped without a word, and so are the edges through
+// it.
+
+import type {
+  ConditionOperation,
+  ConditionRule,
+  Flow,
+  FlowEdge,
+  FlowNode,
+  HistoryMode,
+  OutputField,
+  OutputFieldType,
+  UpdateState,
+} from '../flow.ts';
+import { DEFAULT_MAX_LOOPS, flowAgentName } from '../flow.ts';
+import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
+import {
+  Importer,
+  TOOL_NAMES,
+  isRecord,
+  text,
+  withPosition,
+  type FlowiseEdge,
+  type FlowiseNode,
+} from './importer.ts';
+import { htmlText, v2Text } from './v2-text.ts';
+
+/** What the V2 nodes this part does not bring over are, as the report names them. */
+const NOT_YET: Record<string, string> = {
+  humanInputAgentflow: 'a Human Input node (proceed / reject)',
+  customFunctionAgentflow: 'a Custom Function node (JavaScript)',
+  httpAgentflow: 'an HTTP node',
+  iterationAgentflow: 'an Iteration node',
+  directReplyAgentflow: 'a Direct Reply node',
+  executeFlowAgentflow: 'an Execute Flow node',
+  retrieverAgentflow: 'a Retriever node (knowledge bases are issue 34)',
+  toolAgentflow: 'a Tool node (a tool called with set arguments)',
+};
+
+/** Whether a Flowise file is an Agentflow V2 flow: its nodes are V2's. */
+export function isAgentflowV2(nodes: readonly FlowiseNode[]): boolean {
+  return nodes.some((node) => node.data.name === 'startAgentflow');
+}
+
+type Inputs = Record<string, unknown>;
+
+/** A V2 flow as a Trellis flow, with the report of what changed on the way. */
+export function importAgentflowV2(
+  nodes: FlowiseNode[],
+  edges: readonly FlowiseEdge[],
+  name: string,
+  description: string,
+): { flow: Flow; report: Importer['report'] } {
+  const im = new Importer(nodes, [name, flowAgentName(name)]);
+  const v2 = new V2(im, nodes);
+  const flowNodes: FlowNode[] = [];
+  for (const node of nodes) {
+    const made = v2.convert(node);
+    if (made) flowNodes.push(withPosition(made, node.position));
+  }
+  const kept = new Map(flowNodes.map((node) => [node.id, node]));
+  const flowEdges: FlowEdge[] = [];
+  const seen = new Set<string>();
+  for (const edge of edges) {
+    const from = kept.get(im.idOf(edge.source));
+    const to = kept.get(im.idOf(edge.target));
+    if (!from || !to) {
+      if (kept.has(im.idOf(edge.source)) || kept.has(im.idOf(edge.target)))
+        im.note(
+          edge.source,
+          'dropped',
+          `its connection to ${im.idOf(edge.target)} leads through a node that did not come over`,
+        );
+      continue;
+    }
+    const when = v2.branchOf(from, edge.sourceHandle ?? '');
+    const key = JSON.stringify([from.id, to.id, when]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    flowEdges.push({ from: from.id, to: to.id, ...(when ? { when } : {}) });
+  }
+  const flow: Flow = {
+    name,
+    ...(description ? { description } : {}),
+    ...(im.state.length > 0 ? { state: im.state } : {}),
+    nodes: flowNodes,
+    edges: flowEdges,
+  };
+  return { flow, report: im.report };
+}
+
+/** The V2 nodes that become nodes here. */
+export const BROUGHT_OVER: ReadonlySet<string> = new Set([
+  'startAgentflow',
+  'llmAgentflow',
+  'agentAgentflow',
+  'conditionAgentflow',
+  'conditionAgentAgentflow',
+  'loopAgentflow',
+]);
+
+class V2 {
+  /** Flowise's ids of the nodes that become nodes here (a mention of another stays text). */
+  private readonly kept: Set<string>;
+  private readonly flowiseIds: Set<string>;
+
+  constructor(
+    private readonly im: Importer,
+    nodes: readonly FlowiseNode[],
+  ) {
+    this.flowiseIds = new Set(nodes.map((node) => node.id));
+    this.kept = new Set(
+      nodes
+        .filter(
+          (node) =>
+            BROUGHT_OVER.has(node.data.name) &&
+            typeof (node as { parentNode?: unknown }).parentNode !== 'string',
+        )
+        .map((node) => node.id),
+    );
+  }
+
+  convert(node: FlowiseNode): FlowNode | undefined {
+    const inputs: Inputs = isRecord(node.data.inputs) ? node.data.inputs : {};
+    const label = text(node.data.label) || undefined;
+    const id = this.im.idOf(node.id);
+    const base = { id, ...(label ? { label } : {}) };
+    const parent = (node as { parentNode?: unknown }).parentNode;
+    if (typeof parent === 'string') {
+      this.im.note(
+        node.id,
+        'dropped',
+        `${label ?? node.data.name} is inside an Iteration (${parent}), which does not come over yet`,
+      );
+      return undefined;
+    }
+    switch (node.data.name) {
+      case 'startAgentflow':
+        this.start(node, inputs);
+        return { ...base, type: 'start' };
+      case 'llmAgentflow': {
+        const output = this.structuredOutput(node, inputs['llmStructuredOutput']);
+        return {
+          ...base,
+          type: 'llm',
+          instruction: this.messages(node, inputs['llmMessages'], inputs['llmUserMessage']),
+          ...this.memory(node, inputs['llmEnableMemory'], inputs['llmMemoryType']),
+          ...(output.length > 0 ? { output } : {}),
+          ...this.updateState(node, inputs['llmUpdateState']),
+          ...this.model(node, inputs['llmModel'], inputs['llmModelConfig']),
+        };
+      }
+      case 'agentAgentflow':
+        this.knowledge(node, inputs);
+        return {
+          ...base,
+          type: 'agent',
+          instruction: this.messages(node, inputs['agentMessages'], inputs['agentUserMessage']),
+          ...this.tools(node, inputs['agentTools']),
+          ...this.memory(node, inputs['agentEnableMemory'], inputs['agentMemoryType']),
+          ...this.updateState(node, inputs['agentUpdateState']),
+          ...this.model(node, inputs['agentModel'], inputs['agentModelConfig']),
+        };
+      case 'conditionAgentflow':
+        return { ...base, type: 'condition', rules: this.rules(node, inputs['conditions']) };
+      case 'conditionAgentAgentflow': {
+        const scenarios = rows(inputs['conditionAgentScenarios'])
+          .map((row) => htmlText(text(row['scenario'])).trim())
+          .filter(Boolean);
+        const instructions = this.text(node, inputs['conditionAgentInstructions'], 'instructions');
+        const input = this.text(node, inputs['conditionAgentInput'], 'input');
+        return {
+          ...base,
+          type: 'conditionAgent',
+          instruction: [instructions, input && `The input to decide on:\n${input}`]
+            .filter(Boolean)
+            .join('\n\n'),
+          scenarios,
+          ...this.updateState(node, inputs['conditionAgentUpdateState']),
+          ...this.model(node, inputs['conditionAgentModel'], inputs['conditionAgentModelConfig']),
+        };
+      }
+      case 'loopAgentflow': {
+        const target = text(inputs['loopBackToNode']);
+        const back = [...this.flowiseIds].find(
+          (flowiseId) => target === flowiseId || target.startsWith(`${flowiseId}-`),
+        );
+        if (!back)
+          this.im.note(
+            node.id,
+            'dropped',
+            `it loops back to "${target}", which it names no node of this flow by`,
+          );
+        const max = Number(inputs['maxLoopCount']);
+        return {
+          ...base,
+          type: 'loop',
+          to: back ? this.im.idOf(back) : '',
+          maxLoops: Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_LOOPS,
+        };
+      }
+      case 'stickyNoteAgentflow':
+        this.im.note(
+          node.id,
+          'dropped',
+          `sticky note: "${htmlText(text(inputs['note'])).slice(0, 200)}"`,
+        );
+        return undefined;
+      default: {
+        const what = NOT_YET[node.data.name];
+        this.im.note(
+          node.id,
+          'dropped',
+          what
+            ? `${label ?? node.data.name} is ${what}, which Trellis does not bring over yet`
+            : `${label ?? node.data.name} (${node.data.name}) has no Trellis counterpart`,
+        );
+        return undefined;
+      }
+    }
+  }
+
+  /** The output an edge leaves a condition by: its rule's output, or else; a scenario. */
+  branchOf(from: FlowNode, handle: string): string | undefined {
+    const index = Number(/-output-(\d+)$/.exec(handle)?.[1]);
+    if (!Number.isInteger(index)) return undefined;
+    if (from.type === 'condition') return from.rules[index]?.output ?? 'else';
+    if (from.type === 'conditionAgent') return from.scenarios[index];
+    return undefined;
+  }
+
+  private start(node: FlowiseNode, inputs: Inputs): void {
+    if (inputs['startInputType'] === 'formInput') {
+      const fields = rows(inputs['formInputTypes'])
+        .map((row) => text(row['label']) || text(row['name']))
+        .filter(Boolean);
+      this.im.note(
+        node.id,
+        'changed',
+        `its form "${text(inputs['formTitle'])}" (${fields.join(', ')}) is not shown yet: a chat message starts the flow`,
+      );
+    }
+    for (const row of rows(inputs['startState'])) {
+      const key = text(row['key']).trim();
+      if (!key) continue;
+      const value = htmlText(text(row['value']));
+      this.im.state.push({ key, operation: 'replace', default: value === '' ? null : value });
+    }
+    if (inputs['startEphemeralMemory'] === true)
+      this.im.note(node.id, 'changed', 'its ephemeral memory: each run sees the whole session');
+  }
+
+  /** A model node's messages (and its user message) as its instruction. */
+  private messages(node: FlowiseNode, messages: unknown, userMessage: unknown): string {
+    const parts: string[] = [];
+    let others = false;
+    for (const row of rows(messages)) {
+      const content = this.text(node, row['content'], 'a message');
+      if (!content) continue;
+      const role = text(row['role']);
+      if (role === 'system' || role === 'developer') parts.push(content);
+      else {
+        others = true;
+        parts.push(`${role === 'assistant' ? 'Assistant' : 'User'}: ${content}`);
+      }
+    }
+    const user = this.text(node, userMessage, 'its input message');
+    if (user) {
+      others = true;
+      parts.push(user);
+    }
+    if (others)
+      this.im.note(
+        node.id,
+        'changed',
+        'its user and assistant messages are added to its instruction (a Trellis node speaks to its model through its instruction)',
+      );
+    return parts.join('\n\n');
+  }
+
+  private memory(node: FlowiseNode, enabled: unknown, type: unknown): { history?: HistoryMode } {
+    if (enabled === false) return { history: 'none' };
+    if (type && type !== 'allMessages')
+      this.im.note(
+        node.id,
+        'changed',
+        `its memory "${String(type)}" becomes the whole conversation (Trellis's "all")`,
+      );
+    return {};
+  }
+
+  private structuredOutput(node: FlowiseNode, value: unknown): OutputField[] {
+    const fields: OutputField[] = [];
+    for (const row of rows(value)) {
+      const key = text(row['key']).trim();
+      if (!key) continue;
+      const type = OUTPUT_TYPES[text(row['type'])];
+      if (!type) {
+        this.im.note(
+          node.id,
+          'dropped',
+          `structured output ${key}: type "${text(row['type'])}" has no Trellis counterpart`,
+        );
+        continue;
+      }
+      const description = text(row['description']).trim();
+      const values = text(row['enumValues'])
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
+      if (type === 'json' && text(row['jsonSchema']).trim())
+        this.im.note(
+          node.id,
+          'changed',
+          `structured output ${key}: its JSON schema is described, not enforced`,
+        );
+      fields.push({
+        key,
+        type,
+        ...(type === 'enum' ? { enum: values } : {}),
+        ...(description ? { description } : {}),
+      });
+    }
+    return fields;
+  }
+
+  private updateState(node: FlowiseNode, value: unknown): { updateState?: UpdateState } {
+    const update: UpdateState = {};
+    for (const row of rows(value)) {
+      const key = text(row['key']).trim();
+      if (key) update[key] = this.text(node, row['value'], `state ${key}`);
+    }
+    return Object.keys(update).length > 0 ? { updateState: update } : {};
+  }
+
+  private tools(
+    node: FlowiseNode,
+    value: unknown,
+  ): { tools?: string[]; requireApproval?: boolean } {
+    const tools: string[] = [];
+    let approval = false;
+    for (const row of rows(value)) {
+      const flowiseName = text(row['agentSelectedTool']);
+      const name = TOOL_NAMES[flowiseName];
+      if (name && BUILTIN_TOOL_NAMES.includes(name)) {
+        tools.push(name);
+        if (row['agentSelectedToolRequiresHumanInput'] === true) approval = true;
+      } else
+        this.im.note(
+          node.id,
+          'dropped',
+          `tool "${flowiseName}" has no Trellis counterpart: give the node one of yours (a tool server's, in Settings → Tool servers)`,
+        );
+    }
+    return {
+      ...(tools.length > 0 ? { tools } : {}),
+      ...(approval ? { requireApproval: true } : {}),
+    };
+  }
+
+  private knowledge(node: FlowiseNode, inputs: Inputs): void {
+    const stores = [
+      ...rows(inputs['agentKnowledgeDocumentStores']),
+      ...rows(inputs['agentKnowledgeVSEmbeddings']),
+    ];
+    if (stores.length > 0)
+      this.im.note(
+        node.id,
+        'dropped',
+        'its knowledge (document stores, vector stores) does not come over yet (issue 34)',
+      );
+  }
+
+  private model(node: FlowiseNode, model: unknown, config: unknown): Record<string, never> {
+    const modelName = isRecord(config) ? text(config['modelName']) : '';
+    if (text(model))
+      this.im.note(
+        node.id,
+        'changed',
+        `its chat model (${text(model)}${modelName ? `, ${modelName}` : ''}) becomes the provider you choose for the flow`,
+      );
+    return {};
+  }
+
+  private rules(node: FlowiseNode, value: unknown): ConditionRule[] {
+    return rows(value).map((row, index) => {
+      const type = text(row['type']) || 'string';
+      const operation = OPERATIONS[`${type}:${text(row['operation'])}`];
+      if (!operation)
+        this.im.note(
+          node.id,
+          'changed',
+          `condition ${index}: "${text(row['operation'])}" on a ${type} is read as "is"`,
+        );
+      const compared = this.text(node, row['value2'], `condition ${index}`);
+      return {
+        variable: this.text(node, row['value1'], `condition ${index}`),
+        operation: operation ?? 'is',
+        ...(operation === 'isEmpty' || operation === 'isNotEmpty'
+          ? {}
+          : {
+              value:
+                type === 'number' && compared !== '' && !Number.isNaN(Number(compared))
+                  ? Number(compared)
+                  : compared,
+            }),
+        output: `Condition ${index}`,
+      };
+    });
+  }
+
+  /** A field's text, its variables made templates; what has none is reported. */
+  private text(node: FlowiseNode, value: unknown, where: string): string {
+    const made = v2Text(value, (flowiseId) =>
+      this.kept.has(flowiseId) ? this.im.idOf(flowiseId) : undefined,
+    );
+    for (const unknown of made.unknown)
+      this.im.note(
+        node.id,
+        'dropped',
+        `${where}: "{{ ${unknown} }}" has no Trellis template; kept as text`,
+      );
+    return made.text;
+  }
+}
+
+/** V2's structured output types as Trellis's. */
+const OUTPUT_TYPES: Record<string, OutputFieldType> = {
+  string: 'string',
+  stringArray: 'stringArray',
+  number: 'number',
+  boolean: 'boolean',
+  enum: 'enum',
+  jsonArray: 'json',
+};
+
+/** V2's condition operations (by the type they compare) as Trellis's. */
+const OPERATIONS: Record<string, ConditionOperation> = {
+  'string:equal': 'is',
+  'string:notEqual': 'isNot',
+  'string:contains': 'contains',
+  'string:notContains': 'notContains',
+  'string:startsWith': 'startsWith',
+  'string:endsWith': 'endsWith',
+  'string:regex': 'regex',
+  'string:isEmpty': 'isEmpty',
+  'string:notEmpty': 'isNotEmpty',
+  'number:equal': 'equalTo',
+  'number:notEqual': 'notEqualTo',
+  'number:larger': 'greaterThan',
+  'number:largerEqual': 'greaterOrEqual',
+  'number:smaller': 'lessThan',
+  'number:smallerEqual': 'lessOrEqual',
+  'number:isEmpty': 'isEmpty',
+  'number:notEmpty': 'isNotEmpty',
+  'boolean:equal': 'is',
+  'boolean:notEqual': 'isNot',
+};
+
+function rows(value: unknown): Record<string, unknown>[] {
+  let parsed = value;
+  if (typeof value === 'string' && value.trim().startsWith('[')) {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
+}
