@@ -211,6 +211,14 @@ export class FlowWorkflow extends Workflow {
         return yield* this.loop(invocation, node, run, input);
       case 'end':
         return { output: input, targets: [] };
+      case 'reply': {
+        const text = renderTemplate(node.message, scope);
+        yield invocation.createEvent({
+          author: node.id,
+          content: { role: 'model', parts: [{ text }] },
+        });
+        return { output: text, targets: [] };
+      }
       case 'agent':
       case 'llm':
       case 'tool':

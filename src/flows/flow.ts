@@ -163,6 +163,12 @@ export interface EndNode extends NodeBase {
   type: 'end';
 }
 
+/** Answers with a message (templates filled) and ends its branch (Flowise V2's Direct Reply). */
+export interface ReplyNode extends NodeBase {
+  type: 'reply';
+  message: string;
+}
+
 export type FlowNode =
   | StartNode
   | AgentNode
@@ -171,7 +177,8 @@ export type FlowNode =
   | ConditionNode
   | ConditionAgentNode
   | LoopNode
-  | EndNode;
+  | EndNode
+  | ReplyNode;
 
 export type FlowNodeType = FlowNode['type'];
 
@@ -184,6 +191,7 @@ export const NODE_TYPES: readonly FlowNodeType[] = [
   'conditionAgent',
   'loop',
   'end',
+  'reply',
 ];
 
 export interface FlowEdge {

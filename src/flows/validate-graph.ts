@@ -83,8 +83,12 @@ function checkRouting(node: FlowNodeData, out: readonly Link[], report: Report):
   const id = node.id;
   switch (node.type) {
     case 'end':
+    case 'reply':
       if (out.length > 0) {
-        report(`an end node has no outgoing edges, but this one goes to ${names(out)}`, id);
+        report(
+          `${node.type === 'end' ? 'an end' : 'a direct reply'} node has no outgoing edges, but this one goes to ${names(out)}`,
+          id,
+        );
       }
       return;
     case 'condition': {

@@ -248,6 +248,9 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
       break;
     case 'end':
       break;
+    case 'reply':
+      text('the message', node.message, true);
+      break;
   }
   if (node.history !== undefined && !(HISTORY_MODES as readonly unknown[]).includes(node.history)) {
     report(`history must be one of ${HISTORY_MODES.join(', ')}; got ${shown(node.history)}`, id);

@@ -6,8 +6,8 @@
 //
 // This part brings over the nodes that Trellis's node set already has: Start (a chat input, and
 // the flow's state), LLM (messages, structured output, memory, update state), Agent (with its
-// built-in tools), Condition, Condition Agent and Loop. The others (Human Input, Custom Function,
-// HTTP, Iteration, Direct Reply, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
+// built-in tools), Condition, Condition Agent, Loop and Direct Reply. The others (Human Input,
+// Custom Function, HTTP, Iteration, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
 // parts: each is named in the report, never dropped without a word, and so are the edges through
 // it.
 
@@ -41,7 +41,6 @@ const NOT_YET: Record<string, string> = {
   customFunctionAgentflow: 'a Custom Function node (JavaScript)',
   httpAgentflow: 'an HTTP node',
   iterationAgentflow: 'an Iteration node',
-  directReplyAgentflow: 'a Direct Reply node',
   executeFlowAgentflow: 'an Execute Flow node',
   retrieverAgentflow: 'a Retriever node (knowledge bases are issue 34)',
   toolAgentflow: 'a Tool node (a tool called with set arguments)',
@@ -107,6 +106,7 @@ export const BROUGHT_OVER: ReadonlySet<string> = new Set([
   'conditionAgentflow',
   'conditionAgentAgentflow',
   'loopAgentflow',
+  'directReplyAgentflow',
 ]);
 
 class V2 {
@@ -209,6 +209,12 @@ class V2 {
           maxLoops: Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_LOOPS,
         };
       }
+      case 'directReplyAgentflow':
+        return {
+          ...base,
+          type: 'reply',
+          message: this.text(node, inputs['directReplyMessage'], 'its message'),
+        };
       case 'stickyNoteAgentflow':
         this.im.note(
           node.id,

@@ -77,6 +77,7 @@ const UNNAMED: Record<string, string> = {
   conditionAgentflow: 'condition',
   conditionAgentAgentflow: 'condition_agent',
   loopAgentflow: 'loop',
+  directReplyAgentflow: 'reply',
 };
 
 export class Importer {

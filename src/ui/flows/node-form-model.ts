@@ -142,6 +142,15 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     { key: 'fallback', label: 'Reply after the last loop', kind: 'text' },
   ],
   end: [LABEL],
+  reply: [
+    LABEL,
+    {
+      key: 'message',
+      label: 'Message',
+      kind: 'longText',
+      hint: 'Templates: {{output}}, {{state.x}}…',
+    },
+  ],
 };
 
 export type Row = Record<string, string>;

@@ -80,6 +80,30 @@ describe("Flowise's Agentflow V2 templates", () => {
     }
   });
 
+  it('answer with a Direct Reply’s message, its variables filled', async () => {
+    const flow: Flow = {
+      name: 'research',
+      state: [{ key: 'findings', operation: 'replace', default: 'three facts' }],
+      nodes: [
+        { id: 'start', type: 'start' },
+        {
+          id: 'reply',
+          type: 'reply',
+          label: 'Report',
+          message: 'Found: {{state.findings}} for "{{question}}"',
+        },
+      ],
+      edges: [{ from: 'start', to: 'reply' }],
+    };
+    expect(validateFlow(flow)).toEqual([]);
+    const { turns } = await runFlow(compileFlow(flow, { model: nodeModel({}) }), 'kites');
+    expect(replies(turns[0]!)).toEqual(['reply: Found: three facts for "kites"']);
+    const imported = byName('Deep Research With Subagents').flow.nodes.find(
+      (n) => n.type === 'reply',
+    );
+    expect(imported).toMatchObject({ label: 'Generate Report', message: '{{state.findings}}' });
+  });
+
   it('make the flows of nodes Trellis has into flows that validate', () => {
     for (const name of ['Agents Handoff', 'Structured Output', 'Supervisor Worker', 'Translator'])
       expect({

@@ -61,6 +61,7 @@ export const PALETTE: readonly { type: FlowNodeType; label: string; hint: string
   { type: 'conditionAgent', label: 'Condition Agent', hint: 'A model chooses a scenario' },
   { type: 'loop', label: 'Loop', hint: 'Goes back to an earlier node' },
   { type: 'end', label: 'End', hint: 'Where a run ends' },
+  { type: 'reply', label: 'Direct Reply', hint: 'Answers with a message, and ends' },
 ];
 
 /** Whether `value` is a flow the canvas can draw (an object with a list of nodes). */
@@ -192,6 +193,7 @@ const TEMPLATES: Record<FlowNodeType, Record<string, unknown>> = {
   conditionAgent: { instruction: '', scenarios: [] },
   loop: { to: '' },
   end: {},
+  reply: { message: '' },
 };
 
 /** The flow with the nodes moved to the positions given (others keep theirs). */
