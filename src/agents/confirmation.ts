@@ -9,6 +9,12 @@ import type { InvocationContext } from '../runner/invocation-context.ts';
 
 export const REQUEST_CONFIRMATION_FUNCTION = 'adk_request_confirmation';
 
+/**
+ * The call a flow's Human Input node asks the user to confirm (no tool runs: the answer chooses
+ * the way on, proceed or reject), so that it is asked as every approval is.
+ */
+export const HUMAN_INPUT_CALL = 'human_input';
+
 export const CONFIRMATION_REQUIRED =
   'This tool call requires confirmation, please approve or reject.';
 

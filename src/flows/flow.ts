@@ -163,6 +163,17 @@ export interface EndNode extends NodeBase {
   type: 'end';
 }
 
+/**
+ * Asks the user to proceed or reject (Flowise V2's Human Input), as every approval is asked: the
+ * edge whose `when` is `proceed` or `reject` is followed, and the user's feedback, if any, is the
+ * node's output (else what led there).
+ */
+export interface HumanInputNode extends NodeBase {
+  type: 'humanInput';
+  /** What the user is asked (templates filled). */
+  description: string;
+}
+
 /** Answers with a message (templates filled) and ends its branch (Flowise V2's Direct Reply). */
 export interface ReplyNode extends NodeBase {
   type: 'reply';
@@ -178,9 +189,13 @@ export type FlowNode =
   | ConditionAgentNode
   | LoopNode
   | EndNode
-  | ReplyNode;
+  | ReplyNode
+  | HumanInputNode;
 
 export type FlowNodeType = FlowNode['type'];
+
+/** The `when`s of the edges out of a Human Input node: the user's two answers. */
+export const HUMAN_ANSWERS: readonly string[] = ['proceed', 'reject'];
 
 export const NODE_TYPES: readonly FlowNodeType[] = [
   'start',
@@ -192,6 +207,7 @@ export const NODE_TYPES: readonly FlowNodeType[] = [
   'loop',
   'end',
   'reply',
+  'humanInput',
 ];
 
 export interface FlowEdge {

@@ -2,7 +2,7 @@
 // only go round through a loop node (which bounds it), and every node can be reached.
 
 import { ELSE } from './conditions.ts';
-import type { FlowNodeType } from './flow.ts';
+import { HUMAN_ANSWERS, type FlowNodeType } from './flow.ts';
 
 /** What validateFlow checks names against (validate.ts). */
 export interface ValidateFlowOptions {
@@ -106,6 +106,9 @@ function checkRouting(node: FlowNodeData, out: readonly Link[], report: Report):
       checkOutcomesHaveEdges(node, out, 'rule output', outputs, report);
       return;
     }
+    case 'humanInput':
+      checkWhens(node, out, HUMAN_ANSWERS, `"proceed" or "reject"`, report);
+      return;
     case 'conditionAgent': {
       const scenarios = isStrings(node.scenarios) ? node.scenarios : [];
       checkWhens(node, out, scenarios, `one of its scenarios (${scenarios.join(', ')})`, report);

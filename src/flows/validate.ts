@@ -251,6 +251,9 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
     case 'reply':
       text('the message', node.message, true);
       break;
+    case 'humanInput':
+      text('the description', node.description, true);
+      break;
   }
   if (node.history !== undefined && !(HISTORY_MODES as readonly unknown[]).includes(node.history)) {
     report(`history must be one of ${HISTORY_MODES.join(', ')}; got ${shown(node.history)}`, id);

@@ -6,8 +6,8 @@
 //
 // This part brings over the nodes that Trellis's node set already has: Start (a chat input, and
 // the flow's state), LLM (messages, structured output, memory, update state), Agent (with its
-// built-in tools), Condition, Condition Agent, Loop and Direct Reply. The others (Human Input,
-// Custom Function, HTTP, Iteration, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
+// built-in tools), Condition, Condition Agent, Loop, Direct Reply and Human Input. The others
+// (Custom Function, HTTP, Iteration, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
 // parts: each is named in the report, never dropped without a word, and so are the edges through
 // it.
 
@@ -22,7 +22,7 @@ import type {
   OutputFieldType,
   UpdateState,
 } from '../flow.ts';
-import { DEFAULT_MAX_LOOPS, flowAgentName } from '../flow.ts';
+import { DEFAULT_MAX_LOOPS, HUMAN_ANSWERS, flowAgentName } from '../flow.ts';
 import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
 import {
   Importer,
@@ -37,7 +37,6 @@ import { htmlText, v2Text } from './v2-text.ts';
 
 /** What the V2 nodes this part does not bring over are, as the report names them. */
 const NOT_YET: Record<string, string> = {
-  humanInputAgentflow: 'a Human Input node (proceed / reject)',
   customFunctionAgentflow: 'a Custom Function node (JavaScript)',
   httpAgentflow: 'an HTTP node',
   iterationAgentflow: 'an Iteration node',
@@ -107,6 +106,7 @@ export const BROUGHT_OVER: ReadonlySet<string> = new Set([
   'conditionAgentAgentflow',
   'loopAgentflow',
   'directReplyAgentflow',
+  'humanInputAgentflow',
 ]);
 
 class V2 {
@@ -209,6 +209,25 @@ class V2 {
           maxLoops: Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_LOOPS,
         };
       }
+      case 'humanInputAgentflow':
+        if (inputs['humanInputDescriptionType'] === 'dynamic')
+          this.im.note(
+            node.id,
+            'changed',
+            'its description is written by a model in Flowise; here its prompt is asked as written',
+          );
+        return {
+          ...base,
+          type: 'humanInput',
+          description:
+            this.text(
+              node,
+              inputs['humanInputDescriptionType'] === 'dynamic'
+                ? inputs['humanInputModelPrompt']
+                : inputs['humanInputDescription'],
+              'its description',
+            ) || 'Proceed?',
+        };
       case 'directReplyAgentflow':
         return {
           ...base,
@@ -242,6 +261,7 @@ class V2 {
     if (!Number.isInteger(index)) return undefined;
     if (from.type === 'condition') return from.rules[index]?.output ?? 'else';
     if (from.type === 'conditionAgent') return from.scenarios[index];
+    if (from.type === 'humanInput') return HUMAN_ANSWERS[index];
     return undefined;
   }
 

@@ -78,6 +78,7 @@ const UNNAMED: Record<string, string> = {
   conditionAgentAgentflow: 'condition_agent',
   loopAgentflow: 'loop',
   directReplyAgentflow: 'reply',
+  humanInputAgentflow: 'human_input',
 };
 
 export class Importer {

@@ -40,19 +40,38 @@ function ApprovalItem({
   onAllowAlways,
 }: { approval: PendingApproval } & Omit<Props, 'approvals'>) {
   const [feedback, setFeedback] = useState('');
+  const human = approval.humanInput === true;
+  // A Human Input's answer carries Flowise's `{ feedback }`; a tool's, the feedback as it is.
+  const payload = (fallback?: unknown) =>
+    human ? (feedback ? { feedback } : undefined) : feedback || fallback;
+  const input = approval.args['input'];
   return (
     <li class="approval">
       <p class="hint-text">{approval.hint}</p>
-      <p>
-        <strong>{approval.author}</strong> wants to call <code>{approval.toolName}</code> with{' '}
-        <LongText
-          as="code"
-          value={approval.args}
-          max={APPROVAL_CHARS}
-          filename={`${approval.toolName}-arguments`}
-        />
-      </p>
-      {approval.payload !== undefined && (
+      {human ? (
+        input !== undefined && (
+          <p>
+            <strong>{approval.author}</strong> asks about{' '}
+            <LongText
+              as="code"
+              value={input}
+              max={APPROVAL_CHARS}
+              filename={`${approval.author}-input`}
+            />
+          </p>
+        )
+      ) : (
+        <p>
+          <strong>{approval.author}</strong> wants to call <code>{approval.toolName}</code> with{' '}
+          <LongText
+            as="code"
+            value={approval.args}
+            max={APPROVAL_CHARS}
+            filename={`${approval.toolName}-arguments`}
+          />
+        </p>
+      )}
+      {!human && approval.payload !== undefined && (
         <p>
           Details:{' '}
           <LongText
@@ -72,11 +91,11 @@ function ApprovalItem({
           type="button"
           class="primary"
           disabled={disabled}
-          onClick={() => onAnswer(approval.requestId, true, feedback || approval.payload)}
+          onClick={() => onAnswer(approval.requestId, true, payload(approval.payload))}
         >
-          Approve
+          {human ? 'Proceed' : 'Approve'}
         </button>
-        {onAllowAlways && (
+        {onAllowAlways && !human && (
           <button
             type="button"
             disabled={disabled}
@@ -90,7 +109,7 @@ function ApprovalItem({
           type="button"
           class="danger"
           disabled={disabled}
-          onClick={() => onAnswer(approval.requestId, false, feedback || undefined)}
+          onClick={() => onAnswer(approval.requestId, false, payload())}
         >
           Reject
         </button>

@@ -1,8 +1,11 @@
 // The calls waiting for the user's approval, read from the active events (so they survive a
 // reload, and a rewind makes them go away).
 
-import { originalCallOf } from '../../agents/confirmation.ts';
-import { REQUEST_CONFIRMATION_FUNCTION } from '../../agents/confirmation.ts';
+import {
+  HUMAN_INPUT_CALL,
+  REQUEST_CONFIRMATION_FUNCTION,
+  originalCallOf,
+} from '../../agents/confirmation.ts';
 import type { Event, ToolConfirmation } from '../../core/event.ts';
 
 export interface PendingApproval {
@@ -15,6 +18,8 @@ export interface PendingApproval {
   args: Record<string, unknown>;
   hint: string;
   payload?: unknown;
+  /** A flow's Human Input: no tool runs; the user proceeds or rejects. */
+  humanInput?: boolean;
 }
 
 export function pendingApprovals(active: readonly Event[]): PendingApproval[] {
@@ -43,6 +48,7 @@ export function pendingApprovals(active: readonly Event[]): PendingApproval[] {
         args: original?.args ?? {},
         hint: approvalHint(confirmation?.hint, original?.name ?? 'a tool'),
         ...(confirmation?.payload !== undefined ? { payload: confirmation.payload } : {}),
+        ...(original?.name === HUMAN_INPUT_CALL ? { humanInput: true } : {}),
       });
     }
   }

@@ -1,5 +1,7 @@
 // What the flow graph says in words: its accessible name and each node's state.
 
+import { HUMAN_ANSWERS } from '../../flows/flow.ts';
+
 export interface NodeMarks {
   current: readonly string[];
   visited: readonly string[];
@@ -71,6 +73,7 @@ export function outputHandles(node: {
   }
   if (node.type === 'conditionAgent')
     return texts(Array.isArray(node.scenarios) ? node.scenarios : []);
+  if (node.type === 'humanInput') return [...HUMAN_ANSWERS];
   return [];
 }
 

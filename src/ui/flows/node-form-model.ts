@@ -142,6 +142,15 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     { key: 'fallback', label: 'Reply after the last loop', kind: 'text' },
   ],
   end: [LABEL],
+  humanInput: [
+    LABEL,
+    {
+      key: 'description',
+      label: 'Description',
+      kind: 'longText',
+      hint: 'What the user is asked to proceed with or reject',
+    },
+  ],
   reply: [
     LABEL,
     {

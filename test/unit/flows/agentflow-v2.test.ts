@@ -8,6 +8,7 @@ import {
   compileFlow,
   importFlowiseFlow,
   validateFlow,
+  type Event,
   type Flow,
   type FlowiseReportItem,
 } from '../../../src/index.ts';
@@ -16,6 +17,10 @@ import { htmlText, v2Text } from '../../../src/flows/flowise/v2-text.ts';
 import { BUILTIN_TOOL_NAMES } from '../../../src/tools/builtin-tools.ts';
 import { flowiseTemplates, type FlowiseTemplate } from '../../support/flowise-templates.ts';
 import { nodeModel, nodePath, replies, runFlow } from '../../support/flows.ts';
+import { collect, freshDbName } from '../../support/helpers.ts';
+import { openRunnerSession, userId } from '../../support/runner-session.ts';
+import { openIndexedDb } from '../../support/service-kinds.ts';
+import { pendingApprovals } from '../../../src/ui/chat/approvals-model.ts';
 
 interface V2File {
   nodes: {
@@ -159,7 +164,7 @@ describe("Flowise's Agentflow V2 templates", () => {
         'its form "Email Inquiry" (Subject, Body, From) is not shown yet: a chat message starts the flow',
     });
     expect(report.map((item) => item.message)).toContain(
-      'Human Input 0 is a Human Input node (proceed / reject), which Trellis does not bring over yet',
+      'Send Email is a Tool node (a tool called with set arguments), which Trellis does not bring over yet',
     );
     expect(report.map((item) => item.message)).toContain(
       'tool "googleCustomSearch" has no Trellis counterpart: give the node one of yours (a tool server\'s, in Settings → Tool servers)',
@@ -204,6 +209,113 @@ describe("Flowise's Agentflow V2 templates", () => {
       'generate_final_answer: the final answer',
     ]);
     expect(state).toMatchObject({ next: 'FINISH', instruction: 'task 3' });
+  });
+});
+
+describe('a Human Input node', () => {
+  /** Draft → ask → proceed: publish; reject: back to the draft (with the feedback). */
+  const review: Flow = {
+    name: 'review',
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'writer', type: 'agent', instruction: 'Write. Notes: {{output}}' },
+      { id: 'ask', type: 'humanInput', label: 'Check', description: 'Send "{{output}}"?' },
+      { id: 'again', type: 'loop', to: 'writer', maxLoops: 3 },
+      { id: 'sent', type: 'reply', message: 'Sent: {{nodes.writer}} ({{output}})' },
+    ],
+    edges: [
+      { from: 'start', to: 'writer' },
+      { from: 'writer', to: 'ask' },
+      { from: 'ask', to: 'sent', when: 'proceed' },
+      { from: 'ask', to: 'again', when: 'reject' },
+    ],
+  };
+  const requestOf = (events: readonly Event[]) =>
+    events
+      .flatMap((event) => event.content?.parts ?? [])
+      .map((part) => part.functionCall)
+      .findLast((call) => call?.name === 'adk_request_confirmation')!;
+
+  it('asks as an approval, across a reload; a reject with feedback loops back, a proceed goes on', async () => {
+    expect(validateFlow(review)).toEqual([]);
+    const drafts: string[] = [];
+    const model = () =>
+      nodeModel({
+        writer: (request) => {
+          drafts.push(request.systemInstruction ?? '');
+          return `draft ${drafts.length}`;
+        },
+      });
+    let services = openIndexedDb(freshDbName());
+    try {
+      const first = await openRunnerSession(services, compileFlow(review, { model: model() }), {
+        resumable: true,
+      });
+      const asked = await first.run('a post');
+      const request = requestOf(asked);
+      expect(request.args).toMatchObject({
+        originalFunctionCall: { name: 'human_input', args: { input: 'draft 1' } },
+        toolConfirmation: { hint: 'Send "draft 1"?' },
+      });
+      expect(asked.find((event) => event.longRunningToolIds?.length)?.author).toBe('ask');
+      expect(pendingApprovals(asked).map((a) => [a.author, a.humanInput, a.hint, a.args])).toEqual([
+        ['ask', true, 'Send "draft 1"?', { input: 'draft 1' }],
+      ]);
+
+      // A reload: a new runner over the same database; the reject carries feedback.
+      services = await services.restart();
+      const again = await openRunnerSession(services, compileFlow(review, { model: model() }), {
+        resumable: true,
+      });
+      const answer = (id: string, confirmed: boolean, payload?: unknown) =>
+        collect(
+          again.runner.runAsync({
+            userId,
+            sessionId: first.sessionId,
+            newMessage: {
+              role: 'user',
+              parts: [
+                {
+                  functionResponse: {
+                    id,
+                    name: 'adk_request_confirmation',
+                    response: { confirmed, ...(payload ? { payload } : {}) },
+                  },
+                },
+              ],
+            },
+          }),
+        );
+      const rejected = await answer(request.id!, false, { feedback: 'shorter please' });
+      expect(nodePath(rejected)).toEqual(['again', 'writer', 'ask']);
+      expect(drafts.at(-1)).toContain('Notes: shorter please');
+      const proceeded = await answer(requestOf(rejected).id!, true);
+      expect(nodePath(proceeded)).toEqual(['sent']);
+      expect(replies(proceeded)).toEqual(['sent: Sent: draft 2 (draft 2)']);
+    } finally {
+      services.close();
+    }
+  });
+
+  it('comes over from Flowise V2 with its proceed and reject edges', () => {
+    const { flow } = byName('Human In The Loop');
+    const ask = flow.nodes.find((node) => node.type === 'humanInput')!;
+    expect(ask).toMatchObject({
+      label: 'Human Input 0',
+      description: 'Are you sure you want to proceed?',
+    });
+    expect(flow.edges.filter((edge) => edge.from === ask.id)).toEqual([
+      { from: ask.id, to: 'loop_back_to_agent', when: 'reject' },
+      { from: ask.id, to: 'email_subject_body', when: 'proceed' },
+    ]);
+  });
+
+  it('refuses an edge out of it that is neither proceed nor reject', () => {
+    const wrong = {
+      ...review,
+      edges: [...review.edges.slice(0, 2), { from: 'ask', to: 'sent', when: 'yes' }],
+    };
+    expect(validateFlow(wrong).map((problem) => problem.nodeId)).toContain('ask');
   });
 });
 

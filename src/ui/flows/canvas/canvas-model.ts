@@ -62,6 +62,7 @@ export const PALETTE: readonly { type: FlowNodeType; label: string; hint: string
   { type: 'loop', label: 'Loop', hint: 'Goes back to an earlier node' },
   { type: 'end', label: 'End', hint: 'Where a run ends' },
   { type: 'reply', label: 'Direct Reply', hint: 'Answers with a message, and ends' },
+  { type: 'humanInput', label: 'Human Input', hint: 'The user proceeds or rejects' },
 ];
 
 /** Whether `value` is a flow the canvas can draw (an object with a list of nodes). */
@@ -178,7 +179,10 @@ export function addNode(
   type: FlowNodeType,
   position: Point,
 ): { flow: LooseFlow; id: string } {
-  const id = freeId(flow, type === 'conditionAgent' ? 'condition_agent' : type);
+  const id = freeId(
+    flow,
+    type === 'conditionAgent' ? 'condition_agent' : type === 'humanInput' ? 'human_input' : type,
+  );
   const node: LooseNode = { id, type, ...TEMPLATES[type], position: rounded(position) };
   return { flow: { ...flow, nodes: [...flow.nodes, node] }, id };
 }
@@ -194,6 +198,7 @@ const TEMPLATES: Record<FlowNodeType, Record<string, unknown>> = {
   loop: { to: '' },
   end: {},
   reply: { message: '' },
+  humanInput: { description: '' },
 };
 
 /** The flow with the nodes moved to the positions given (others keep theirs). */
