@@ -27,6 +27,7 @@ import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
 import {
   Importer,
   TOOL_NAMES,
+  dropStackedPositions,
   isRecord,
   text,
   withPosition,
@@ -66,6 +67,7 @@ export function importAgentflowV2(
     const made = v2.convert(node);
     if (made) flowNodes.push(withPosition(made, node.position));
   }
+  dropStackedPositions(flowNodes);
   const kept = new Map(flowNodes.map((node) => [node.id, node]));
   const flowEdges: FlowEdge[] = [];
   const seen = new Set<string>();

@@ -13,6 +13,7 @@ import { NODE_CONVERTERS } from './converters.ts';
 import { importAgentflowV2, isAgentflowV2 } from './agentflow-v2.ts';
 import {
   Importer,
+  dropStackedPositions,
   isRecord,
   text,
   withPosition,
@@ -154,10 +155,7 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
       );
     }
   }
-  // Positions all in one place (a file written by hand, or by a tool) draw nothing useful: the
-  // canvas lays such a flow out itself.
-  const places = new Set(flowNodes.map((node) => `${node.position?.x},${node.position?.y}`));
-  if (flowNodes.length > 1 && places.size === 1) for (const node of flowNodes) delete node.position;
+  dropStackedPositions(flowNodes);
   const kept = new Map(flowNodes.map((node) => [node.id, node]));
   const byFlowiseId = new Map(nodes.map((node) => [node.id, node]));
   const edges: FlowEdge[] = [];

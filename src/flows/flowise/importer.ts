@@ -312,3 +312,12 @@ export function withPosition<Node extends { position?: { x: number; y: number } 
   if (!isRecord(at) || !Number.isFinite(at.x) || !Number.isFinite(at.y)) return node;
   return { ...node, position: { x: Math.round(at.x as number), y: Math.round(at.y as number) } };
 }
+
+/**
+ * Positions all in one place (a file written by hand, or by a tool) draw nothing useful: the
+ * canvas lays such a flow out itself.
+ */
+export function dropStackedPositions(nodes: { position?: { x: number; y: number } }[]): void {
+  const places = new Set(nodes.map((node) => `${node.position?.x},${node.position?.y}`));
+  if (nodes.length > 1 && places.size === 1) for (const node of nodes) delete node.position;
+}

@@ -1,16 +1,19 @@
 import { useState } from 'preact/hooks';
 import type { PendingApproval } from './approvals-model.ts';
 import { LongText } from '../common/LongText.tsx';
+import { Author } from './ChatMessage.tsx';
 
 interface Props {
   approvals: PendingApproval[];
+  /** The names shown for authors, by identifier (a flow's node labels). */
+  authors?: ReadonlyMap<string, string> | undefined;
   disabled: boolean;
   onAnswer: (requestId: string, confirmed: boolean, payload?: unknown) => void;
   /** Approves, and lets the tool run from now on without asking (its policy: always). */
   onAllowAlways?: (requestId: string, toolName: string) => void;
 }
 
-export function Approvals({ approvals, disabled, onAnswer, onAllowAlways }: Props) {
+export function Approvals({ approvals, authors, disabled, onAnswer, onAllowAlways }: Props) {
   if (approvals.length === 0) return null;
   return (
     <section class="approvals" aria-label="Pending approvals">
@@ -20,6 +23,7 @@ export function Approvals({ approvals, disabled, onAnswer, onAllowAlways }: Prop
           <ApprovalItem
             key={approval.requestId}
             approval={approval}
+            authors={authors}
             disabled={disabled}
             onAnswer={onAnswer}
             onAllowAlways={onAllowAlways}
@@ -35,6 +39,7 @@ const APPROVAL_CHARS = 2000;
 
 function ApprovalItem({
   approval,
+  authors,
   disabled,
   onAnswer,
   onAllowAlways,
@@ -51,7 +56,7 @@ function ApprovalItem({
       {human ? (
         input !== undefined && (
           <p>
-            <strong>{approval.author}</strong> asks about{' '}
+            <Author name={approval.author} names={authors} /> asks about{' '}
             <LongText
               as="code"
               value={input}
@@ -62,7 +67,8 @@ function ApprovalItem({
         )
       ) : (
         <p>
-          <strong>{approval.author}</strong> wants to call <code>{approval.toolName}</code> with{' '}
+          <Author name={approval.author} names={authors} /> wants to call{' '}
+          <code>{approval.toolName}</code> with{' '}
           <LongText
             as="code"
             value={approval.args}

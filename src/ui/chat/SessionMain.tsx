@@ -85,6 +85,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
       {approvals && (
         <Approvals
           approvals={approvals}
+          authors={props.messageContext.authors}
           disabled={locked}
           onAnswer={actions.answer}
           // Policies apply to the tools of the agent builder's agents and of flows.
