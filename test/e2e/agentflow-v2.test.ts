@@ -93,6 +93,8 @@ it('imports an Agentflow V2 flow, and its Human Input asks, waits across a reloa
   await page.reload();
   await waitReady(page);
   await card.getByText('Publish this post?').waitFor();
+  // The Flow panel says where the run waits, by the node's name.
+  await region(page, 'Flow').getByText('Waiting for you at Review').waitFor();
   await card.getByRole('button', { name: 'Proceed' }).click();
   await page
     .locator('.chat .message')

@@ -56,7 +56,7 @@ function FlowPanelView({ shown, progress, waiting, focus }: Props) {
       />
       <p class="hint flow-status" aria-live="polite">
         {current.length > 0
-          ? `${capitalised(progressWord(running, waiting))} ${current.join(', ')}`
+          ? `${capitalised(progressWord(running, waiting))} ${nodeNames(flow, current).join(', ')}`
           : visited.length > 0
             ? 'The last run went through the highlighted nodes.'
             : 'Send a message to run the flow.'}
@@ -66,5 +66,15 @@ function FlowPanelView({ shown, progress, waiting, focus }: Props) {
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Nodes as the canvas names them: by their labels, else their ids. */
+function nodeNames(flow: object, ids: readonly string[]): string[] {
+  const nodes = (flow as { nodes?: unknown }).nodes;
+  const list = Array.isArray(nodes) ? (nodes as { id?: unknown; label?: unknown }[]) : [];
+  return ids.map((id) => {
+    const label = list.find((node) => node?.id === id)?.label;
+    return typeof label === 'string' && label.trim() ? label : id;
+  });
+}
 
 export const FlowPanel = pure(FlowPanelView);
