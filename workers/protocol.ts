@@ -275,9 +275,8 @@ export interface RemoteSessionInfo {
 /** An ADK API server the user added (Settings → ADK servers). */
 export interface AdkServerInfo {
   id: string;
-  /** Base URL, e.g. http://localhost:8000 */
+  /** Base URL (http://localhost:8000), and the user its sessions are under (adk-web's: `user`). */
   url: string;
-  /** The user id its sessions are under (adk-web's default: `user`). */
   userId: string;
   /** Its apps, as /list-apps last said, and the graphs of those that are Workflows. */
   apps: string[];

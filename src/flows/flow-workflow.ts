@@ -14,16 +14,9 @@
 // - completions are stored one at a time: a node computes its state updates (an append reads the
 //   old value) only once the completion before it is stored.
 
-import { functionCallsOf, functionResponsesOf, textOf } from '../core/content.ts';
+import { textOf } from '../core/content.ts';
 import { FlowStepLimitError } from '../core/errors.ts';
-import { createEventActions, type Event, type ToolConfirmation } from '../core/event.ts';
-import { newFunctionCallId } from '../core/ids.ts';
-import {
-  HUMAN_INPUT_CALL,
-  REQUEST_CONFIRMATION_FUNCTION,
-  confirmationRequestEvent,
-  parseConfirmation,
-} from '../agents/confirmation.ts';
+import { createEventActions, type Event } from '../core/event.ts';
 import { setOwn } from '../core/state.ts';
 import type { BaseAgent } from '../agents/base-agent.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -32,7 +25,8 @@ import type { NodeContext } from '../workflow/node-context.ts';
 import { NODE_BRAND, START, type GraphNode } from '../workflow/nodes.ts';
 import { Workflow } from '../workflow/workflow.ts';
 import { chooseOutput } from './conditions.ts';
-import type { Flow, FlowEdge, FlowNode, HumanInputNode, LoopNode, StartNode } from './flow.ts';
+import type { Flow, FlowEdge, FlowNode, LoopNode, StartNode } from './flow.ts';
+import { askHuman } from './human-input.ts';
 import { DEFAULT_MAX_LOOPS, DEFAULT_MAX_STEPS } from './flow.ts';
 import {
   latestNodeOutput,
@@ -218,8 +212,14 @@ export class FlowWorkflow extends Workflow {
         return yield* this.loop(invocation, node, run, input);
       case 'end':
         return { output: input, targets: [] };
-      case 'humanInput':
-        return yield* this.humanInput(ctx, invocation, node, input, scope);
+      case 'humanInput': {
+        const answered = yield* askHuman(ctx, invocation, node, input, scope);
+        if (!answered) return undefined;
+        const targets = (this.flowGraph.edges.get(node.id) ?? [])
+          .filter((edge) => edge.when === (answered.proceed ? 'proceed' : 'reject'))
+          .map((edge) => edge.to);
+        return { output: answered.output, targets };
+      }
       case 'reply': {
         const text = renderTemplate(node.message, scope);
         yield invocation.createEvent({
@@ -264,52 +264,6 @@ export class FlowWorkflow extends Workflow {
         };
       }
     }
-  }
-
-  /**
-   * Human Input: asks the user, as every approval is asked (an `adk_request_confirmation` call
-   * whose hint is the description), and waits; once answered, proceeds or rejects, the user's
-   * feedback (if any) its output.
-   */
-  private *humanInput(
-    ctx: NodeContext,
-    invocation: InvocationContext,
-    node: HumanInputNode,
-    input: unknown,
-    scope: TemplateScope,
-  ): Generator<Event, NodeResult | undefined> {
-    const targets = (answer: string) =>
-      (this.flowGraph.edges.get(node.id) ?? [])
-        .filter((edge) => edge.when === answer)
-        .map((edge) => edge.to);
-    if (!ctx.resumed) {
-      const original = {
-        id: newFunctionCallId(),
-        name: HUMAN_INPUT_CALL,
-        args: input === undefined ? {} : { input },
-      };
-      const hint = renderTemplate(node.description, scope);
-      const request = confirmationRequestEvent(invocation, [original], {
-        [original.id]: { hint, confirmed: false },
-      })!;
-      request.author = node.id;
-      yield request;
-      return undefined;
-    }
-    const answer = humanAnswer(
-      node.id,
-      invocation.resumeEvents().map(({ event }) => event),
-      ctx.resumed.from,
-    );
-    if (!answer) {
-      ctx.interruptIds.push(...ctx.resumed.open);
-      return undefined;
-    }
-    const feedback = feedbackOf(answer.payload);
-    return {
-      output: feedback ?? input,
-      targets: targets(answer.confirmed ? 'proceed' : 'reject'),
-    };
   }
 
   /** Start: the state's defaults on a new session, and moderation of the user's message. */
@@ -394,34 +348,6 @@ class FlowStep implements GraphNode {
   run(ctx: NodeContext, input: unknown): AsyncGenerator<Event, void> {
     return this.flow().runStep(ctx, this.node, input);
   }
-}
-
-/** The user's answer to the latest request of a Human Input node, in the log from `from` on. */
-function humanAnswer(
-  nodeId: string,
-  log: readonly Event[],
-  from: number,
-): ToolConfirmation | undefined {
-  const events = log.slice(from);
-  const request = events
-    .filter((event) => event.author === nodeId)
-    .flatMap((event) => functionCallsOf(event.content))
-    .findLast((call) => call.name === REQUEST_CONFIRMATION_FUNCTION);
-  if (!request?.id) return undefined;
-  const response = events
-    .filter((event) => event.author === 'user')
-    .flatMap((event) => functionResponsesOf(event.content))
-    .find((answer) => answer.id === request.id);
-  return response && parseConfirmation(response.response);
-}
-
-/** The user's feedback: a text, or Flowise's `{ feedback }`. */
-function feedbackOf(payload: unknown): string | undefined {
-  const feedback =
-    typeof payload === 'object' && payload !== null && 'feedback' in payload
-      ? (payload as { feedback: unknown }).feedback
-      : payload;
-  return typeof feedback === 'string' && feedback.trim() ? feedback : undefined;
 }
 
 /** The branch the flow itself runs on (a node on it has no branch of its own). */

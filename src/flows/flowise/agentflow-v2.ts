@@ -11,22 +11,10 @@
 // parts: each is named in the report, never dropped without a word, and so are the edges through
 // it.
 
-import type {
-  ConditionOperation,
-  ConditionRule,
-  Flow,
-  FlowEdge,
-  FlowNode,
-  HistoryMode,
-  OutputField,
-  OutputFieldType,
-  UpdateState,
-} from '../flow.ts';
+import type { Flow, FlowEdge, FlowNode } from '../flow.ts';
 import { DEFAULT_MAX_LOOPS, HUMAN_ANSWERS, flowAgentName } from '../flow.ts';
-import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
 import {
   Importer,
-  TOOL_NAMES,
   dropStackedPositions,
   isRecord,
   text,
@@ -34,7 +22,8 @@ import {
   type FlowiseEdge,
   type FlowiseNode,
 } from './importer.ts';
-import { htmlText, v2Text } from './v2-text.ts';
+import { htmlText } from './v2-text.ts';
+import { V2Fields, rows, type Inputs } from './v2-fields.ts';
 
 /** What the V2 nodes this part does not bring over are, as the report names them. */
 const NOT_YET: Record<string, string> = {
@@ -50,8 +39,6 @@ const NOT_YET: Record<string, string> = {
 export function isAgentflowV2(nodes: readonly FlowiseNode[]): boolean {
   return nodes.some((node) => node.data.name === 'startAgentflow');
 }
-
-type Inputs = Record<string, unknown>;
 
 /** A V2 flow as a Trellis flow, with the report of what changed on the way. */
 export function importAgentflowV2(
@@ -111,25 +98,24 @@ export const BROUGHT_OVER: ReadonlySet<string> = new Set([
   'humanInputAgentflow',
 ]);
 
-class V2 {
-  /** Flowise's ids of the nodes that become nodes here (a mention of another stays text). */
-  private readonly kept: Set<string>;
+/** The node converters; the fields they share are read by V2Fields. */
+class V2 extends V2Fields {
   private readonly flowiseIds: Set<string>;
 
-  constructor(
-    private readonly im: Importer,
-    nodes: readonly FlowiseNode[],
-  ) {
-    this.flowiseIds = new Set(nodes.map((node) => node.id));
-    this.kept = new Set(
-      nodes
-        .filter(
-          (node) =>
-            BROUGHT_OVER.has(node.data.name) &&
-            typeof (node as { parentNode?: unknown }).parentNode !== 'string',
-        )
-        .map((node) => node.id),
+  constructor(im: Importer, nodes: readonly FlowiseNode[]) {
+    super(
+      im,
+      new Set(
+        nodes
+          .filter(
+            (node) =>
+              BROUGHT_OVER.has(node.data.name) &&
+              typeof (node as { parentNode?: unknown }).parentNode !== 'string',
+          )
+          .map((node) => node.id),
+      ),
     );
+    this.flowiseIds = new Set(nodes.map((node) => node.id));
   }
 
   convert(node: FlowiseNode): FlowNode | undefined {
@@ -287,222 +273,4 @@ class V2 {
     if (inputs['startEphemeralMemory'] === true)
       this.im.note(node.id, 'changed', 'its ephemeral memory: each run sees the whole session');
   }
-
-  /** A model node's messages (and its user message) as its instruction. */
-  private messages(node: FlowiseNode, messages: unknown, userMessage: unknown): string {
-    const parts: string[] = [];
-    let others = false;
-    for (const row of rows(messages)) {
-      const content = this.text(node, row['content'], 'a message');
-      if (!content) continue;
-      const role = text(row['role']);
-      if (role === 'system' || role === 'developer') parts.push(content);
-      else {
-        others = true;
-        parts.push(`${role === 'assistant' ? 'Assistant' : 'User'}: ${content}`);
-      }
-    }
-    const user = this.text(node, userMessage, 'its input message');
-    if (user) {
-      others = true;
-      parts.push(user);
-    }
-    if (others)
-      this.im.note(
-        node.id,
-        'changed',
-        'its user and assistant messages are added to its instruction (a Trellis node speaks to its model through its instruction)',
-      );
-    return parts.join('\n\n');
-  }
-
-  private memory(node: FlowiseNode, enabled: unknown, type: unknown): { history?: HistoryMode } {
-    if (enabled === false) return { history: 'none' };
-    if (type && type !== 'allMessages')
-      this.im.note(
-        node.id,
-        'changed',
-        `its memory "${String(type)}" becomes the whole conversation (Trellis's "all")`,
-      );
-    return {};
-  }
-
-  private structuredOutput(node: FlowiseNode, value: unknown): OutputField[] {
-    const fields: OutputField[] = [];
-    for (const row of rows(value)) {
-      const key = text(row['key']).trim();
-      if (!key) continue;
-      const type = OUTPUT_TYPES[text(row['type'])];
-      if (!type) {
-        this.im.note(
-          node.id,
-          'dropped',
-          `structured output ${key}: type "${text(row['type'])}" has no Trellis counterpart`,
-        );
-        continue;
-      }
-      const description = text(row['description']).trim();
-      const values = text(row['enumValues'])
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean);
-      if (type === 'json' && text(row['jsonSchema']).trim())
-        this.im.note(
-          node.id,
-          'changed',
-          `structured output ${key}: its JSON schema is described, not enforced`,
-        );
-      fields.push({
-        key,
-        type,
-        ...(type === 'enum' ? { enum: values } : {}),
-        ...(description ? { description } : {}),
-      });
-    }
-    return fields;
-  }
-
-  private updateState(node: FlowiseNode, value: unknown): { updateState?: UpdateState } {
-    const update: UpdateState = {};
-    for (const row of rows(value)) {
-      const key = text(row['key']).trim();
-      if (key) update[key] = this.text(node, row['value'], `state ${key}`);
-    }
-    return Object.keys(update).length > 0 ? { updateState: update } : {};
-  }
-
-  private tools(
-    node: FlowiseNode,
-    value: unknown,
-  ): { tools?: string[]; requireApproval?: boolean } {
-    const tools: string[] = [];
-    let approval = false;
-    for (const row of rows(value)) {
-      const flowiseName = text(row['agentSelectedTool']);
-      const name = TOOL_NAMES[flowiseName];
-      if (name && BUILTIN_TOOL_NAMES.includes(name)) {
-        tools.push(name);
-        if (row['agentSelectedToolRequiresHumanInput'] === true) approval = true;
-      } else
-        this.im.note(
-          node.id,
-          'dropped',
-          `tool "${flowiseName}" has no Trellis counterpart: give the node one of yours (a tool server's, in Settings → Tool servers)`,
-        );
-    }
-    return {
-      ...(tools.length > 0 ? { tools } : {}),
-      ...(approval ? { requireApproval: true } : {}),
-    };
-  }
-
-  private knowledge(node: FlowiseNode, inputs: Inputs): void {
-    const stores = [
-      ...rows(inputs['agentKnowledgeDocumentStores']),
-      ...rows(inputs['agentKnowledgeVSEmbeddings']),
-    ];
-    if (stores.length > 0)
-      this.im.note(
-        node.id,
-        'dropped',
-        'its knowledge (document stores, vector stores) does not come over yet (issue 34)',
-      );
-  }
-
-  private model(node: FlowiseNode, model: unknown, config: unknown): Record<string, never> {
-    const modelName = isRecord(config) ? text(config['modelName']) : '';
-    if (text(model))
-      this.im.note(
-        node.id,
-        'changed',
-        `its chat model (${text(model)}${modelName ? `, ${modelName}` : ''}) becomes the provider you choose for the flow`,
-      );
-    return {};
-  }
-
-  private rules(node: FlowiseNode, value: unknown): ConditionRule[] {
-    return rows(value).map((row, index) => {
-      const type = text(row['type']) || 'string';
-      const operation = OPERATIONS[`${type}:${text(row['operation'])}`];
-      if (!operation)
-        this.im.note(
-          node.id,
-          'changed',
-          `condition ${index}: "${text(row['operation'])}" on a ${type} is read as "is"`,
-        );
-      const compared = this.text(node, row['value2'], `condition ${index}`);
-      return {
-        variable: this.text(node, row['value1'], `condition ${index}`),
-        operation: operation ?? 'is',
-        ...(operation === 'isEmpty' || operation === 'isNotEmpty'
-          ? {}
-          : {
-              value:
-                type === 'number' && compared !== '' && !Number.isNaN(Number(compared))
-                  ? Number(compared)
-                  : compared,
-            }),
-        output: `Condition ${index}`,
-      };
-    });
-  }
-
-  /** A field's text, its variables made templates; what has none is reported. */
-  private text(node: FlowiseNode, value: unknown, where: string): string {
-    const made = v2Text(value, (flowiseId) =>
-      this.kept.has(flowiseId) ? this.im.idOf(flowiseId) : undefined,
-    );
-    for (const unknown of made.unknown)
-      this.im.note(
-        node.id,
-        'dropped',
-        `${where}: "{{ ${unknown} }}" has no Trellis template; kept as text`,
-      );
-    return made.text;
-  }
-}
-
-/** V2's structured output types as Trellis's. */
-const OUTPUT_TYPES: Record<string, OutputFieldType> = {
-  string: 'string',
-  stringArray: 'stringArray',
-  number: 'number',
-  boolean: 'boolean',
-  enum: 'enum',
-  jsonArray: 'json',
-};
-
-/** V2's condition operations (by the type they compare) as Trellis's. */
-const OPERATIONS: Record<string, ConditionOperation> = {
-  'string:equal': 'is',
-  'string:notEqual': 'isNot',
-  'string:contains': 'contains',
-  'string:notContains': 'notContains',
-  'string:startsWith': 'startsWith',
-  'string:endsWith': 'endsWith',
-  'string:regex': 'regex',
-  'string:isEmpty': 'isEmpty',
-  'string:notEmpty': 'isNotEmpty',
-  'number:equal': 'equalTo',
-  'number:notEqual': 'notEqualTo',
-  'number:larger': 'greaterThan',
-  'number:largerEqual': 'greaterOrEqual',
-  'number:smaller': 'lessThan',
-  'number:smallerEqual': 'lessOrEqual',
-  'number:isEmpty': 'isEmpty',
-  'number:notEmpty': 'isNotEmpty',
-  'boolean:equal': 'is',
-  'boolean:notEqual': 'isNot',
-};
-
-function rows(value: unknown): Record<string, unknown>[] {
-  let parsed = value;
-  if (typeof value === 'string' && value.trim().startsWith('[')) {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
-  return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
 }
