@@ -13,12 +13,10 @@ import {
   IndexedDbArtifactService,
   IndexedDbSessionService,
   InvalidRequestError,
-  InvocationNotFoundError,
   Runner,
   SessionNotFoundError,
   isUserArtifact,
   type BaseAgent,
-  type Content,
   type HttpModelOptions,
   type Part,
 } from '../src/index.ts';
@@ -55,7 +53,7 @@ import { AppRemote } from './remote/remote.ts';
 import { AppStateEdits } from './sessions/state-edits.ts';
 import { isRemoteId, localOnly } from './remote/adk-servers.ts';
 import { AppRewinds } from './runs/rewinds.ts';
-import { AppRuns } from './runs/runs.ts';
+import { AppRuns, turnFirstEvent } from './runs/runs.ts';
 import { AppTraces } from './traces.ts';
 import { AppBackup } from './backups/backups.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
@@ -174,8 +172,8 @@ export class AppRuntime {
       broadcast: options.broadcast,
       runnerFor: (sessionId: string) => this.runnerFor(sessionId),
       meta: (sessionId: string) => this.meta(sessionId),
-      firstMessage: (sessionId: string, invocationId: string) =>
-        this.firstMessage(sessionId, invocationId),
+      firstEvent: (sessionId: string, invocationId: string) =>
+        turnFirstEvent(this.sessions, sessionId, invocationId),
     };
     this.runs = new AppRuns({ ...lent, agents: this.agentList, remote: this.remote });
     this.rewinds = new AppRewinds(lent);
@@ -279,18 +277,6 @@ export class AppRuntime {
   readLog(sessionId: string, fromSeq: number, limit: number): Promise<LogPage> {
     if (isRemoteId(sessionId)) return this.remote.logPage(sessionId, fromSeq, limit);
     return this.openings.logPage(sessionId, fromSeq, limit);
-  }
-
-  /** The content of a turn's first event (its user's message), read without the log. */
-  private async firstMessage(
-    sessionId: string,
-    invocationId: string,
-  ): Promise<Content | undefined> {
-    const key = this.key(sessionId);
-    const checkpoint = await this.sessions.getInvocationCheckpoint({ ...key, invocationId });
-    if (!checkpoint) throw new InvocationNotFoundError(invocationId, sessionId);
-    const page = await this.sessions.listEvents({ ...key, fromSeq: checkpoint.firstSeq, limit: 1 });
-    return page?.entries[0]?.event.content;
   }
 
   loadArtifact(sessionId: string, filename: string, version?: number): Promise<Part | undefined> {

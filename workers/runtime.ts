@@ -43,14 +43,16 @@ const api = {
   sessionUsage: (sessionId: string) => runtime.sessionUsage(sessionId),
   readLog: (sessionId: string, fromSeq: number, limit: number) =>
     runtime.readLog(sessionId, fromSeq, limit),
+  /** `form`: a flow's start form's values by field name (the worker checks them: runs/runs.ts). */
   send: (
     sessionId: string,
     text: string,
     onEvent: EventListener,
     attachments?: OutgoingAttachment[],
+    form?: Record<string, unknown>,
   ) =>
     withPartialBatches(onEvent, (listener) =>
-      runtime.runs.send(sessionId, text, listener, attachments),
+      runtime.runs.send(sessionId, text, listener, attachments, form),
     ),
   stop: (sessionId: string) => runtime.runs.stop(sessionId),
   rewind: (sessionId: string, invocationId: string) =>

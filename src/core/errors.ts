@@ -67,6 +67,12 @@ export class FlowStepLimitError extends Error {
   }
 }
 
+/** A flow node that was given what it cannot work with (an Iteration's input that is no list). */
+export class InvalidFlowInputError extends Error {
+  override name = 'InvalidFlowInputError' as const;
+  readonly code = 'INVALID_FLOW_INPUT';
+}
+
 /** A workflow node ran past its `timeout` (ADK 2.0's name and message). */
 export class NodeTimeoutError extends Error {
   override name = 'NodeTimeoutError' as const;
@@ -178,6 +184,50 @@ export class KeysLockedError extends Error {
   override name = 'KeysLockedError' as const;
 }
 
+/** Why a flow's HTTP node got no usable answer (`HttpNodeError.reason`). */
+export type HttpNodeFailure =
+  'invalid-request' | 'unreachable' | 'status' | 'timeout' | 'too-large' | 'cut-off';
+
+/**
+ * A flow's HTTP node got no usable answer: its request was invalid (nothing was sent), the server
+ * could not be reached, answered with a status of 400 or more (`status`), took too long, sent too
+ * much, or closed the connection mid-answer. Messages name the URL by its origin and path only:
+ * never its query, its credentials or a header's value.
+ */
+export class HttpNodeError extends Error {
+  override name = 'HttpNodeError' as const;
+  constructor(
+    readonly reason: HttpNodeFailure,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Why a flow's Custom Function node gave no value (`CodeNodeError.reason`). */
+export type CodeNodeFailure = 'timeout' | 'memory' | 'error' | 'result';
+
+/**
+ * A flow's Custom Function node (its code, run in a sandbox) gave no value: it ran past its time
+ * limit or used more than its memory limit (and was stopped), did not parse, threw, awaited what
+ * never came (`error`), or returned what is not JSON (`result`). `line` is the code's line the
+ * error names, when it names one; `logs`, what the code printed before it failed. A Stop is no
+ * CodeNodeError: the call rejects with an AbortError.
+ */
+export class CodeNodeError extends Error {
+  override name = 'CodeNodeError' as const;
+  constructor(
+    readonly reason: CodeNodeFailure,
+    message: string,
+    readonly line?: number,
+    readonly logs: readonly string[] = [],
+  ) {
+    super(message);
+  }
+}
+
 const NAMES = [
   'SessionNotFoundError',
   'SessionExistsError',
@@ -200,6 +250,8 @@ const NAMES = [
   'InvalidSessionFileError',
   'SessionBusyError',
   'KeysLockedError',
+  'HttpNodeError',
+  'CodeNodeError',
 ] as const;
 
 export type TrellisErrorName = (typeof NAMES)[number];

@@ -154,6 +154,8 @@ export interface FlowAgentTools {
   /** By the name nodes use (`Server/tool`): toolsets listed when the flow runs. */
   tools?: Readonly<Record<string, BaseTool | BaseToolset>>;
   policyOf?: PolicyLookup;
+  /** The other flows its Execute Flow nodes run, by name. */
+  flows?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -176,5 +178,6 @@ export function createFlowAgent(
     models,
     tools,
     ...(extra.policyOf ? { policyOf: extra.policyOf } : {}),
+    ...(extra.flows ? { flows: extra.flows } : {}),
   });
 }

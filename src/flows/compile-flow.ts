@@ -8,7 +8,8 @@ import type { BaseLlm, JsonSchema } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { MappedToolset, isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { PolicyTool, type PolicyLookup } from '../tools/tool-policy.ts';
-import { FlowWorkflow, flowScope, type FlowGraph } from './flow-workflow.ts';
+import { FlowWorkflow, type FlowGraph } from './flow-workflow.ts';
+import { flowScope } from './flow-scope.ts';
 import { nodeInput } from './flow-events.ts';
 import {
   flowAgentName,
@@ -16,13 +17,17 @@ import {
   type FlowEdge,
   type FlowNode,
   type HistoryMode,
+  type SubflowNode,
 } from './flow.ts';
 import { reachability } from './frontier.ts';
 import { historySelector } from './history.ts';
 import { ApprovalRequiredTool, ModelNodeAgent, ToolNodeAgent } from './node-agents.ts';
 import { outputInstruction, outputSchema, parseStructuredOutput } from './structured-output.ts';
-import { renderTemplate } from './templates.ts';
+import { SubflowAgent, prefixedFlow } from './subflow.ts';
+import { evaluateTemplate, renderTemplate } from './templates.ts';
+import { setOwn } from '../core/state.ts';
 import { assertValidFlow } from './validate.ts';
+import { iterationEnds } from './validate-v2.ts';
 
 export { flowAgentName } from './flow.ts';
 
@@ -38,6 +43,8 @@ export interface CompileFlowOptions {
   tools?: Readonly<Record<string, BaseTool | BaseToolset>> | readonly BaseTool[];
   /** The user's approval policies: every tool of the flow is under them (they beat a node's rule). */
   policyOf?: PolicyLookup;
+  /** The other flows an Execute Flow node may run, by name (compiled with these same options). */
+  flows?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -46,11 +53,21 @@ export interface CompileFlowOptions {
  * identifier (see flowAgentName).
  */
 export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAgent {
+  return compileWithin(input, options, []);
+}
+
+/** `running`: the flows whose Execute Flow nodes lead here (a flow may not run itself). */
+function compileWithin(
+  input: unknown,
+  options: CompileFlowOptions,
+  running: readonly string[],
+): FlowWorkflow {
   const tools = toolMap(options.tools);
   const models = options.models ?? {};
   const flow = assertValidFlow(input, {
     tools: [...tools.keys()],
     models: Object.keys(models),
+    ...(options.flows ? { flows: Object.keys(options.flows) } : {}),
   });
   const name = flowAgentName(flow.name);
   if (flow.nodes.some((node) => node.id === name)) {
@@ -67,9 +84,15 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
     edges.set(edge.from, [...(edges.get(edge.from) ?? []), edge]);
     successors.set(edge.from, [...(successors.get(edge.from) ?? []), edge.to]);
   }
+  const iterations = iterationEntries(flow);
   for (const node of flow.nodes) {
-    if (node.type === 'loop')
-      successors.set(node.id, [...(successors.get(node.id) ?? []), node.to]);
+    const more = [
+      ...(node.type === 'loop' ? [node.to] : []),
+      ...(iterations.get(node.id) ?? []),
+      // Any node inside an Iteration may end its item, and so lead back to the Iteration.
+      ...(node.parent ? [node.parent] : []),
+    ];
+    if (more.length > 0) successors.set(node.id, [...(successors.get(node.id) ?? []), ...more]);
   }
   const nodes = new Map(flow.nodes.map((node) => [node.id, node]));
   const agents = new Map<string, BaseAgent>();
@@ -82,16 +105,41 @@ export function compileFlow(input: unknown, options: CompileFlowOptions): BaseAg
     models,
     defaultModel,
     policyOf: options.policyOf,
+    subflow: (node) => {
+      const chain = [...(running.length === 0 ? [flow.name] : running), node.flow];
+      if (chain.slice(0, -1).includes(node.flow))
+        throw new FlowValidationError([
+          {
+            nodeId: node.id,
+            message: `running flow "${node.flow}" here would run it inside itself (${chain.join(' → ')})`,
+          },
+        ]);
+      const other = options.flows?.[node.flow];
+      const inner = compileWithin(prefixedFlow(other as Flow, node.id), options, chain);
+      return new SubflowAgent(node.id, inner, name, (ctx) =>
+        node.input === undefined
+          ? undefined
+          : renderTemplate(node.input, scopeOf(ctx, build, node)),
+      );
+    },
   };
   for (const node of flow.nodes) {
     const agent = nodeAgent(node, build);
     if (agent) agents.set(node.id, agent);
   }
-  const graph: FlowGraph = { flow, nodes, edges, reach: reachability(successors), agents };
+  const graph: FlowGraph = {
+    flow,
+    nodes,
+    edges,
+    reach: reachability(successors),
+    agents,
+    iterations,
+  };
   return new FlowWorkflow(name, graph);
 }
 
 interface NodeBuild {
+  subflow: (node: SubflowNode) => BaseAgent;
   flow: Flow;
   name: string;
   nodes: ReadonlyMap<string, FlowNode>;
@@ -119,6 +167,30 @@ function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
         flowName: build.name,
         tools: pick(node.tools, node.requireApproval, node.approvalPrompt),
       });
+    case 'toolCall': {
+      const found = node.tool ? build.tools.get(node.tool) : undefined;
+      // A tool server's tool is listed by its own name (after `Server/`).
+      const callName = !found
+        ? ''
+        : isToolset(found)
+          ? node.tool.slice(node.tool.lastIndexOf('/') + 1)
+          : found.name;
+      return new ToolNodeAgent({
+        name: node.id,
+        flowName: build.name,
+        tools: node.tool ? pick([node.tool], node.requireApproval, node.approvalPrompt) : [],
+        ownCall: (ctx) => {
+          if (!callName) return undefined;
+          const scope = scopeOf(ctx, build, node);
+          const args: Record<string, unknown> = {};
+          for (const [key, template] of Object.entries(node.args ?? {}))
+            setOwn(args, key, evaluateTemplate(template, scope));
+          return { name: callName, args };
+        },
+      });
+    }
+    case 'subflow':
+      return build.subflow(node);
     case 'agent':
       return new LlmAgent({
         ...modelNode(node, build, node.instruction),
@@ -162,27 +234,40 @@ function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
 
 /** The options every model-calling node shares: its model, templated instruction and history. */
 function modelNode(
-  node: FlowNode & { model?: string; history?: HistoryMode },
+  node: FlowNode & { model?: string; history?: HistoryMode; historyWindow?: number },
   build: NodeBuild,
   instruction: string,
 ) {
   return {
     name: node.id,
     model: (node.model && build.models[node.model]) || build.defaultModel,
-    instruction: (ctx: InvocationContext) =>
-      renderTemplate(
-        instruction,
-        flowScope(
-          ctx,
-          build.name,
-          nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
-        ),
-      ),
-    history: historySelector(node.history ?? 'all', build.name),
+    instruction: (ctx: InvocationContext) => renderTemplate(instruction, scopeOf(ctx, build, node)),
+    history: historySelector(node.history ?? 'all', build.name, node.historyWindow),
     // A node hands on to the flow's next node, never to another agent.
     disallowTransferToParent: true,
     disallowTransferToPeers: true,
   };
+}
+
+/** Each Iteration's first nodes: those inside it with no edge into them from inside. */
+function iterationEntries(flow: Flow): Map<string, string[]> {
+  const entries = new Map<string, string[]>();
+  for (const node of flow.nodes) {
+    if (node.type !== 'iteration') continue;
+    const inside = flow.nodes.filter((child) => child.parent === node.id).map((c) => c.id);
+    entries.set(node.id, iterationEnds(inside, flow.edges).entries);
+  }
+  return entries;
+}
+
+/** What a node's templates see while its agent runs: `{{output}}` is what led to it. */
+function scopeOf(ctx: InvocationContext, build: NodeBuild, node: FlowNode) {
+  return flowScope(
+    ctx,
+    build.name,
+    nodeInput(ctx.activeView.peek(), build.name, node.id, ctx.branch),
+    node.parent,
+  );
 }
 
 function scenarioSchema(scenarios: readonly string[]): JsonSchema {

@@ -57,6 +57,12 @@ export class FlowFrontier implements Frontier {
   }
 
   finished(name: string, child: NodeContext): void {
+    // The tokens the node's completion recorded (live, or read back on resume), with its output.
+    if (Array.isArray(child.next)) {
+      for (const next of child.next as FlowToken[])
+        this.waiting.push({ ...next, input: child.output });
+      return;
+    }
     const token = this.started.get(name) ?? { node: name };
     const route = child.route;
     const targets = (route === undefined ? [] : Array.isArray(route) ? route : [route]).map(String);
@@ -82,6 +88,7 @@ export function flowReading(flowName: string, nodeIds: ReadonlySet<string>): Run
       if (!completion) return {};
       return {
         route: completion.next.map((token) => token.node),
+        next: completion.next,
         ...(completion.output !== undefined ? { output: completion.output } : {}),
       };
     },

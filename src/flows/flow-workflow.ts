@@ -14,7 +14,6 @@
 // - completions are stored one at a time: a node computes its state updates (an append reads the
 //   old value) only once the completion before it is stored.
 
-import { textOf } from '../core/content.ts';
 import { FlowStepLimitError } from '../core/errors.ts';
 import { createEventActions, type Event } from '../core/event.ts';
 import { setOwn } from '../core/state.ts';
@@ -25,19 +24,18 @@ import type { NodeContext } from '../workflow/node-context.ts';
 import { NODE_BRAND, START, type GraphNode } from '../workflow/nodes.ts';
 import { Workflow } from '../workflow/workflow.ts';
 import { chooseOutput } from './conditions.ts';
-import type { Flow, FlowEdge, FlowNode, LoopNode, StartNode } from './flow.ts';
+import type { Flow, FlowEdge, FlowNode } from './flow.ts';
 import { askHuman } from './human-input.ts';
-import { DEFAULT_MAX_LOOPS, DEFAULT_MAX_STEPS } from './flow.ts';
-import {
-  latestNodeOutput,
-  flowCounters,
-  type NodeCheckpointState,
-  type NodeCompletionState,
-} from './flow-events.ts';
+import { iterate, iterationProgress, type IterationProgress } from './iteration.ts';
+import { runCodeNode, runHttpNode } from './request-nodes.ts';
+import { Serial, flowScope } from './flow-scope.ts';
+import { loopStep, startStep, type StepResult } from './control-steps.ts';
+import { DEFAULT_MAX_STEPS } from './flow.ts';
+import { flowCounters, type NodeCheckpointState, type NodeCompletionState } from './flow-events.ts';
 import { FlowFrontier, flowReading } from './flow-frontier.ts';
 import { successorTokens, type FlowToken, type Reachability } from './frontier.ts';
 import { nodeOutput, ranCalls } from './node-output.ts';
-import { defaultStateDelta, stateUpdates } from './reducers.ts';
+import { stateUpdates } from './reducers.ts';
 import { evaluateTemplate, renderTemplate, type TemplateScope } from './templates.ts';
 
 export interface FlowGraph {
@@ -46,8 +44,10 @@ export interface FlowGraph {
   /** Outgoing edges by node id. */
   edges: ReadonlyMap<string, readonly FlowEdge[]>;
   reach: Reachability;
-  /** The agents behind agent, llm, conditionAgent and tool nodes, by node id. */
+  /** The agents behind agent, llm, conditionAgent, tool, toolCall and subflow nodes, by id. */
   agents: ReadonlyMap<string, BaseAgent>;
+  /** Each Iteration's first nodes (those that start an item), by its id. */
+  iterations: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Counters shared by the node runs of one invocation of the flow. */
@@ -60,10 +60,10 @@ interface FlowRun {
 }
 
 /** What a node run decided: its output and where the flow goes next. */
-interface NodeResult {
-  output: unknown;
-  targets: string[];
-  stateDelta?: Record<string, unknown>;
+interface NodeResult extends StepResult {
+  /** An Iteration's: where it stands, and the tokens of its next item. */
+  progress?: IterationProgress | undefined;
+  tokens?: FlowToken[] | undefined;
 }
 
 export class FlowWorkflow extends Workflow {
@@ -93,8 +93,11 @@ export class FlowWorkflow extends Workflow {
     };
     // Only what the start node reaches is drawn in (a workflow refuses a node nothing reaches).
     const reached = (id: string) => id === startId || graph.reach(startId, id);
-    for (const node of graph.flow.nodes)
+    for (const node of graph.flow.nodes) {
       if (node.type === 'loop' && reached(node.id)) link(node.id, node.to);
+      for (const entry of graph.iterations.get(node.id) ?? []) link(node.id, entry);
+      if (node.parent && reached(node.id)) link(node.id, node.parent);
+    }
     for (const edge of graph.flow.edges) if (reached(edge.from)) link(edge.from, edge.to);
     super({
       name,
@@ -169,7 +172,11 @@ export class FlowWorkflow extends Workflow {
       node: node.id,
       ...(ctx.branch !== invocationBranch(ctx) ? { branch: ctx.branch! } : {}),
     };
-    const successors = successorTokens(token, result.targets, result.output, run.root);
+    // A node inside an Iteration with nowhere to go ends its item: back to the Iteration.
+    if (node.parent && result.targets.length === 0) result.targets = [node.parent];
+    const successors =
+      result.tokens ?? successorTokens(token, result.targets, result.output, run.root);
+    if (node.parent) this.backToIteration(invocation, node.parent, successors);
     const done = await run.completions.turn();
     try {
       const completion: NodeCompletionState = {
@@ -178,6 +185,7 @@ export class FlowWorkflow extends Workflow {
         loop_counts: { ...run.loopCounts },
         step: run.steps,
         ...(result.output !== undefined ? { output: result.output } : {}),
+        ...(result.progress ? { iteration: result.progress } : {}),
       };
       const stateDelta = { ...result.stateDelta, ...this.updates(invocation, node, result.output) };
       yield invocation.createEvent({
@@ -189,6 +197,7 @@ export class FlowWorkflow extends Workflow {
     }
     ctx.output = result.output;
     ctx.route = result.targets;
+    ctx.next = successors.map(withoutInput);
   }
 
   private async *runBody(
@@ -198,18 +207,18 @@ export class FlowWorkflow extends Workflow {
     input: unknown,
     run: FlowRun,
   ): AsyncGenerator<Event, NodeResult | undefined> {
-    const scope = this.scope(invocation, input);
+    const scope = flowScope(invocation, this.name, input, node.parent);
     const targets = (when?: string) =>
       (this.flowGraph.edges.get(node.id) ?? [])
         .filter((edge) => when === undefined || edge.when?.toLowerCase() === when.toLowerCase())
         .map((edge) => edge.to);
     switch (node.type) {
       case 'start':
-        return yield* this.start(invocation, node, targets());
+        return yield* startStep(invocation, node, this.flow, targets(), scope);
       case 'condition':
         return { output: input, targets: targets(chooseOutput(node.rules, scope)) };
       case 'loop':
-        return yield* this.loop(invocation, node, run, input);
+        return yield* loopStep(invocation, node, run.loopCounts, input, targets(), scope);
       case 'end':
         return { output: input, targets: [] };
       case 'humanInput': {
@@ -228,9 +237,41 @@ export class FlowWorkflow extends Workflow {
         });
         return { output: text, targets: [] };
       }
+      case 'iteration': {
+        const step = iterate({
+          nodeId: node.id,
+          label: `Iteration ${node.label ?? node.id}`,
+          list: () => evaluateTemplate(node.input, scope),
+          input,
+          progress: iterationProgress(
+            invocation.activeView.peek(),
+            this.name,
+            node.id,
+            invocation.invocationId,
+          ),
+          entries: this.flowGraph.iterations.get(node.id) ?? [],
+          branch: ctx.branch !== invocationBranch(ctx) ? ctx.branch : undefined,
+          root: run.root,
+        });
+        return step.progress
+          ? { output: step.output, targets: [], progress: step.progress, tokens: step.tokens }
+          : { output: step.output, targets: targets() };
+      }
+      case 'code':
+        return {
+          output: await runCodeNode(node, scope, invocation.session, invocation.runConfig.signal),
+          targets: targets(),
+        };
+      case 'http':
+        return {
+          output: await runHttpNode(node, scope, invocation.runConfig.signal),
+          targets: targets(),
+        };
       case 'agent':
       case 'llm':
       case 'tool':
+      case 'toolCall':
+      case 'subflow':
       case 'conditionAgent': {
         const agent = this.flowGraph.agents.get(node.id)!;
         // A run that goes on after a pause or a cut picks up after its checkpoint.
@@ -266,48 +307,6 @@ export class FlowWorkflow extends Workflow {
     }
   }
 
-  /** Start: the state's defaults on a new session, and moderation of the user's message. */
-  private async *start(
-    ctx: InvocationContext,
-    node: StartNode,
-    targets: string[],
-  ): AsyncGenerator<Event, NodeResult> {
-    const stateDelta = defaultStateDelta(this.flow.state ?? [], ctx.session.state);
-    const question = textOf(ctx.userContent).toLowerCase();
-    const blocked = node.moderation?.blocked.some(
-      (phrase) => phrase.trim() && question.includes(phrase.trim().toLowerCase()),
-    );
-    if (!blocked) return { output: undefined, targets, stateDelta };
-    const message = node.moderation?.message ?? 'Sorry, I cannot help with that message.';
-    yield ctx.createEvent({
-      author: node.id,
-      content: { role: 'model', parts: [{ text: renderTemplate(message, this.scope(ctx)) }] },
-    });
-    return { output: undefined, targets: [], stateDelta };
-  }
-
-  /** Loop: back to `to` while under its bound, then its other edges, or its fallback reply. */
-  private async *loop(
-    ctx: InvocationContext,
-    node: LoopNode,
-    run: FlowRun,
-    input: unknown,
-  ): AsyncGenerator<Event, NodeResult> {
-    const done = run.loopCounts[node.id] ?? 0;
-    if (done < (node.maxLoops ?? DEFAULT_MAX_LOOPS)) {
-      run.loopCounts[node.id] = done + 1;
-      return { output: input, targets: [node.to] };
-    }
-    const others = (this.flowGraph.edges.get(node.id) ?? []).map((edge) => edge.to);
-    if (others.length > 0) return { output: input, targets: others };
-    const text = node.fallback ?? 'I could not finish this within the allowed number of tries.';
-    yield ctx.createEvent({
-      author: node.id,
-      content: { role: 'model', parts: [{ text: renderTemplate(text, this.scope(ctx, input)) }] },
-    });
-    return { output: input, targets: [] };
-  }
-
   /** The node's updateState, as a delta holding the resulting values. */
   private updates(
     ctx: InvocationContext,
@@ -325,6 +324,16 @@ export class FlowWorkflow extends Workflow {
 
   private scope(ctx: InvocationContext, output?: unknown): TemplateScope {
     return flowScope(ctx, this.name, output);
+  }
+
+  /** Tokens back to the Iteration a node is inside run on the Iteration's own branch. */
+  private backToIteration(ctx: InvocationContext, parent: string, tokens: FlowToken[]): void {
+    const progress = iterationProgress(ctx.activeView.peek(), this.name, parent, ctx.invocationId);
+    for (const token of tokens) {
+      if (token.node !== parent) continue;
+      if (progress?.branch) token.branch = progress.branch;
+      else delete token.branch;
+    }
   }
 }
 
@@ -355,34 +364,7 @@ function invocationBranch(ctx: NodeContext): string | undefined {
   return ctx.invocationContext.branch;
 }
 
-/** What a flow's templates see while one of its nodes runs (`output`: what led there). */
-export function flowScope(
-  ctx: InvocationContext,
-  flowName: string,
-  output: unknown,
-): TemplateScope {
-  return {
-    state: ctx.session.state,
-    output,
-    question: textOf(ctx.userContent),
-    nodes: (nodeId) => latestNodeOutput(ctx.activeView.peek(), flowName, nodeId),
-  };
-}
-
 /** Tokens as a completion records them: the output is recorded once, beside them. */
 function withoutInput({ input: _input, ...token }: FlowToken): FlowToken {
   return token;
-}
-
-/** A queue of turns: `await turn()` waits for the turns before it, then returns its release. */
-class Serial {
-  private last: Promise<void> = Promise.resolve();
-
-  turn(): Promise<() => void> {
-    let release!: () => void;
-    const done = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.last.then(() => release);
-    this.last = done;
-    return ready;
-  }
 }

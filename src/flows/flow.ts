@@ -80,6 +80,11 @@ interface NodeBase {
   label?: string;
   /** Where the canvas draws it (top left, in canvas units); absent: the automatic layout. */
   position?: { x: number; y: number };
+  /**
+   * The Iteration node this node belongs to (Flowise's `parentNode`): it runs once per item of
+   * that node's list, and its `position` is relative to that node's top left.
+   */
+  parent?: string;
 }
 
 export interface StartNode extends NodeBase {
@@ -88,7 +93,34 @@ export interface StartNode extends NodeBase {
   model?: string;
   /** Messages containing one of `blocked` (case-insensitive) are answered with `message`. */
   moderation?: { blocked: string[]; message?: string };
+  /**
+   * A form the user fills to start a run (Flowise V2's form input): the chat shows it instead of
+   * the message box, and its values reach the nodes as `{{form.name}}`.
+   */
+  form?: StartForm;
 }
+
+export const FORM_FIELD_TYPES = ['string', 'number', 'boolean', 'options'] as const;
+export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+
+/** A field of a start form. */
+export interface FormField {
+  /** The key its value is read by (`{{form.name}}`); an identifier. */
+  name: string;
+  label?: string;
+  type: FormFieldType;
+  /** The choices, for `options`. */
+  options?: string[];
+}
+
+export interface StartForm {
+  title?: string;
+  description?: string;
+  fields: FormField[];
+}
+
+/** The state key a start form's values go to (the user message's `stateDelta`: rewinds restore it). */
+export const FORM_STATE_KEY = 'form';
 
 export interface AgentNode extends NodeBase {
   type: 'agent';
@@ -100,6 +132,8 @@ export interface AgentNode extends NodeBase {
   /** What the approval card asks (Flowise's Approval Prompt); a default question when absent. */
   approvalPrompt?: string;
   history?: HistoryMode;
+  /** With history `all`: only the last this many messages (Flowise's window memory). */
+  historyWindow?: number;
   model?: string;
   updateState?: UpdateState;
 }
@@ -112,6 +146,8 @@ export interface LlmNode extends NodeBase {
   /** Structured output: the model is asked for a JSON object with these fields. */
   output?: OutputField[];
   history?: HistoryMode;
+  /** With history `all`: only the last this many messages (Flowise's window memory). */
+  historyWindow?: number;
   model?: string;
   updateState?: UpdateState;
 }
@@ -145,6 +181,8 @@ export interface ConditionAgentNode extends NodeBase {
   /** The model answers with one of these; the edge whose `when` names it is followed. */
   scenarios: string[];
   history?: HistoryMode;
+  /** With history `all`: only the last this many messages (Flowise's window memory). */
+  historyWindow?: number;
   model?: string;
   updateState?: UpdateState;
 }
@@ -180,6 +218,85 @@ export interface ReplyNode extends NodeBase {
   message: string;
 }
 
+/**
+ * Runs its child nodes (those whose `parent` is this node) once per item of a list (Flowise V2's
+ * Iteration): `{{iteration.item}}` and `{{iteration.index}}` in their texts. The children with no
+ * edge into them from another child start each item; an item ends when no child of it runs. Its
+ * output: the list of each item's last output.
+ */
+export interface IterationNode extends NodeBase {
+  type: 'iteration';
+  /** A template whose value is the list (an array, or JSON text of one). */
+  input: string;
+  /** The size the canvas draws it at (it holds its children). */
+  size?: { width: number; height: number };
+}
+
+/**
+ * JavaScript run in a sandbox (Flowise V2's Custom Function): QuickJS in WebAssembly, with no
+ * network, no DOM and no `require`, within a time and a memory limit. The code is the body of an
+ * async function; it sees `$input`, `$flow` (`{ input, state, sessionId, form }`) and each of
+ * `variables` as `$name`. Output: what it returns (JSON values).
+ */
+export interface CodeNode extends NodeBase {
+  type: 'code';
+  code: string;
+  /** `name → template`: `$name` in the code. */
+  variables?: Record<string, string>;
+  /** Stopped after this many milliseconds (default 2000; at most 60000). */
+  timeoutMs?: number;
+  /** Stopped past this many megabytes of memory (default 32; from 16 to 256). */
+  memoryMb?: number;
+  updateState?: UpdateState;
+}
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+export const HTTP_BODY_TYPES = ['none', 'json', 'form', 'text'] as const;
+export type HttpBodyType = (typeof HTTP_BODY_TYPES)[number];
+
+/**
+ * Sends an HTTP request (Flowise V2's HTTP node); every text may hold templates. Output: the
+ * response body (parsed JSON when the server says it is JSON, else text).
+ */
+export interface HttpNode extends NodeBase {
+  type: 'http';
+  method: HttpMethod;
+  url: string;
+  headers?: Record<string, string>;
+  query?: Record<string, string>;
+  bodyType?: HttpBodyType;
+  /** JSON text (`json`), `key=value` lines (`form`), or text. */
+  body?: string;
+  /** Stopped after this many milliseconds (default 30000). */
+  timeoutMs?: number;
+  updateState?: UpdateState;
+}
+
+/** Calls one tool with set arguments, each a template (Flowise V2's Tool). Output: its result. */
+export interface ToolCallNode extends NodeBase {
+  type: 'toolCall';
+  /** A tool name from `compileFlow`'s `tools`; empty until one is chosen (it then passes on). */
+  tool: string;
+  args?: Record<string, string>;
+  requireApproval?: boolean;
+  approvalPrompt?: string;
+  updateState?: UpdateState;
+}
+
+/**
+ * Runs another flow as one node (Flowise V2's Execute Flow), its messages on a branch of its own
+ * (its state keys are the session's, as every flow's). Output: its answer.
+ */
+export interface SubflowNode extends NodeBase {
+  type: 'subflow';
+  /** The other flow's name, from `compileFlow`'s `flows`. */
+  flow: string;
+  /** What it is asked (a template); this turn's message when absent. */
+  input?: string;
+  updateState?: UpdateState;
+}
+
 export type FlowNode =
   | StartNode
   | AgentNode
@@ -190,7 +307,12 @@ export type FlowNode =
   | LoopNode
   | EndNode
   | ReplyNode
-  | HumanInputNode;
+  | HumanInputNode
+  | IterationNode
+  | CodeNode
+  | HttpNode
+  | ToolCallNode
+  | SubflowNode;
 
 export type FlowNodeType = FlowNode['type'];
 
@@ -208,6 +330,11 @@ export const NODE_TYPES: readonly FlowNodeType[] = [
   'end',
   'reply',
   'humanInput',
+  'iteration',
+  'code',
+  'http',
+  'toolCall',
+  'subflow',
 ];
 
 export interface FlowEdge {
@@ -220,12 +347,22 @@ export interface FlowEdge {
   when?: string;
 }
 
+/** A note on the canvas (Flowise's sticky note); it does not run. */
+export interface FlowNote {
+  id: string;
+  text: string;
+  position?: { x: number; y: number };
+  size?: { width: number; height: number };
+}
+
 export interface Flow {
   name: string;
   description?: string;
   state?: FlowStateKey[];
   nodes: FlowNode[];
   edges: FlowEdge[];
+  /** Notes on the canvas (they do not run). */
+  notes?: FlowNote[];
   /** A run stops with an error after this many node runs (default 100). */
   maxSteps?: number;
 }

@@ -13,15 +13,22 @@ import type { HistoryMode } from './flow.ts';
  * - `userQuestion`: the user's message of this turn, and the node's own run;
  * - `none`: only the node's own run (its tool calls and their answers).
  */
-export function historySelector(mode: HistoryMode, flowName: string): HistorySelector | undefined {
+export function historySelector(
+  mode: HistoryMode,
+  flowName: string,
+  /** With `all`: only the last this many messages before the node ran (Flowise's window). */
+  window?: number,
+): HistorySelector | undefined {
   // No selector: the agent keeps its contents up to date with every active event, and never
   // takes a stable copy of them (`ctx.activeEvents()`) that the next event appended would copy.
-  if (mode === 'all') return undefined;
+  if (mode === 'all' && window === undefined) return undefined;
   return (events, ctx) => {
     const start = runStartIndex(events, flowName, ctx.agent.name, ctx.branch);
     const own = events.slice(start + 1);
     const before = events.slice(0, Math.max(start, 0));
     switch (mode) {
+      case 'all':
+        return [...before.filter(isMessage).slice(-(window ?? 0)), ...own];
       case 'none':
         return own;
       case 'userQuestion': {

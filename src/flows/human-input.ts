@@ -3,7 +3,7 @@
 // hint is the node's description, so the same card, resume and rewind apply; once answered, the
 // run proceeds or rejects, and the user's feedback (if any) is the node's output.
 
-import { functionCallsOf, functionResponsesOf } from '../core/content.ts';
+import { functionCallsOf, functionResponsesOf, textOf } from '../core/content.ts';
 import type { Event, ToolConfirmation } from '../core/event.ts';
 import { newFunctionCallId } from '../core/ids.ts';
 import {
@@ -22,6 +22,11 @@ export interface HumanAnswer {
   proceed: boolean;
   output: unknown;
 }
+
+/**
+ * The user's feedback, said in the conversation (Flowise adds it to the chat history as the user's
+ * words): an event of the node, so the nodes after it see it.
+ */
 
 /**
  * Asks (a fresh run: the request is yielded and the node waits), or reads the answer (a run that
@@ -57,7 +62,20 @@ export function* askHuman(
     ctx.interruptIds.push(...ctx.resumed.open);
     return undefined;
   }
-  return { proceed: answer.confirmed, output: feedbackOf(answer.payload) ?? input };
+  const feedback = feedbackOf(answer.payload);
+  const log = invocation.resumeEvents().map(({ event }) => event);
+  // Said once: a run cut off after saying it goes on without saying it again.
+  if (
+    feedback &&
+    !log
+      .slice(ctx.resumed.from)
+      .some((event) => event.author === node.id && textOf(event.content) === feedback)
+  )
+    yield invocation.createEvent({
+      author: node.id,
+      content: { role: 'model', parts: [{ text: feedback }] },
+    });
+  return { proceed: answer.confirmed, output: feedback ?? input };
 }
 
 /** The user's answer to the latest request of a Human Input node, in the log from `from` on. */

@@ -9,6 +9,7 @@ import {
   type FunctionCall,
 } from '../core/content.ts';
 import { ModelError } from '../core/errors.ts';
+import { newFunctionCallId } from '../core/ids.ts';
 import type { Event } from '../core/event.ts';
 import { BaseAgent, type BaseAgentOptions } from '../agents/base-agent.ts';
 import { REQUEST_CONFIRMATION_FUNCTION } from '../agents/confirmation.ts';
@@ -76,6 +77,11 @@ export interface ToolNodeOptions extends BaseAgentOptions {
   tools: readonly (BaseTool | BaseToolset)[];
   /** The flow agent's name: the node's run starts after the flow's checkpoint for it. */
   flowName: string;
+  /**
+   * A call the node makes itself (a toolCall node: a tool with set arguments), rather than the
+   * calls of the model node before it; undefined when it has none to make (no tool chosen).
+   */
+  ownCall?: (ctx: InvocationContext) => { name: string; args: Record<string, unknown> } | undefined;
 }
 
 /**
@@ -94,7 +100,10 @@ export class ToolNodeAgent extends BaseAgent {
     this.tools = new Map(own.map((tool) => [tool.name, tool]));
     this.toolsets = options.tools.filter(isToolset);
     this.flowName = options.flowName;
+    this.ownCall = options.ownCall;
   }
+
+  private readonly ownCall: ToolNodeOptions['ownCall'];
 
   /** Its tools by name: its own, then its toolsets' as they are now. */
   private async toolsByName(): Promise<ReadonlyMap<string, BaseTool>> {
@@ -118,6 +127,13 @@ export class ToolNodeAgent extends BaseAgent {
         return;
       }
       ({ calls, confirmations } = pending);
+    } else if (this.ownCall) {
+      const made = this.ownCall(ctx);
+      if (!made) return;
+      const call: FunctionCall = { id: newFunctionCallId(), ...made };
+      // Its call is in the log as a model's would be, so the answer pairs with it on resume.
+      yield ctx.createEvent({ content: { role: 'model', parts: [{ functionCall: call }] } });
+      calls = [call];
     } else {
       calls = this.callsToRun(ctx);
     }

@@ -7,6 +7,7 @@ import { runStartIndex } from './flow-events.ts';
 import type { FlowNode } from './flow.ts';
 import { matchScenario } from './scenarios.ts';
 import { parseStructuredOutput } from './structured-output.ts';
+import { subflowAnswer } from './subflow.ts';
 
 /**
  * - agent: its final answer text;
@@ -22,8 +23,9 @@ export function nodeOutput(
   flowName: string,
   branch: string | undefined,
 ): unknown {
+  if (node.type === 'subflow') return subflowAnswer(events, flowName, node.id, branch);
   const own = runEvents(events, node.id, flowName, branch);
-  if (node.type === 'tool') {
+  if (node.type === 'tool' || node.type === 'toolCall') {
     const responses = own.flatMap((event) => functionResponsesOf(event.content));
     const latest = new Map(responses.map((response) => [response.id ?? response.name, response]));
     const answers = [...latest.values()];

@@ -1,6 +1,6 @@
-// Flowise-style templates: `{{ state.key }}`, `{{ output.field }}`, `{{ question }}` and
-// `{{ nodes.id }}` inside the text of a flow (instructions, Update State values, condition rules,
-// loop fallbacks).
+// Flowise-style templates: `{{ state.key }}`, `{{ output.field }}`, `{{ question }}`,
+// `{{ nodes.id }}`, `{{ form.name }}` and `{{ iteration.item }}` inside the text of a flow
+// (instructions, Update State values, condition rules, loop fallbacks, request fields).
 //
 // Paths are dot-separated. After `state.` the first segment is the state key; it may contain `:`
 // (ADK's `user:` / `app:` / `temp:` prefixes), so a key never contains a dot.
@@ -17,10 +17,22 @@ export interface TemplateScope {
    * `{{id.data.instance}}`: the last message of that node); undefined if it has not run.
    */
   nodes?: (nodeId: string) => unknown;
+  /** The values of the start form the run began with (`{{form.name}}`). */
+  form?: unknown;
+  /** Inside an Iteration node: the item being run and its index (`{{iteration.item}}`). */
+  iteration?: { item: unknown; index: number };
 }
 
 /** The roots a path may start with; any other root is left as written (it is not a template). */
-export const TEMPLATE_ROOTS = ['state', 'output', 'question', 'nodes'] as const;
+export const TEMPLATE_ROOTS = [
+  'state',
+  'output',
+  'question',
+  'nodes',
+  'form',
+  'iteration',
+  'current_date_time',
+] as const;
 
 // No braces inside, so `{{a}} and {{b}}` is two templates and `{{{x}}}` stays readable. The path
 // is trimmed in code, not with `\s*` around a lazy group: that pattern backtracks cubically on a
@@ -51,6 +63,13 @@ export function resolvePath(path: string, scope: TemplateScope): unknown {
       const [nodeId, ...deeper] = rest;
       return nodeId ? dig(scope.nodes?.(nodeId), deeper) : undefined;
     }
+    case 'form':
+      return dig(scope.form, rest);
+    case 'iteration':
+      return dig(scope.iteration, rest);
+    case 'current_date_time':
+      // Flowise's: the time the text is read, as an ISO date.
+      return rest.length === 0 ? new Date().toISOString() : undefined;
     default:
       return undefined;
   }

@@ -1,8 +1,12 @@
 // The checks of a node's fields that refer to things outside the flow (models, tools, tool
-// servers) or that have a shape of their own (structured output), for validate.ts.
+// servers) or that have a shape of their own (structured output, condition rules), for validate.ts.
 
-import { OUTPUT_FIELD_TYPES } from './flow.ts';
-import type { FlowNodeData, Report, ValidateFlowOptions } from './validate-graph.ts';
+import { ELSE, VALUELESS_OPERATIONS, parseOperation } from './conditions.ts';
+import { CONDITION_OPERATIONS, OUTPUT_FIELD_TYPES } from './flow.ts';
+import { patternProblem } from './patterns.ts';
+import { templateRefs } from './templates.ts';
+import type { TemplateText } from './validate-types.ts';
+import type { FlowNodeData, Report, ValidateFlowOptions } from './validate-types.ts';
 
 interface FieldContext {
   options: ValidateFlowOptions;
@@ -94,4 +98,57 @@ export function isStringArray(value: unknown): value is string[] {
 export function shown(value: unknown): string {
   const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+/** Reports the rules' problems; returns their template texts. */
+export function checkRules(rules: unknown, id: string, report: Report): TemplateText[] {
+  if (!Array.isArray(rules) || rules.length === 0) {
+    report('a condition needs "rules": a non-empty array', id);
+    return [];
+  }
+  return rules.flatMap((rule: unknown, index) => {
+    const name = `rule ${index + 1}`;
+    if (!isRecord(rule)) {
+      report(`${name} must be an object { variable, operation, value?, output }`, id);
+      return [];
+    }
+    const operation =
+      typeof rule.operation === 'string' ? parseOperation(rule.operation) : undefined;
+    if (operation === undefined) {
+      report(
+        `${name} has an unknown operation ${shown(rule.operation)} (known: ${CONDITION_OPERATIONS.join(', ')})`,
+        id,
+      );
+    } else if (rule.value === undefined && !VALUELESS_OPERATIONS.includes(operation)) {
+      report(`${name} (${operation}) needs a "value" to compare with`, id);
+    } else if (operation === 'regex' && typeof rule.value === 'string') {
+      checkRegex(rule.value, name, id, report);
+    }
+    if (!['string', 'number', 'boolean', 'undefined'].includes(typeof rule.value)) {
+      report(`${name} has a value that is not a string, number or boolean`, id);
+    }
+    if (typeof rule.output !== 'string' || rule.output === '') {
+      report(`${name} needs an "output": the "when" of the edge to follow`, id);
+    } else if (rule.output === ELSE) {
+      report(`${name} has output "${ELSE}", which is reserved for when no rule matches`, id);
+    }
+    if (typeof rule.variable !== 'string') {
+      report(`${name} needs a "variable" (a template such as {{state.key}})`, id);
+    }
+    return [
+      ...(typeof rule.variable === 'string'
+        ? [{ where: `the variable of ${name}`, text: rule.variable }]
+        : []),
+      ...(typeof rule.value === 'string'
+        ? [{ where: `the value of ${name}`, text: rule.value }]
+        : []),
+    ];
+  });
+}
+
+function checkRegex(pattern: string, rule: string, id: string, report: Report): void {
+  // A pattern from a template is only known at run time (a bad one then simply does not match).
+  if (templateRefs(pattern).length > 0) return;
+  const problem = patternProblem(pattern);
+  if (problem) report(`${rule} has a regex RE2 cannot run, ${shown(pattern)}: ${problem}`, id);
 }

@@ -2,30 +2,11 @@
 // only go round through a loop node (which bounds it), and every node can be reached.
 
 import { ELSE } from './conditions.ts';
-import { HUMAN_ANSWERS, type FlowNodeType } from './flow.ts';
+import { HUMAN_ANSWERS } from './flow.ts';
+import type { FlowNodeData, Report } from './validate-types.ts';
+import { checkIterations } from './validate-v2.ts';
 
-/** What validateFlow checks names against (validate.ts). */
-export interface ValidateFlowOptions {
-  /** The model names `compileFlow` knows; not checked when absent. */
-  models?: readonly string[];
-  /** The tool names `compileFlow` knows; not checked when absent. */
-  tools?: readonly string[];
-  /**
-   * The tool servers (Settings → Tool servers) by name: a node may then also name
-   * `Server name/tool`, a tool of that server (checked when the flow runs: listing needs the
-   * server).
-   */
-  toolServers?: readonly string[];
-}
-
-/** Records a problem, on a node when it concerns one. */
-export type Report = (message: string, nodeId?: string) => void;
-
-/** A node of an unchecked flow file: its id and type are known good, its other fields are not. */
-export type FlowNodeData = Readonly<Record<string, unknown>> & {
-  readonly id: string;
-  readonly type: FlowNodeType;
-};
+export type { FlowNodeData, Report, ValidateFlowOptions } from './validate-types.ts';
 
 interface Link {
   from: string;
@@ -73,8 +54,10 @@ export function checkGraph(
     if (ids.has(node.to)) links.push({ from: node.id, to: node.to });
     else report(`the loop goes back to "${node.to}", which is not a node`, node.id);
   }
-  checkCycles(nodes, links, report);
-  checkReachable(nodes, links, report);
+  // An Iteration goes into its first nodes and back from its last: paths, not edges.
+  const paths = [...links, ...checkIterations(nodes, links, report)];
+  checkCycles(nodes, paths, report);
+  checkReachable(nodes, paths, report);
   checkToolPredecessors(byId, links, report);
 }
 
@@ -164,7 +147,10 @@ function checkOutcomesHaveEdges(
  * cycles spelled out.
  */
 function checkCycles(nodes: readonly FlowNodeData[], links: readonly Link[], report: Report) {
-  const plain = nodes.filter((node) => node.type !== 'loop').map((node) => node.id);
+  // An Iteration bounds its cycles too (one round per item).
+  const plain = nodes
+    .filter((node) => node.type !== 'loop' && node.type !== 'iteration')
+    .map((node) => node.id);
   const inPlain = new Set(plain);
   const next = successors(links.filter(({ from, to }) => inPlain.has(from) && inPlain.has(to)));
   for (const component of stronglyConnected(plain, next)) {

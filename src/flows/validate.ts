@@ -6,20 +6,13 @@
 
 import { FlowValidationError } from '../core/errors.ts';
 import { DEFINITION_FILE_LIMITS, jsonTreeProblem } from '../core/json-limits.ts';
-import { ELSE, VALUELESS_OPERATIONS, parseOperation } from './conditions.ts';
-import {
-  CONDITION_OPERATIONS,
-  FLOW_LIMITS,
-  HISTORY_MODES,
-  NODE_TYPES,
-  type Flow,
-  type FlowProblem,
-} from './flow.ts';
-import { patternProblem } from './patterns.ts';
+import { FLOW_LIMITS, HISTORY_MODES, NODE_TYPES, type Flow, type FlowProblem } from './flow.ts';
 import { templateRefs } from './templates.ts';
+import { checkNotes, checkV2Fields, formFields, type TemplateText } from './validate-v2.ts';
 import {
   checkModel,
   checkOutputFields,
+  checkRules,
   checkToolNames,
   isRecord,
   isStringArray,
@@ -84,9 +77,16 @@ export function validateFlow(input: unknown, options: ValidateFlowOptions = {}):
   }
   const stateKeys = checkState(input.state, report);
   const { nodes, ids } = checkNodeIds(input.nodes, name ?? '', report);
-  const context: NodeContext = { stateKeys, nodeIds: ids, options, report };
+  const context: NodeContext = {
+    stateKeys,
+    nodeIds: ids,
+    form: formFields(nodes),
+    options,
+    report,
+  };
   for (const node of nodes) checkNode(node, context);
   checkGraph(nodes, ids, input.edges, report);
+  checkNotes(input.notes, report);
   return problems;
 }
 
@@ -102,6 +102,8 @@ interface NodeContext {
   stateKeys: ReadonlySet<string>;
   /** The ids of the flow's nodes (`{{nodes.id}}` names one). */
   nodeIds: ReadonlySet<string>;
+  /** The start form's field names (`{{form.x}}` names one); undefined without a form. */
+  form: readonly string[] | undefined;
   options: ValidateFlowOptions;
   report: Report;
 }
@@ -181,12 +183,6 @@ function checkNodeIds(
   return { nodes: known, ids: seen };
 }
 
-/** A text of a node that may hold templates, and where it is (for messages). */
-interface TemplateText {
-  where: string;
-  text: string;
-}
-
 function checkNode(node: FlowNodeData, context: NodeContext): void {
   const { report } = context;
   const id = node.id;
@@ -254,10 +250,18 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
     case 'humanInput':
       text('the description', node.description, true);
       break;
+    default:
+      break;
   }
+  checkV2Fields(node, { options: context.options, report, text });
   if (node.history !== undefined && !(HISTORY_MODES as readonly unknown[]).includes(node.history)) {
     report(`history must be one of ${HISTORY_MODES.join(', ')}; got ${shown(node.history)}`, id);
   }
+  if (
+    node.historyWindow !== undefined &&
+    !(isPositiveInteger(node.historyWindow) && (node.history ?? 'all') === 'all')
+  )
+    report('historyWindow must be a positive whole number, with history "all"', id);
   if (node.requireApproval !== undefined && typeof node.requireApproval !== 'boolean') {
     report('requireApproval must be true or false', id);
   }
@@ -265,59 +269,6 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
   if (MODEL_NODE_TYPES.includes(node.type)) checkModel(node, context);
   texts.push(...checkUpdateState(node, context));
   for (const { where, text } of texts) checkTemplates(text, where, node, context);
-}
-
-/** Reports the rules' problems; returns their template texts. */
-function checkRules(rules: unknown, id: string, report: Report): TemplateText[] {
-  if (!Array.isArray(rules) || rules.length === 0) {
-    report('a condition needs "rules": a non-empty array', id);
-    return [];
-  }
-  return rules.flatMap((rule: unknown, index) => {
-    const name = `rule ${index + 1}`;
-    if (!isRecord(rule)) {
-      report(`${name} must be an object { variable, operation, value?, output }`, id);
-      return [];
-    }
-    const operation =
-      typeof rule.operation === 'string' ? parseOperation(rule.operation) : undefined;
-    if (operation === undefined) {
-      report(
-        `${name} has an unknown operation ${shown(rule.operation)} (known: ${CONDITION_OPERATIONS.join(', ')})`,
-        id,
-      );
-    } else if (rule.value === undefined && !VALUELESS_OPERATIONS.includes(operation)) {
-      report(`${name} (${operation}) needs a "value" to compare with`, id);
-    } else if (operation === 'regex' && typeof rule.value === 'string') {
-      checkRegex(rule.value, name, id, report);
-    }
-    if (!['string', 'number', 'boolean', 'undefined'].includes(typeof rule.value)) {
-      report(`${name} has a value that is not a string, number or boolean`, id);
-    }
-    if (typeof rule.output !== 'string' || rule.output === '') {
-      report(`${name} needs an "output": the "when" of the edge to follow`, id);
-    } else if (rule.output === ELSE) {
-      report(`${name} has output "${ELSE}", which is reserved for when no rule matches`, id);
-    }
-    if (typeof rule.variable !== 'string') {
-      report(`${name} needs a "variable" (a template such as {{state.key}})`, id);
-    }
-    return [
-      ...(typeof rule.variable === 'string'
-        ? [{ where: `the variable of ${name}`, text: rule.variable }]
-        : []),
-      ...(typeof rule.value === 'string'
-        ? [{ where: `the value of ${name}`, text: rule.value }]
-        : []),
-    ];
-  });
-}
-
-function checkRegex(pattern: string, rule: string, id: string, report: Report): void {
-  // A pattern from a template is only known at run time (a bad one then simply does not match).
-  if (templateRefs(pattern).length > 0) return;
-  const problem = patternProblem(pattern);
-  if (problem) report(`${rule} has a regex RE2 cannot run, ${shown(pattern)}: ${problem}`, id);
 }
 
 /** Reports Update State problems; returns its templates. */
@@ -365,8 +316,19 @@ function checkTemplates(text: string, where: string, node: FlowNodeData, context
       if (!first) problem = 'names no node (write {{nodes.<node id>}})';
       else if (!context.nodeIds.has(first))
         problem = `names node "${first}", which is not in the flow`;
+    } else if (root === 'form') {
+      if (!context.form) problem = 'reads the start form, but the start node has no form';
+      else if (first !== undefined && !context.form.includes(first))
+        problem = `names form field "${first}", which the start form does not have (${context.form.join(', ')})`;
+    } else if (root === 'current_date_time') {
+      if (first !== undefined) problem = 'reads a field of the date, which is text';
+    } else if (root === 'iteration') {
+      if (typeof node.parent !== 'string')
+        problem = 'reads the item of an Iteration, but the node is not inside one';
+      else if (first !== 'item' && first !== 'index')
+        problem = 'names neither iteration.item nor iteration.index';
     } else {
-      problem = `has an unknown root "${root}" (use state, output, question or nodes)`;
+      problem = `has an unknown root "${root}" (use state, output, question, nodes, form, iteration or current_date_time)`;
     }
     if (problem) context.report(`{{${ref}}} in ${where} ${problem}`, node.id);
   }

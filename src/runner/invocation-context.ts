@@ -215,6 +215,11 @@ export class InvocationContext {
     });
   }
 
+  /** This context, with another message as the one that started it (a flow run as a node). */
+  withUserContent(userContent: Content): InvocationContext {
+    return new InvocationContext({ ...this, shared: this.shared, userContent });
+  }
+
   /** This context, with new spans going under `span` (an agent's). */
   withSpan(span: OpenSpan | undefined): InvocationContext {
     if (!span) return this;

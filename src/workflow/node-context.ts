@@ -76,6 +76,11 @@ export class NodeContext {
   output: unknown;
   /** The route the node chose for its outgoing edges. */
   route: RouteValue | RouteValue[] | undefined;
+  /**
+   * Where the run goes on, as its workflow's frontier records it (a flow's next tokens, with
+   * their branches): set by the node, or read back from the log when the run is replayed.
+   */
+  next: unknown;
   /** The calls it waits on an answer to (RequestInput), which pause the workflow. */
   interruptIds: string[] = [];
   /** Which attempt this run is (RetryConfig): 1, then 2… */

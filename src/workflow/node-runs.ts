@@ -12,6 +12,8 @@ import type { RouteValue } from './node-context.ts';
 export interface PriorRun {
   output?: unknown;
   route?: RouteValue | RouteValue[];
+  /** Where its frontier recorded the run goes on (a flow's next tokens), when it records that. */
+  next?: unknown;
   branch?: string | undefined;
   /** The calls it made that pause the workflow (RequestInput). */
   interruptIds: Set<string>;
@@ -34,6 +36,8 @@ function isClosed(run: PriorRun, goesOn: boolean): boolean {
 export interface RunMark {
   output?: unknown;
   route?: RouteValue | RouteValue[] | undefined;
+  /** What the frontier recorded of where the run goes on (see NodeContext.next). */
+  next?: unknown;
   /** It begins a run (a flow's checkpoint before a node). */
   starts?: boolean;
 }
@@ -112,6 +116,7 @@ function addEvent(run: PriorRun, event: Event, mark: RunMark): void {
     run.branch = event.branch;
   }
   if (mark.route !== undefined) run.route = mark.route;
+  if (mark.next !== undefined) run.next = mark.next;
   for (const id of event.longRunningToolIds ?? []) run.interruptIds.add(id);
 }
 

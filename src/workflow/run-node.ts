@@ -290,5 +290,6 @@ export function replayed(
   });
   child.output = output;
   child.route = prior.route;
+  child.next = prior.next;
   return child;
 }

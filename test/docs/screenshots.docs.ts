@@ -8,6 +8,7 @@ import { it } from 'vitest';
 import {
   addLocalModelFiles,
   chooseAgent,
+  duplicateSupport,
   openApp,
   region,
   say,
@@ -274,13 +275,7 @@ it('takes the flow canvas screenshots, light and dark, desktop and phone', async
     try {
       if (dark) await page.emulateMedia({ colorScheme: 'dark' });
       await openForShots(page);
-      await page.getByRole('button', { name: 'Flows', exact: true }).click();
-      const flows = region(page, 'Flows');
-      await flows.getByRole('button', { name: 'Duplicate support' }).click();
-      await flows
-        .getByRole('status')
-        .filter({ hasText: /support-copy/ })
-        .waitFor();
+      const flows = await duplicateSupport(page);
       await flows.locator('.react-flow__node').first().waitFor();
       await flows.getByRole('button', { name: /^billing agent/ }).click();
       await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();

@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { openApp, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
+import { flowiseTemplates } from '../support/flowise-templates.ts';
 
 const browser = freshBrowserPerTest();
 
@@ -86,9 +87,10 @@ it('imports an Agentflow V2 flow, and its Human Input asks, waits across a reloa
   expect(await card.getByRole('button', { name: 'Allow always for this tool' }).count()).toBe(0);
   await card.getByLabel('Feedback (optional)').fill('Make it shorter');
   await card.getByRole('button', { name: 'Reject' }).click();
-  // Back to the writer, and asked again; the question waits across a reload.
+  // The feedback is said by the Review node (the writer sees it), back to the writer, and asked
+  // again; the question waits across a reload.
   const authors = () => page.locator('.chat .message .author').allInnerTexts();
-  await expect.poll(authors).toEqual(['Writer', 'Writer']);
+  await expect.poll(authors).toEqual(['Writer', 'Review', 'Writer']);
   await card.getByText('Publish this post?').waitFor();
   await page.reload();
   await waitReady(page);
@@ -100,7 +102,53 @@ it('imports an Agentflow V2 flow, and its Human Input asks, waits across a reloa
     .locator('.chat .message')
     .filter({ hasText: /Published after review: / })
     .waitFor();
-  expect(await authors()).toEqual(['Writer', 'Writer', 'Published']);
+  expect(await authors()).toEqual(['Writer', 'Review', 'Writer', 'Published']);
   expect(await approvals.count()).toBe(0);
+  expect(browser.errors).toEqual([]);
+}, 120_000);
+
+it('runs Flowise’s own Human In The Loop template: its form, a reject that loops back, a proceed', async () => {
+  const template = flowiseTemplates().find((t) => t.name === 'Human In The Loop')!;
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByLabel('Import Flowise flow…').setInputFiles({
+    name: 'Human In The Loop.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(template.text),
+  });
+  const report = flows.getByRole('region', { name: 'Import report' });
+  await report.getByText(/tool "gmail" has no Trellis counterpart/).waitFor();
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “Human In The Loop”/ })
+    .waitFor();
+  await flows.getByRole('button', { name: 'Use in this session' }).click();
+
+  // Its Start node takes a form: the chat shows it instead of the message box.
+  const form = page.getByRole('form', { name: 'Email Inquiry' });
+  await form.getByLabel('Subject').fill('Pricing');
+  await form.getByLabel('Body').fill('How much is the team plan?');
+  await form.getByLabel('From').fill('ada@example.com');
+  await form.getByRole('button', { name: /Submit|Send|Start/ }).click();
+  await page.locator('.chat .message').filter({ hasText: 'From: ada@example.com' }).waitFor();
+
+  const card = region(page, 'Pending approvals').locator('.approval');
+  await card.getByText('Are you sure you want to proceed?').waitFor();
+  await card.getByLabel('Feedback (optional)').fill('Mention the discount');
+  await card.getByRole('button', { name: 'Reject' }).click();
+  // The feedback is said in the conversation, and the agent writes again.
+  await page.locator('.chat .message').filter({ hasText: 'Mention the discount' }).waitFor();
+  const authors = () => page.locator('.chat .message .author').allInnerTexts();
+  await expect
+    .poll(async () => (await authors()).filter((a) => a === 'Email Reply Agent').length)
+    .toBe(2);
+  await card.getByText('Are you sure you want to proceed?').waitFor();
+  await card.getByRole('button', { name: 'Proceed' }).click();
+  // Proceed: the structured subject and body, then the Tool node (no tool chosen: it passes on).
+  await expect.poll(authors).toContain('Email Subject & Body');
+  await expect.poll(() => region(page, 'Pending approvals').count()).toBe(0);
   expect(browser.errors).toEqual([]);
 }, 120_000);

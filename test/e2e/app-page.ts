@@ -34,6 +34,35 @@ export async function chooseAgent(page: Page, label: RegExp): Promise<void> {
 
 export const region = (page: Page, name: string) => page.getByRole('region', { name });
 
+/** Flows → Duplicate support: the Flows region, once the copy (`support-copy`) is open. */
+export async function duplicateSupport(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'Duplicate support' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /support-copy/ })
+    .waitFor();
+  return flows;
+}
+
+/**
+ * Flows → a copy of the support example whose JSON is replaced by `flow`, saved, and used in
+ * this session.
+ */
+export async function useFlowJson(page: Page, flow: { name: string }): Promise<void> {
+  const flows = await duplicateSupport(page);
+  await flows.getByRole('tab', { name: 'Code' }).click();
+  await flows.getByLabel('Flow JSON').fill(JSON.stringify(flow, null, 2));
+  await expect.poll(() => flows.getByRole('alert').count()).toBe(0);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: `Saved “${flow.name}”` })
+    .waitFor();
+  await flows.getByRole('button', { name: 'Use in this session' }).click();
+}
+
 /**
  * Settings → Providers → Add local model, picking `files` (paths, or files' names and bytes);
  * returns the Providers region, for what it says next.

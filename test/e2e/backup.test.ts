@@ -6,7 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { messages, openApp, region, say, spanRows, stateText, traceTurn } from './app-page.ts';
+import {
+  duplicateSupport,
+  messages,
+  openApp,
+  region,
+  say,
+  spanRows,
+  stateText,
+  traceTurn,
+} from './app-page.ts';
 import { launch } from './browser.ts';
 
 it('backs up a workspace in one browser profile and restores it in a fresh one', async () => {
@@ -22,13 +31,7 @@ it('backs up a workspace in one browser profile and restores it in a fresh one',
     expect(traced.some((row) => row.startsWith('invocation '))).toBe(true);
     await region(page, 'Trace').getByRole('button', { name: 'Back to the chat' }).click();
     const listed = await sessionEntry(page).innerText();
-    await page.getByRole('button', { name: 'Flows', exact: true }).click();
-    const flows = region(page, 'Flows');
-    await flows.getByRole('button', { name: 'Duplicate support' }).click();
-    await flows
-      .getByRole('status')
-      .filter({ hasText: /support-copy/ })
-      .waitFor();
+    await duplicateSupport(page);
 
     await page.getByText('Settings', { exact: true }).click();
     await page.getByRole('button', { name: 'Back up & restore' }).click();

@@ -250,3 +250,155 @@ it('deletes an edge chosen with the mouse (Delete, or its × button) and with th
   expect(await edgesInJson()).toEqual(['answer → end']);
   expect(browser.errors).toEqual([]);
 });
+
+/** Drags node `id` by its middle to `x`, `y` (from the pane's top left), as a mouse would. */
+async function drag(page: Page, flows: Locator, id: string, x: number, y: number) {
+  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+  const from = (await node(flows, id).locator('.node-id').boundingBox())!;
+  const pane = (await flows.locator('.canvas-pane').boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(pane.x + x, pane.y + y, { steps: 12 });
+  await page.mouse.up();
+}
+
+/** Whether node `id` is drawn within node `group`'s box. */
+async function drawnInside(flows: Locator, id: string, group: string): Promise<boolean> {
+  const a = (await node(flows, id).boundingBox())!;
+  const b = (await node(flows, group).boundingBox())!;
+  return (
+    a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height
+  );
+}
+
+type GroupedFlow = {
+  nodes: { id: string; parent?: string; position?: { x: number; y: number }; size?: unknown }[];
+  notes?: { id: string; text: string }[];
+};
+
+it('holds nodes in an Iteration group and keeps sticky notes: dragged in and out, resized, saved and reopened', async () => {
+  const { page } = browser;
+  await openApp(page);
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByRole('button', { name: 'New flow' }).click();
+  await node(flows, 'answer').waitFor();
+  // Start and End where there is room, the agent of the new flow gone.
+  await node(flows, 'answer').click();
+  await page.keyboard.press('Delete');
+  await expect.poll(() => node(flows, 'answer').count()).toBe(0);
+  await flows.getByRole('button', { name: 'Tidy up' }).click();
+
+  // An Iteration from the palette, and an LLM dragged into it.
+  await place(flows, 'Iteration', 330, 190);
+  await flows
+    .getByRole('region', { name: 'Node iteration' })
+    .getByLabel('Array input')
+    .fill('["tea", "coffee"]');
+  await place(flows, 'LLM', 330, 380);
+  await flows
+    .getByRole('region', { name: 'Node llm' })
+    .getByLabel('Prompt')
+    .fill('Describe {{iteration.item}}.');
+  await drag(page, flows, 'llm', 330, 200);
+  await expect
+    .poll(
+      async () =>
+        ((await flowJson(page, flows)) as unknown as GroupedFlow).nodes.find((n) => n.id === 'llm')
+          ?.parent,
+    )
+    .toBe('iteration');
+  await expect.poll(() => drawnInside(flows, 'llm', 'iteration')).toBe(true);
+  await wire(page, flows, 'start', 'out', 'iteration');
+  await wire(page, flows, 'iteration', 'out', 'end');
+
+  // Dragged out, it leaves the group (its position absolute again); Undo puts it back.
+  await drag(page, flows, 'llm', 330, 420);
+  await expect
+    .poll(
+      async () =>
+        ((await flowJson(page, flows)) as unknown as GroupedFlow).nodes.find((n) => n.id === 'llm')
+          ?.parent,
+    )
+    .toBeUndefined();
+  await flows.getByRole('button', { name: 'Undo' }).click();
+  await expect.poll(() => drawnInside(flows, 'llm', 'iteration')).toBe(true);
+
+  // Moved by the keyboard (Enter selects it, the arrow keys move it): saved, still in the group.
+  const llmAt = async () =>
+    ((await flowJson(page, flows)) as unknown as GroupedFlow).nodes.find((n) => n.id === 'llm')!;
+  const x = (await llmAt()).position!.x;
+  await node(flows, 'llm').focus();
+  await page.keyboard.press('Enter');
+  await node(flows, 'llm').and(flows.locator('.selected')).waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await llmAt()).position!.x).toBe(x + 10);
+  expect((await llmAt()).parent).toBe('iteration');
+
+  // Resized by its corner once selected: the size is saved in the node.
+  await node(flows, 'iteration').locator('.group-head').click();
+  await flows.getByRole('region', { name: 'Node iteration' }).waitFor();
+  const corner = node(flows, 'iteration').locator(
+    '.react-flow__resize-control.handle.bottom.right',
+  );
+  await corner.waitFor();
+  // The form opened below the canvas (scrolled to, smoothly): back to the canvas once still.
+  await page.waitForTimeout(400);
+  await flows.locator('.canvas-pane').scrollIntoViewIfNeeded();
+  const before = (await node(flows, 'iteration').boundingBox())!;
+  const grip = (await corner.boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grip.x + 90, grip.y + 50, { steps: 10 });
+  await page.mouse.up();
+  await expect
+    .poll(async () => (await node(flows, 'iteration').boundingBox())!.width)
+    .toBeGreaterThan(before.width + 40);
+  const resized = (await flowJson(page, flows)) as unknown as GroupedFlow;
+  const size = resized.nodes.find((n) => n.id === 'iteration')!.size as {
+    width: number;
+    height: number;
+  };
+  expect(size.width).toBeGreaterThan(320);
+  expect(size.height).toBeGreaterThan(200);
+
+  // A sticky note from the palette (by the keyboard): typed in place.
+  const noteItem = flows
+    .getByRole('group', { name: 'Add a node' })
+    .getByRole('button', { name: 'Sticky Note' });
+  await noteItem.focus();
+  await page.keyboard.press('Enter');
+  const noteText = flows.getByLabel('Text of the note note_1');
+  await expect
+    .poll(() => noteText.evaluate((element) => element === document.activeElement))
+    .toBe(true);
+  await page.keyboard.type('Runs once per drink.');
+  expect(((await flowJson(page, flows)) as unknown as GroupedFlow).notes).toMatchObject([
+    { id: 'note_1', text: 'Runs once per drink.' },
+  ]);
+
+  expect(await seriousViolations(page)).toEqual([]);
+  await flows.getByRole('button', { name: 'Save' }).click();
+  await flows
+    .getByRole('status')
+    .filter({ hasText: /Saved “my-flow”/ })
+    .waitFor();
+
+  // Reopened after a reload: the LLM is still in its group, the note still says its text.
+  await page.reload();
+  // The app opens where it was: the Flows view.
+  await flows.or(page.getByLabel('Message')).first().waitFor();
+  if (!(await flows.isVisible()))
+    await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  await flows.getByRole('button', { name: 'my-flow', exact: true }).click();
+  await node(flows, 'llm').waitFor();
+  expect(await drawnInside(flows, 'llm', 'iteration')).toBe(true);
+  expect(await flows.getByLabel('Text of the note note_1').inputValue()).toBe(
+    'Runs once per drink.',
+  );
+  const reopened = (await flowJson(page, flows)) as unknown as GroupedFlow;
+  expect(reopened.nodes.find((n) => n.id === 'llm')).toMatchObject({ parent: 'iteration' });
+  expect(reopened.nodes.find((n) => n.id === 'iteration')!.size).toEqual(size);
+  expect(browser.errors).toEqual([]);
+}, 120_000);

@@ -3,7 +3,7 @@
 // where a broken flow is refused with its problems in place and a fixed one joins the agents.
 
 import { expect, it } from 'vitest';
-import { chooseAgent, openApp, region, say, waitReady } from './app-page.ts';
+import { chooseAgent, duplicateSupport, openApp, region, say, waitReady } from './app-page.ts';
 import { flowiseTriageFile } from '../support/flowise-fixture.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
@@ -181,13 +181,7 @@ it('imports a Flowise Sequential Agents export with its report, saves it as a fl
 it('edits a node in its form: the JSON follows, a problem shows at the node, Save keeps it', async () => {
   const { page } = browser;
   await openApp(page);
-  await page.getByRole('button', { name: 'Flows', exact: true }).click();
-  const flows = region(page, 'Flows');
-  await flows.getByRole('button', { name: 'Duplicate support' }).click();
-  await flows
-    .getByRole('status')
-    .filter({ hasText: /support-copy/ })
-    .waitFor();
+  const flows = await duplicateSupport(page);
   // The flow's JSON, read in the Code tab (then back to the canvas, where the form stays open).
   const json = {
     async inputValue() {

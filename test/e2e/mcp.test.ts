@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { messages, openApp, region, say, waitReady } from './app-page.ts';
+import { duplicateSupport, messages, openApp, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { MCP_TOKEN, mcpAndModelServers } from '../support/mcp-server.ts';
 
@@ -276,13 +276,7 @@ it('gives a flow’s agent node a server’s tool from its form, Allow always an
   await addProvider(page, 'fixture-mcp-echo');
 
   // A flow with an agent node on the fixture model; its tool picked in the node's form.
-  await page.getByRole('button', { name: 'Flows', exact: true }).click();
-  const flows = region(page, 'Flows');
-  await flows.getByRole('button', { name: 'Duplicate support' }).click();
-  await flows
-    .getByRole('status')
-    .filter({ hasText: /support-copy/ })
-    .waitFor();
+  const flows = await duplicateSupport(page);
   await flows.getByRole('tab', { name: 'Code' }).click();
   await flows.getByLabel('Flow JSON').fill(
     JSON.stringify({

@@ -34,6 +34,7 @@ import {
 import type { PolicyLookup } from '../../src/tools/tool-policy.ts';
 import type { FlowToolSet } from '../tool-servers/tool-servers.ts';
 import { parseJson } from './flow-json.ts';
+import { modelNames, reachableSubflows, toolRefs, type NamedFlow } from './flow-refs.ts';
 import type {
   AgentInfo,
   FlowCheck,
@@ -161,15 +162,24 @@ export class AppFlows {
     // problem alone goes back.
     const hostile = jsonTreeProblem(flow, DEFINITION_FILE_LIMITS);
     if (hostile) return { problems: [{ message: hostile }] };
-    const { models, known } = await this.flowModels.resolve(modelNames(flow));
-    const { tools, servers } = await this.flowTools.resolve(toolRefs(flow));
+    const byName = await this.byName();
+    const subflows = reachableSubflows(flow, byName);
+    const within = [flow, ...[...subflows.values()].map((other) => other.flow)];
+    const { models, known } = await this.flowModels.resolve(within.flatMap(modelNames));
+    const { tools, servers } = await this.flowTools.resolve(within.flatMap(toolRefs));
     const problems = validateFlow(flow, {
       tools: FLOW_DEMO_TOOLS,
       toolServers: servers,
+      flows: [...byName.keys()],
       ...(modelNames(flow).length > 0 ? { models: known } : {}),
     });
     if (problems.length === 0)
-      problems.push(...compileProblems(flow as Flow, this.timing, models, { tools }));
+      problems.push(
+        ...compileProblems(flow as Flow, this.timing, models, {
+          tools,
+          flows: flowsOf(subflows),
+        }),
+      );
     // `null`, a list or a number is reported by validateFlow: it has no name to compare.
     const name = isRecord(flow) ? flow.name : undefined;
     const others = (await this.list()).filter((other) => other.id !== id);
@@ -240,16 +250,33 @@ export class AppFlows {
         `Flow deleted: this session's flow (${agentId}) no longer exists. Choose another agent.`,
       );
     }
+    const subflows = reachableSubflows(record.flow, await this.byName());
+    const within = [record.flow, ...[...subflows.values()].map((other) => other.flow)];
     const [{ models, version }, toolSet] = await Promise.all([
-      this.flowModels.resolve(modelNames(record.flow)),
-      this.flowTools.resolve(toolRefs(record.flow)),
+      this.flowModels.resolve(within.flatMap(modelNames)),
+      this.flowTools.resolve(within.flatMap(toolRefs)),
     ]);
     const { policyOf } = this.flowTools;
+    // An edit of a flow it runs rebuilds it too.
+    const others = [...subflows.values()].map((other) => other.updatedAt ?? 0).join(',');
     return {
-      version: `${record.updatedAt} ${version} ${toolSet.version}`,
+      version: `${record.updatedAt} ${version} ${toolSet.version} ${others}`,
       create: (timing) =>
-        createFlowAgent(record.flow, timing, models, { tools: toolSet.tools, policyOf }),
+        createFlowAgent(record.flow, timing, models, {
+          tools: toolSet.tools,
+          policyOf,
+          flows: flowsOf(subflows),
+        }),
     };
+  }
+
+  /** Every flow (examples and the user's) by name: what an Execute Flow node may run. */
+  private async byName(): Promise<Map<string, NamedFlow>> {
+    const records = await this.store.listFlows();
+    return new Map([
+      ...EXAMPLE_FLOWS.map((flow) => [flow.name, { flow }] as const),
+      ...records.map((record) => [record.flow.name, record] as const),
+    ]);
   }
 
   /** The names of the user's flows that name a tool of the tool server called `serverName`. */
@@ -261,6 +288,9 @@ export class AppFlows {
 }
 
 const exampleId = (flow: Flow) => `${EXAMPLE_PREFIX}${flow.name}`;
+
+const flowsOf = (found: ReadonlyMap<string, NamedFlow>) =>
+  Object.fromEntries([...found].map(([name, { flow }]) => [name, flow]));
 
 function clip(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length - 1)}…` : text;
@@ -284,26 +314,6 @@ function describe(flow: Flow, readOnly: boolean): Omit<FlowInfo, 'id'> {
 }
 
 /** What compiling finds that validation does not (a model the demo does not have, say). */
-/** The models a flow's nodes name (`model` on Start and on model nodes), each once. */
-export function modelNames(flow: unknown): string[] {
-  const nodes = isRecord(flow) && Array.isArray(flow.nodes) ? flow.nodes : [];
-  const names = nodes.flatMap((node: unknown) =>
-    isRecord(node) && typeof node.model === 'string' && node.model ? [node.model] : [],
-  );
-  return [...new Set(names)];
-}
-
-/** The tool servers' tools a flow's nodes name (`Server name/tool`), each once. */
-export function toolRefs(flow: unknown): string[] {
-  const nodes = isRecord(flow) && Array.isArray(flow.nodes) ? flow.nodes : [];
-  const refs = nodes.flatMap((node: unknown) =>
-    isRecord(node) && Array.isArray(node.tools)
-      ? node.tools.filter((tool): tool is string => typeof tool === 'string' && tool.includes('/'))
-      : [],
-  );
-  return [...new Set(refs)];
-}
-
 function compileProblems(
   flow: Flow,
   timing: DemoTiming | undefined,

@@ -6,8 +6,10 @@
 // - a run of a session on an ADK server goes to AppRemote.
 
 import { DEFAULT_AGENT_ID } from '../../src/demos/index.ts';
+import { FORM_STATE_KEY } from '../../src/flows/flow.ts';
 import {
   InvalidRequestError,
+  InvocationNotFoundError,
   REQUEST_CONFIRMATION_FUNCTION,
   textOf,
   type Content,
@@ -17,7 +19,6 @@ import {
   type RunConfig,
   type Runner,
 } from '../../src/index.ts';
-import type { AttachmentPolicy } from '../../src/models/attachments.ts';
 import type { IndexedDbAppStore, SessionMeta } from '../../src/store/app-store.ts';
 import type { RunRecord } from '../../src/store/session-service.ts';
 import { isRemoteId, localOnly } from '../remote/adk-servers.ts';
@@ -26,12 +27,14 @@ import { REWIND_OWNER } from '../flows/flows.ts';
 import type { AppRemote } from '../remote/remote.ts';
 import { APP_NAME, DEFAULT_TITLE, USER_ID, userMessage, userText } from '../sessions/sessions.ts';
 import type {
+  AgentInfo,
   InterruptedRun,
   OutgoingAttachment,
   RunCause,
   RuntimeBroadcast,
 } from '../protocol.ts';
 import type { SessionLocks } from './session-locks.ts';
+import { formDelta, formDeltaOfText, isFormTurn, startFormOf } from './start-form-values.ts';
 
 /** Called with each event of a run as it comes (partial ones included). */
 export type EventListener = (event: Event) => void;
@@ -46,8 +49,6 @@ export interface RunDeps {
   remote: AppRemote;
   runnerFor: (sessionId: string) => Promise<Runner>;
   meta: (sessionId: string) => Promise<SessionMeta>;
-  /** The content of a turn's first event; InvocationNotFoundError for an unknown one. */
-  firstMessage: (sessionId: string, invocationId: string) => Promise<Content | undefined>;
 }
 
 export class AppRuns {
@@ -56,22 +57,38 @@ export class AppRuns {
 
   constructor(private readonly deps: RunDeps) {}
 
-  /** Sends a message as a new turn, with the files attached to it. */
+  /**
+   * Sends a message as a new turn, with the files attached to it, or a flow's start form: its
+   * values (`form`, by field name), checked against the session's flow before anything is
+   * written, go with the message as its state delta (start-form-values.ts).
+   */
   async send(
     sessionId: string,
     text: string,
     onEvent: EventListener,
     attachments: readonly OutgoingAttachment[] = [],
+    form?: Readonly<Record<string, unknown>>,
   ): Promise<void> {
     if (isRemoteId(sessionId)) {
       if (attachments.length > 0)
         throw new InvalidRequestError('Files are not sent to ADK servers yet: send the text alone');
+      if (form) throw new InvalidRequestError('ADK servers take no start form: send a message');
       return this.deps.remote.send(sessionId, text, onEvent);
+    }
+    let stateDelta: Record<string, unknown> | undefined;
+    if (form) {
+      const agent = await this.agentOf(sessionId);
+      const startForm = startFormOf(agent.flow);
+      if (!startForm)
+        throw new InvalidRequestError(`${agent.name} takes no start form: send a message instead`);
+      if (attachments.length > 0)
+        throw new InvalidRequestError('A start form is sent without files');
+      stateDelta = formDelta(startForm, form);
     }
     const message =
       attachments.length === 0
         ? userText(text)
-        : userMessage(text, attachments, await this.attachmentPolicy(sessionId));
+        : userMessage(text, attachments, (await this.agentOf(sessionId)).attachments);
     await this.run(sessionId, onEvent, async (runner, runConfig) => {
       // Written beside the run, not before it: the model's first token need not wait for it.
       const titled = this.titleFromFirstMessage(sessionId, message);
@@ -81,6 +98,7 @@ export class AppRuns {
         userId: USER_ID,
         sessionId,
         newMessage: message,
+        ...(stateDelta ? { stateDelta } : {}),
         runConfig,
       });
       return (async function* () {
@@ -98,7 +116,9 @@ export class AppRuns {
 
   /**
    * Runs a turn's message again with new text (Edit): the files it carried go with it. The old
-   * version stays as a branch.
+   * version stays as a branch. A turn the start form began stays one: its values are read back
+   * from the edited text (one `Label: value` line per field), and refused, with nothing written,
+   * if they do not read so.
    */
   async edit(
     sessionId: string,
@@ -107,38 +127,52 @@ export class AppRuns {
     onEvent: EventListener,
   ): Promise<void> {
     localOnly(sessionId, 'Edit');
-    const files = (await this.deps.firstMessage(sessionId, invocationId))?.parts.filter(
-      (part) => part.inlineData,
-    );
+    const first = await turnFirstEvent(this.deps.sessions, sessionId, invocationId);
+    const startForm = isFormTurn(first)
+      ? startFormOf((await this.agentOf(sessionId)).flow)
+      : undefined;
+    const stateDelta = startForm && formDeltaOfText(startForm, text);
+    const files = first?.content?.parts.filter((part) => part.inlineData);
     const newMessage = userText(text);
     if (files?.length) newMessage.parts.push(...files);
-    await this.editRun(sessionId, invocationId, newMessage, onEvent);
+    await this.editRun(sessionId, invocationId, newMessage, onEvent, stateDelta);
   }
 
-  /** Asks the same message of a turn again (Regenerate): the old answer stays as a branch. */
+  /**
+   * Asks the same message of a turn again (Regenerate), with the start form's values it began
+   * with: the old answer stays as a branch.
+   */
   async regenerate(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
     localOnly(sessionId, 'Regenerate');
-    const message = await this.deps.firstMessage(sessionId, invocationId);
+    const first = await turnFirstEvent(this.deps.sessions, sessionId, invocationId);
+    const message = first?.content;
     if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
       throw new InvalidRequestError('Only a turn that began with your message can be regenerated');
-    await this.editRun(sessionId, invocationId, message, onEvent);
+    const stateDelta = isFormTurn(first)
+      ? { [FORM_STATE_KEY]: first.actions.stateDelta[FORM_STATE_KEY] }
+      : undefined;
+    await this.editRun(sessionId, invocationId, message, onEvent, stateDelta);
   }
 
+  /** A turn's message run again in its place; `stateDelta` goes with it (a start form's values). */
   private async editRun(
     sessionId: string,
     invocationId: string,
     newMessage: Content,
     onEvent: EventListener,
+    stateDelta?: Record<string, unknown>,
   ): Promise<void> {
-    await this.run(sessionId, onEvent, async (runner, runConfig) =>
-      runner.editMessageAsync({
+    await this.run(sessionId, onEvent, async (runner, runConfig) => {
+      const request = { userId: USER_ID, sessionId, newMessage, runConfig };
+      if (!stateDelta) return runner.editMessageAsync({ ...request, invocationId });
+      // editMessageAsync takes no state delta: its rewind, then the turn with the delta.
+      await runner.rewindAsync({
         userId: USER_ID,
         sessionId,
-        invocationId,
-        newMessage,
-        runConfig,
-      }),
-    );
+        rewindBeforeInvocationId: invocationId,
+      });
+      return runner.runAsync({ ...request, stateDelta });
+    });
   }
 
   async resume(sessionId: string, invocationId: string, onEvent: EventListener): Promise<void> {
@@ -228,8 +262,8 @@ export class AppRuns {
   /** The text of the message that began a turn ('' when there is none to show). */
   private async turnText(sessionId: string, invocationId: string): Promise<string> {
     // A run whose first event is not there (left by a kill before it was written) has none.
-    const message = await this.deps.firstMessage(sessionId, invocationId).catch(() => undefined);
-    const text = textOf(message).trim();
+    const first = await turnFirstEvent(this.deps.sessions, sessionId, invocationId).catch(() => undefined);
+    const text = textOf(first?.content).trim();
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   }
 
@@ -277,17 +311,19 @@ export class AppRuns {
     });
   }
 
-  private async attachmentPolicy(sessionId: string): Promise<AttachmentPolicy> {
+  /** The session's agent: what its messages may carry, and its flow (a start form's fields). */
+  private async agentOf(sessionId: string): Promise<AgentInfo> {
     const { agentId } = await this.deps.meta(sessionId);
     const agent = (await this.deps.agents.list()).find((info) => info.id === agentId);
     if (!agent) throw new InvalidRequestError(`There is no agent ${agentId}`);
-    return agent.attachments;
+    return agent;
   }
 
   private async titleFromFirstMessage(sessionId: string, message: Content): Promise<void> {
     const meta = await this.deps.meta(sessionId);
     if (meta.title !== DEFAULT_TITLE) return;
-    const text = message.parts[0]?.text?.trim() ?? '';
+    // A form's lines (or any message's) make a title of one line.
+    const text = message.parts[0]?.text?.replace(/\s+/g, ' ').trim() ?? '';
     await this.deps.store.putSessionMeta({
       ...meta,
       title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
@@ -305,4 +341,17 @@ function causeOf(
   if (record?.ownerId === REWIND_OWNER) return 'rewound';
   if (run.error) return 'failed';
   return record?.status === 'running' ? 'cut-off' : 'stopped';
+}
+
+/** A turn's first event (its user's message); InvocationNotFoundError for an unknown turn. */
+export async function turnFirstEvent(
+  sessions: IndexedDbSessionService,
+  sessionId: string,
+  invocationId: string,
+): Promise<Event | undefined> {
+  const key = { appName: APP_NAME, userId: USER_ID, sessionId };
+  const checkpoint = await sessions.getInvocationCheckpoint({ ...key, invocationId });
+  if (!checkpoint) throw new InvocationNotFoundError(invocationId, sessionId);
+  const page = await sessions.listEvents({ ...key, fromSeq: checkpoint.firstSeq, limit: 1 });
+  return page?.entries[0]?.event;
 }

@@ -5,6 +5,7 @@
 // - sessions on ADK servers are refused: their state lives on the server.
 
 import { checkStateChanges, effectiveChanges } from '../../src/core/state-edit.ts';
+import { FORM_STATE_KEY } from '../../src/flows/flow.ts';
 import {
   InvalidRequestError,
   InvocationNotFoundError,
@@ -12,7 +13,6 @@ import {
   hasKeys,
   mergeScopes,
   splitDelta,
-  type Content,
   type Event,
   type IndexedDbSessionService,
   type RunConfig,
@@ -38,7 +38,8 @@ export interface StateEditDeps {
     start: (runner: Runner, runConfig: RunConfig) => Promise<AsyncGenerator<Event, void>>,
   ) => Promise<void>;
   /** The content of a turn's first event; InvocationNotFoundError for an unknown one. */
-  firstMessage: (sessionId: string, invocationId: string) => Promise<Content | undefined>;
+  /** A turn's first event (its user's message, with the start form's values if it had a form). */
+  firstEvent: (sessionId: string, invocationId: string) => Promise<Event | undefined>;
 }
 
 export class AppStateEdits {
@@ -84,7 +85,8 @@ export class AppStateEdits {
   ): Promise<void> {
     refuseRemote(sessionId, 'Edit state and re-run');
     const asked = hasKeys(changes) ? checkStateChanges(changes) : {};
-    const message = await this.deps.firstMessage(sessionId, invocationId);
+    const first = await this.deps.firstEvent(sessionId, invocationId);
+    const message = first?.content;
     if (!message || message.role !== 'user' || message.parts.every((part) => part.functionResponse))
       throw new InvalidRequestError('Only a turn that began with your message can be re-run');
     await this.deps.run(sessionId, onEvent, async (runner, runConfig) => {
@@ -102,7 +104,15 @@ export class AppStateEdits {
       const delta = effectiveChanges(rewound?.state ?? {}, asked);
       if (hasKeys(delta))
         onEvent(await runner.editState({ userId: USER_ID, sessionId, changes: delta }));
-      return runner.runAsync({ userId: USER_ID, sessionId, newMessage: message, runConfig });
+      // A form turn re-runs with its form's values, as it was sent.
+      const form = first?.actions.stateDelta[FORM_STATE_KEY];
+      return runner.runAsync({
+        userId: USER_ID,
+        sessionId,
+        newMessage: message,
+        runConfig,
+        ...(form !== undefined ? { stateDelta: { [FORM_STATE_KEY]: form } } : {}),
+      });
     });
   }
 

@@ -4,14 +4,14 @@
 // `llmAgentflow`, …), their form in `data.inputs` (prompts as the editor's HTML, v2-text.ts), and
 // edges whose source handle says which output they leave by (`<node>-output-<n>`).
 //
-// This part brings over the nodes that Trellis's node set already has: Start (a chat input, and
-// the flow's state), LLM (messages, structured output, memory, update state), Agent (with its
-// built-in tools), Condition, Condition Agent, Loop, Direct Reply and Human Input. The others
-// (Custom Function, HTTP, Iteration, Execute Flow, Retriever, Tool, sticky notes) are issue 31's next
-// parts: each is named in the report, never dropped without a word, and so are the edges through
-// it.
+// Every V2 node comes over: Start (a chat input or a form, and the flow's state), LLM (messages,
+// structured output, memory, update state), Agent (with its built-in tools), Condition, Condition
+// Agent, Loop, Direct Reply, Human Input, Iteration (with the nodes inside it), Custom Function,
+// HTTP, Tool, Execute Flow, and sticky notes as the canvas's notes (v2-nodes.ts) — all but the
+// Retriever (knowledge bases are issue 34), which is named in the report, as is every edge
+// through it.
 
-import type { Flow, FlowEdge, FlowNode } from '../flow.ts';
+import type { Flow, FlowEdge, FlowNode, FlowNote } from '../flow.ts';
 import { DEFAULT_MAX_LOOPS, HUMAN_ANSWERS, flowAgentName } from '../flow.ts';
 import {
   Importer,
@@ -23,16 +23,12 @@ import {
   type FlowiseNode,
 } from './importer.ts';
 import { htmlText } from './v2-text.ts';
-import { V2Fields, rows, type Inputs } from './v2-fields.ts';
+import { rows, type Inputs } from './v2-fields.ts';
+import { V2Nodes } from './v2-nodes.ts';
 
 /** What the V2 nodes this part does not bring over are, as the report names them. */
 const NOT_YET: Record<string, string> = {
-  customFunctionAgentflow: 'a Custom Function node (JavaScript)',
-  httpAgentflow: 'an HTTP node',
-  iterationAgentflow: 'an Iteration node',
-  executeFlowAgentflow: 'an Execute Flow node',
   retrieverAgentflow: 'a Retriever node (knowledge bases are issue 34)',
-  toolAgentflow: 'a Tool node (a tool called with set arguments)',
 };
 
 /** Whether a Flowise file is an Agentflow V2 flow: its nodes are V2's. */
@@ -50,10 +46,19 @@ export function importAgentflowV2(
   const im = new Importer(nodes, [name, flowAgentName(name)]);
   const v2 = new V2(im, nodes);
   const flowNodes: FlowNode[] = [];
+  const notes: FlowNote[] = [];
   for (const node of nodes) {
+    if (node.data.name === 'stickyNoteAgentflow') {
+      notes.push(v2.stickyNote(node));
+      continue;
+    }
     const made = v2.convert(node);
     if (made) flowNodes.push(withPosition(made, node.position));
   }
+  // A node inside an Iteration that did not come over leaves it; one whose Iteration did not
+  // come over is drawn where it was, outside.
+  const ids = new Set(flowNodes.map((node) => node.id));
+  for (const node of flowNodes) if (node.parent && !ids.has(node.parent)) delete node.parent;
   dropStackedPositions(flowNodes);
   const kept = new Map(flowNodes.map((node) => [node.id, node]));
   const flowEdges: FlowEdge[] = [];
@@ -82,6 +87,7 @@ export function importAgentflowV2(
     ...(im.state.length > 0 ? { state: im.state } : {}),
     nodes: flowNodes,
     edges: flowEdges,
+    ...(notes.length > 0 ? { notes } : {}),
   };
   return { flow, report: im.report };
 }
@@ -96,24 +102,21 @@ export const BROUGHT_OVER: ReadonlySet<string> = new Set([
   'loopAgentflow',
   'directReplyAgentflow',
   'humanInputAgentflow',
+  'iterationAgentflow',
+  'customFunctionAgentflow',
+  'httpAgentflow',
+  'toolAgentflow',
+  'executeFlowAgentflow',
 ]);
 
 /** The node converters; the fields they share are read by V2Fields. */
-class V2 extends V2Fields {
+class V2 extends V2Nodes {
   private readonly flowiseIds: Set<string>;
 
   constructor(im: Importer, nodes: readonly FlowiseNode[]) {
     super(
       im,
-      new Set(
-        nodes
-          .filter(
-            (node) =>
-              BROUGHT_OVER.has(node.data.name) &&
-              typeof (node as { parentNode?: unknown }).parentNode !== 'string',
-          )
-          .map((node) => node.id),
-      ),
+      new Set(nodes.filter((node) => BROUGHT_OVER.has(node.data.name)).map((node) => node.id)),
     );
     this.flowiseIds = new Set(nodes.map((node) => node.id));
   }
@@ -124,25 +127,36 @@ class V2 extends V2Fields {
     const id = this.im.idOf(node.id);
     const base = { id, ...(label ? { label } : {}) };
     const parent = (node as { parentNode?: unknown }).parentNode;
-    if (typeof parent === 'string') {
-      this.im.note(
-        node.id,
-        'dropped',
-        `${label ?? node.data.name} is inside an Iteration (${parent}), which does not come over yet`,
-      );
-      return undefined;
-    }
+    if (typeof parent === 'string' && this.flowiseIds.has(parent))
+      Object.assign(base, { parent: this.im.idOf(parent) });
     switch (node.data.name) {
-      case 'startAgentflow':
+      case 'startAgentflow': {
         this.start(node, inputs);
-        return { ...base, type: 'start' };
+        const form = this.form(inputs);
+        return { ...base, type: 'start', ...(form ? { form } : {}) };
+      }
+      case 'iterationAgentflow':
+        return this.iteration(node, inputs, base);
+      case 'customFunctionAgentflow':
+        return this.code(node, inputs, base);
+      case 'httpAgentflow':
+        return this.http(node, inputs, base);
+      case 'toolAgentflow':
+        return this.toolCall(node, inputs, base);
+      case 'executeFlowAgentflow':
+        return this.subflow(node, inputs, base);
       case 'llmAgentflow': {
         const output = this.structuredOutput(node, inputs['llmStructuredOutput']);
         return {
           ...base,
           type: 'llm',
           instruction: this.messages(node, inputs['llmMessages'], inputs['llmUserMessage']),
-          ...this.memory(node, inputs['llmEnableMemory'], inputs['llmMemoryType']),
+          ...this.memory(
+            node,
+            inputs['llmEnableMemory'],
+            inputs['llmMemoryType'],
+            inputs['llmMemoryWindowSize'],
+          ),
           ...(output.length > 0 ? { output } : {}),
           ...this.updateState(node, inputs['llmUpdateState']),
           ...this.model(node, inputs['llmModel'], inputs['llmModelConfig']),
@@ -155,7 +169,12 @@ class V2 extends V2Fields {
           type: 'agent',
           instruction: this.messages(node, inputs['agentMessages'], inputs['agentUserMessage']),
           ...this.tools(node, inputs['agentTools']),
-          ...this.memory(node, inputs['agentEnableMemory'], inputs['agentMemoryType']),
+          ...this.memory(
+            node,
+            inputs['agentEnableMemory'],
+            inputs['agentMemoryType'],
+            inputs['agentMemoryWindowSize'],
+          ),
           ...this.updateState(node, inputs['agentUpdateState']),
           ...this.model(node, inputs['agentModel'], inputs['agentModelConfig']),
         };
@@ -222,13 +241,6 @@ class V2 extends V2Fields {
           type: 'reply',
           message: this.text(node, inputs['directReplyMessage'], 'its message'),
         };
-      case 'stickyNoteAgentflow':
-        this.im.note(
-          node.id,
-          'dropped',
-          `sticky note: "${htmlText(text(inputs['note'])).slice(0, 200)}"`,
-        );
-        return undefined;
       default: {
         const what = NOT_YET[node.data.name];
         this.im.note(
@@ -253,17 +265,19 @@ class V2 extends V2Fields {
     return undefined;
   }
 
+  /** A sticky note as a note of the canvas. */
+  stickyNote(node: FlowiseNode): FlowNote {
+    return this.note(node, isRecord(node.data.inputs) ? node.data.inputs : {});
+  }
+
   private start(node: FlowiseNode, inputs: Inputs): void {
-    if (inputs['startInputType'] === 'formInput') {
-      const fields = rows(inputs['formInputTypes'])
-        .map((row) => text(row['label']) || text(row['name']))
-        .filter(Boolean);
+    const type = text(inputs['startInputType']);
+    if (type && type !== 'chatInput' && type !== 'formInput')
       this.im.note(
         node.id,
         'changed',
-        `its form "${text(inputs['formTitle'])}" (${fields.join(', ')}) is not shown yet: a chat message starts the flow`,
+        `it starts on a ${type === 'webhookTrigger' ? 'webhook' : type === 'scheduleInput' ? 'schedule' : type}, which has no counterpart in a browser app: a chat message starts it`,
       );
-    }
     for (const row of rows(inputs['startState'])) {
       const key = text(row['key']).trim();
       if (!key) continue;

@@ -79,6 +79,12 @@ const UNNAMED: Record<string, string> = {
   loopAgentflow: 'loop',
   directReplyAgentflow: 'reply',
   humanInputAgentflow: 'human_input',
+  iterationAgentflow: 'iteration',
+  customFunctionAgentflow: 'custom_function',
+  httpAgentflow: 'http',
+  toolAgentflow: 'tool',
+  executeFlowAgentflow: 'execute_flow',
+  stickyNoteAgentflow: 'note',
 };
 
 export class Importer {

@@ -52,13 +52,22 @@ export class V2Fields {
     return parts.join('\n\n');
   }
 
-  protected memory(node: FlowiseNode, enabled: unknown, type: unknown): { history?: HistoryMode } {
+  protected memory(
+    node: FlowiseNode,
+    enabled: unknown,
+    type: unknown,
+    window?: unknown,
+  ): { history?: HistoryMode; historyWindow?: number } {
     if (enabled === false) return { history: 'none' };
+    if (type === 'windowSize') {
+      const size = Number(window);
+      return Number.isInteger(size) && size > 0 ? { historyWindow: size } : {};
+    }
     if (type && type !== 'allMessages')
       this.im.note(
         node.id,
         'changed',
-        `its memory "${String(type)}" becomes the whole conversation (Trellis's "all")`,
+        `its memory "${String(type)}" (a model-written summary) becomes the whole conversation (Trellis's "all")`,
       );
     return {};
   }

@@ -9,7 +9,13 @@
 //   {{ output }}, {{ output.key }}    → {{output}}, {{output.key}}
 //   {{ llmAgentflow_0 }} / .output.k  → {{nodes.<its id here>}} / {{nodes.<id>.k}}
 //
-// Anything else (`$form`, `$iteration`, `$vars`, `chat_history`, …) is kept as written, and said.
+//   {{ $form.x }}                     → {{form.x}}
+//   {{ $iteration }}, {{ $iteration.k }} → {{iteration.item}}, {{iteration.item.k}}
+//
+//   {{ current_date_time }}           → {{current_date_time}} (the time it is read)
+//
+// Anything else (`$vars`, `chat_history`, `runtime_messages_length`, …) is kept as written, and
+// said.
 // Only this editor's markup is read: it is not a general HTML reader (none is needed for it).
 
 /** What a converted text refers to that has no Trellis counterpart, to report. */
@@ -68,10 +74,15 @@ function template(
   path: string,
   nodeId: (flowiseId: string) => string | undefined,
 ): string | undefined {
-  if (path === 'question') return '{{question}}';
+  if (path === 'question' || path === 'current_date_time') return `{{${path}}}`;
   if (path === 'output' || path.startsWith('output.')) return `{{${path}}}`;
   const state = /^\$flow\.state\.(.+)$/.exec(path);
   if (state) return `{{state.${state[1]}}}`;
+  const form = /^\$form\.([\w.]+)$/.exec(path);
+  if (form) return `{{form.${form[1]}}}`;
+  // Flowise reads `$iteration.x` in the item itself (`$iteration` alone is the item).
+  const iteration = /^\$iteration((?:\.[\w-]+)*)$/.exec(path);
+  if (iteration) return `{{iteration.item${iteration[1] ?? ''}}}`;
   const node = /^([A-Za-z][\w]*_\d+)(?:\.output)?((?:\.[\w-]+)*)$/.exec(path);
   if (node) {
     const id = nodeId(node[1]!);

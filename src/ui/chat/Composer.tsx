@@ -38,6 +38,8 @@ interface Props {
   onRejectAndSend: (text: string, attachments: OutgoingAttachment[]) => void;
   onShowApprovals: () => void;
   onStop: () => void;
+  /** The agent's flow starts from a form: the way back to it (StartForm). */
+  onUseForm?: () => void;
 }
 
 /**
@@ -175,6 +177,13 @@ export function Composer(props: Props) {
       {props.questionWaiting && !waiting && !editing && (
         <p class="composer-note" role="status">
           The agent asked you a question: what you send now is your reply.
+        </p>
+      )}
+      {props.onUseForm && (
+        <p class="composer-switch">
+          <button type="button" class="quiet" onClick={props.onUseForm}>
+            Fill in the start form instead
+          </button>
         </p>
       )}
       {files.length > 0 && (

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
 import type { AgentInfo } from '../../../workers/protocol.ts';
 import type { AppActions } from '../shell/app-actions.ts';
 import { showApprovals } from '../shell/app-actions.ts';
@@ -9,6 +10,8 @@ import type { CheckpointRow } from '../history/checkpoints-model.ts';
 import { CheckpointsPanel } from '../history/CheckpointsPanel.tsx';
 import { Composer, type EditTarget } from './Composer.tsx';
 import { InputRequests } from './InputRequests.tsx';
+import { StartForm } from './StartForm.tsx';
+import { startFormOf } from './start-form-model.ts';
 import { lazy } from '../common/lazy.tsx';
 import {
   placeholderFor,
@@ -63,6 +66,16 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
   const remote = !!current?.summary.remote;
   const approvals = session && waitingApprovals(session.approvals, answered);
   const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
+  // A flow that starts from a form shows it in place of the message box, unless the user chose
+  // to type in this session; an edit is text, in the box (the worker reads a form turn's values
+  // back from it).
+  const form = useMemo(() => startFormOf(agent?.flow), [agent?.flow]);
+  const [typingIn, setTypingIn] = useState<string>();
+  const sessionId = current?.summary.id;
+  const showsForm = !!form && !props.editing && typingIn !== sessionId;
+  const blocked = !state.ready || busyElsewhere || !current || state.opening;
+  const approvalsWaiting = approvals?.length ?? 0;
+  const questionAsked = questionWaiting(session?.inputs ?? EMPTY, answered);
   return (
     <>
       <SessionBar
@@ -131,23 +144,40 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
       {state.rewind && (
         <RewindNote said={state.rewind.said} disabled={locked} onUndo={actions.undoRewind} />
       )}
-      <Composer
-        running={running}
-        disabled={!state.ready || busyElsewhere || !current || state.opening}
-        placeholder={placeholderFor(agentId)}
-        policy={agent?.attachments}
-        lastMessage={session?.lastMessage}
-        editing={props.editing}
-        returned={state.returned}
-        approvalsWaiting={approvals?.length ?? 0}
-        questionWaiting={questionWaiting(session?.inputs ?? EMPTY, answered)}
-        onSend={actions.send}
-        onEdit={actions.edit}
-        onStartEdit={props.onStartEdit}
-        onRejectAndSend={actions.rejectAndSend}
-        onShowApprovals={showApprovals}
-        onStop={actions.stop}
-      />
+      {form && showsForm ? (
+        <StartForm
+          // Each session starts from an empty form.
+          key={sessionId}
+          form={form}
+          running={running}
+          disabled={blocked}
+          approvalsWaiting={approvalsWaiting}
+          questionWaiting={questionAsked}
+          onSubmit={(text, values) => actions.send(text, [], values)}
+          onTypeInstead={() => setTypingIn(sessionId)}
+          onShowApprovals={showApprovals}
+          onStop={actions.stop}
+        />
+      ) : (
+        <Composer
+          running={running}
+          disabled={blocked}
+          placeholder={placeholderFor(agentId)}
+          policy={agent?.attachments}
+          lastMessage={session?.lastMessage}
+          editing={props.editing}
+          returned={state.returned}
+          approvalsWaiting={approvalsWaiting}
+          questionWaiting={questionAsked}
+          onSend={actions.send}
+          onEdit={actions.edit}
+          onStartEdit={props.onStartEdit}
+          onRejectAndSend={actions.rejectAndSend}
+          onShowApprovals={showApprovals}
+          onStop={actions.stop}
+          {...(form && !props.editing ? { onUseForm: () => setTypingIn(undefined) } : {})}
+        />
+      )}
     </>
   );
 }

@@ -1,4 +1,5 @@
-// The message box is where the user starts: it has the focus when the page is ready, and again
+// The message box (or, for a flow that starts from a form, its first field) is where the user
+// starts: it has the focus when the page is ready, and again
 // after each session opened (from the list, Back or Forward, a new session, a fork, an import)
 // and when the chat comes back from another view, as in ChatGPT. Not on a touch screen, where a
 // focused box opens the on-screen keyboard over half of the page, and never away from
@@ -6,8 +7,9 @@
 
 import { useEffect, useRef } from 'preact/hooks';
 
-/** The composer's message box, if the page shows one. */
-export const messageBox = () => document.querySelector<HTMLTextAreaElement>('.composer textarea');
+/** The composer's message box, or the first field of a flow's start form in its place. */
+export const messageBox = () =>
+  document.querySelector<HTMLElement>('.composer textarea, .start-form [data-first-field]');
 
 /** `place`: the session and view the chat shows (undefined while none is ready to type in). */
 export function useMessageBoxFocus(place: string | undefined): void {

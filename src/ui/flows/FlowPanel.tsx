@@ -4,7 +4,7 @@ import { useMemo } from 'preact/hooks';
 import { graphLabel, progressWord } from './flow-graph-model.ts';
 import { pure } from '../common/pure.ts';
 import { FlowCanvas } from './canvas/index.tsx';
-import type { LooseFlow } from './canvas/canvas-model.ts';
+import type { LooseFlow } from './canvas/loose-flow.ts';
 
 interface Props {
   /** The flow the session ran (its checkpoints are of it), and what to say beside it. */

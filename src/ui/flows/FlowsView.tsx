@@ -4,9 +4,9 @@ import type { FlowEditor } from './flow-editor.ts';
 import { flowText, offsetOf, problemLines, problemNodes } from './flow-editor-model.ts';
 import { detailsOf, nodeOf, stateOf, withDetail, withField, withState } from './node-form-model.ts';
 import { FlowDetails } from './FlowDetails.tsx';
-import { FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
+import { FLOW_CHOICES_ID, FlowStateForm, MODEL_CHOICES_ID, NodeForm } from './NodeForm.tsx';
 import { FlowCanvas } from './canvas/index.tsx';
-import { parseLooseFlow, type LooseFlow } from './canvas/canvas-model.ts';
+import { parseLooseFlow, type LooseFlow } from './canvas/loose-flow.ts';
 import { ErrorBanner, FormStatus } from '../common/FormNotices.tsx';
 import { DeleteButton, useHiddenIds } from '../common/DeleteButton.tsx';
 
@@ -78,6 +78,11 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
       <datalist id={MODEL_CHOICES_ID}>
         {state.modelChoices.map((choice) => (
           <option key={choice} value={choice} />
+        ))}
+      </datalist>
+      <datalist id={FLOW_CHOICES_ID}>
+        {listed.map((flow) => (
+          <option key={flow.id} value={flow.name} />
         ))}
       </datalist>
       <header class="flows-head">
@@ -222,9 +227,9 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                     setSelectedNode(undefined);
                     setStateOpen(true);
                   }}
-                  onChange={(flow) => {
+                  onChange={(flow, options) => {
                     setRefused(undefined);
-                    editor.edit(flowText(flow));
+                    editor.edit(flowText(flow), options);
                   }}
                   onRefused={setRefused}
                   {...(state.canUndo ? { onUndo: () => editor.undo() } : {})}

@@ -1,17 +1,25 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import {
-  NODE_FIELDS,
-  STATE_FIELD,
-  rowsOf,
-  valueOf,
-  type FieldSpec,
-  type Row,
-} from './node-form-model.ts';
+// The form of the node selected on the canvas (its fields in node-fields.ts), and the flow's
+// State form: each change is the flow's text with that field set (node-form-model.ts).
+
+import './node-form.css';
+import { useEffect, useRef } from 'preact/hooks';
+import { valueAt, valueOf, type Row } from './node-form-model.ts';
+import { NODE_FIELDS, STATE_FIELD, type FieldSpec } from './node-fields.ts';
 import type { FlowNodeType } from '../../flows/flow.ts';
 import { PALETTE } from './canvas/canvas-model.ts';
+import { ListField } from './ListField.tsx';
+import { RowsField } from './RowsField.tsx';
+import { StartFormField } from './StartFormField.tsx';
 
 /** The id of the list of the providers' models a Model field offers (see FlowsView). */
 export const MODEL_CHOICES_ID = 'flow-model-choices';
+/** The ids of the lists a field's suggestions come from (the flows' in FlowsView, the tools' here). */
+const SUGGESTIONS = {
+  models: MODEL_CHOICES_ID,
+  flows: 'flow-name-choices',
+  tools: 'flow-tool-choices',
+} as const;
+export const FLOW_CHOICES_ID = SUGGESTIONS.flows;
 
 interface Props {
   node: Record<string, unknown>;
@@ -52,13 +60,18 @@ export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange,
           ))}
         </ul>
       )}
+      <datalist id={SUGGESTIONS.tools}>
+        {toolChoices.map((choice) => (
+          <option key={choice} value={choice} />
+        ))}
+      </datalist>
       <fieldset disabled={readOnly}>
         {fields.map((field) => (
           <Field
             key={`${id} ${field.key}`}
             node={node}
             field={field}
-            toolChoices={toolChoices}
+            choices={{ tools: toolChoices }}
             onChange={onChange}
           />
         ))}
@@ -99,16 +112,17 @@ export function FlowStateForm({
 function Field({
   node,
   field,
-  toolChoices,
+  choices,
   onChange,
 }: {
   node: Record<string, unknown>;
   field: FieldSpec;
-  toolChoices: readonly string[];
+  choices: { tools: readonly string[] };
   onChange: (key: string, value: unknown) => void;
 }) {
-  const value = node[field.key];
+  const value = valueAt(node, field.key);
   const set = (input: string | boolean | Row[]) => onChange(field.key, valueOf(field, input));
+  const text = typeof value === 'string' ? value : '';
   switch (field.kind) {
     case 'boolean':
       return (
@@ -122,12 +136,18 @@ function Field({
         </label>
       );
     case 'longText':
+    case 'code':
       return (
         <label>
-          {field.label}
+          <span>
+            {field.label}
+            {field.hint && <span class="hint"> {field.hint}</span>}
+          </span>
           <textarea
-            rows={4}
-            value={typeof value === 'string' ? value : ''}
+            rows={field.kind === 'code' ? 8 : 4}
+            class={field.kind === 'code' ? 'code-field' : undefined}
+            spellcheck={field.kind !== 'code'}
+            value={text}
             onInput={(event) => set(event.currentTarget.value)}
           />
         </label>
@@ -136,10 +156,7 @@ function Field({
       return (
         <label>
           {field.label}
-          <select
-            value={typeof value === 'string' ? value : ''}
-            onChange={(event) => set(event.currentTarget.value)}
-          >
+          <select value={text} onChange={(event) => set(event.currentTarget.value)}>
             {(field.choices ?? []).map((choice) => (
               <option key={choice} value={choice}>
                 {choice || '(default)'}
@@ -154,12 +171,14 @@ function Field({
           label={field.label}
           item={field.item ?? 'item'}
           value={Array.isArray(value) ? value.join('\n') : ''}
-          choices={field.suggestions === 'tools' ? toolChoices : []}
+          choices={field.suggestions === 'tools' ? choices.tools : []}
           onInput={set}
         />
       );
     case 'rows':
       return <RowsField node={node} field={field} onRows={set} />;
+    case 'startForm':
+      return <StartFormField node={node} onForm={(form) => onChange(field.key, form)} />;
     case 'number':
       return (
         <label>
@@ -167,6 +186,7 @@ function Field({
           <input
             type="number"
             value={value == null ? '' : String(value)}
+            placeholder={field.hint}
             onInput={(event) => set(event.currentTarget.value)}
           />
         </label>
@@ -179,161 +199,12 @@ function Field({
             type="text"
             value={value == null ? '' : String(value)}
             placeholder={field.hint}
-            {...(field.suggestions === 'models' ? { list: MODEL_CHOICES_ID } : {})}
+            {...(field.suggestions ? { list: SUGGESTIONS[field.suggestions] } : {})}
             onInput={(event) => set(event.currentTarget.value)}
           />
         </label>
       );
   }
-}
-
-/** A table field (rules, structured output, update state): a row per entry, Add and Remove. */
-function RowsField({
-  node,
-  field,
-  onRows,
-}: {
-  node: Record<string, unknown>;
-  field: FieldSpec;
-  onRows: (rows: Row[]) => void;
-}) {
-  const stored = rowsOf(node, field);
-  // A row just added is empty: it lives here until it has something to store.
-  const [extra, setExtra] = useState<Row[]>([]);
-  const rows = [...stored, ...extra];
-  const columns = field.columns ?? [];
-  const change = (index: number, key: string, cell: string) => {
-    const next = rows.map((row, i) => (i === index ? { ...row, [key]: cell } : row));
-    setExtra([]);
-    onRows(next);
-  };
-  return (
-    <fieldset class="rows-field">
-      <legend>{field.label}</legend>
-      <table>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column.key} scope="col">
-                {column.label}
-              </th>
-            ))}
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, index) => (
-            <tr key={index}>
-              {columns.map((column) => (
-                <td key={column.key}>
-                  {column.choices ? (
-                    <select
-                      aria-label={`${column.label}, row ${index + 1}`}
-                      value={row[column.key] ?? ''}
-                      onChange={(event) => change(index, column.key, event.currentTarget.value)}
-                    >
-                      <option value="" />
-                      {column.choices.map((choice) => (
-                        <option key={choice} value={choice}>
-                          {choice}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    <input
-                      aria-label={`${column.label}, row ${index + 1}`}
-                      value={row[column.key] ?? ''}
-                      onInput={(event) => change(index, column.key, event.currentTarget.value)}
-                    />
-                  )}
-                </td>
-              ))}
-              <td>
-                <button
-                  type="button"
-                  class="quiet"
-                  aria-label={`Remove row ${index + 1}`}
-                  onClick={() => {
-                    setExtra([]);
-                    onRows(rows.filter((_, i) => i !== index));
-                  }}
-                >
-                  ×
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <button
-        type="button"
-        onClick={() => setExtra([...extra, Object.fromEntries(columns.map((c) => [c.key, '']))])}
-      >
-        Add a row
-      </button>
-    </fieldset>
-  );
-}
-
-/**
- * A list typed one item a line. What the user types stays as typed while the box has the focus
- * (the flow keeps only the items, so a new line or a comma just typed would vanish if the box
- * showed the flow's value at every keystroke); it shows the flow's items again once left.
- */
-function ListField({
-  label,
-  item,
-  value,
-  choices,
-  onInput,
-}: {
-  label: string;
-  item: string;
-  value: string;
-  /** Items to add from a list (those not in it already). */
-  choices: readonly string[];
-  onInput: (text: string) => void;
-}) {
-  const [typed, setTyped] = useState<string | undefined>(undefined);
-  const text = typed ?? value;
-  const items = text.split('\n').map((line) => line.trim());
-  const left = choices.filter((choice) => !items.includes(choice));
-  return (
-    <>
-      <label>
-        {label} <span class="hint">(one {item} a line)</span>
-        <textarea
-          rows={3}
-          value={text}
-          onInput={(event) => {
-            setTyped(event.currentTarget.value);
-            onInput(event.currentTarget.value);
-          }}
-          onBlur={() => setTyped(undefined)}
-        />
-      </label>
-      {left.length > 0 && (
-        <select
-          aria-label={`Add a ${item}`}
-          value=""
-          onChange={(event) => {
-            const choice = event.currentTarget.value;
-            if (!choice) return;
-            const next = [...items.filter(Boolean), choice].join('\n');
-            setTyped(undefined);
-            onInput(next);
-          }}
-        >
-          <option value="">Add a {item}…</option>
-          {left.map((choice) => (
-            <option key={choice} value={choice}>
-              {choice}
-            </option>
-          ))}
-        </select>
-      )}
-    </>
-  );
 }
 
 /**

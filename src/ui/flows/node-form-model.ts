@@ -1,180 +1,11 @@
-// The node form of the Flows view, its pure part: which fields a node of each type has (in
-// Flowise's terms), and the flow text with one node's field changed, so that the form and the JSON
-// editor are two views of one text.
+// The node form of the Flows view, its pure part: a node's fields (node-fields.ts) as the form
+// shows them, and the flow text with one node's field changed, so that the form and the JSON
+// editor are two views of one text. Also the flow's own fields: its name, description and state.
 
-import { CONDITION_OPERATIONS, HISTORY_MODES, OUTPUT_FIELD_TYPES } from '../../flows/flow.ts';
-import type { FlowNodeType } from '../../flows/flow.ts';
 import { flowText } from './flow-editor-model.ts';
-
-export type FieldKind = 'text' | 'longText' | 'boolean' | 'number' | 'choice' | 'list' | 'rows';
-
-export interface RowColumn {
-  key: string;
-  label: string;
-  /** Choices, for a column that takes one of them. */
-  choices?: readonly string[];
-}
-
-export interface FieldSpec {
-  key: string;
-  label: string;
-  kind: FieldKind;
-  /** For `choice`. */
-  choices?: readonly string[];
-  /** For `list`: what one item is ("tool name", "scenario"). */
-  item?: string;
-  /** For `rows`: the table's columns; `map` rows are an object of key → value. */
-  columns?: readonly RowColumn[];
-  map?: boolean;
-  hint?: string;
-  /**
-   * Choices offered beside the field: `models`, the providers' models (as the user types);
-   * `tools`, the demo tools and the tool servers' (`Server/tool`), to add to the list.
-   */
-  suggestions?: 'models' | 'tools';
-}
-
-const LABEL: FieldSpec = { key: 'label', label: 'Name', kind: 'text' };
-const MODEL: FieldSpec = {
-  key: 'model',
-  label: 'Model',
-  kind: 'text',
-  hint: 'Provider name/model; empty: the flow’s',
-  suggestions: 'models',
-};
-const HISTORY: FieldSpec = {
-  key: 'history',
-  label: 'Conversation history',
-  kind: 'choice',
-  choices: ['', ...HISTORY_MODES],
-};
-const UPDATE_STATE: FieldSpec = {
-  key: 'updateState',
-  label: 'Update state',
-  kind: 'rows',
-  map: true,
-  columns: [
-    { key: 'key', label: 'Key' },
-    { key: 'value', label: 'Value (e.g. {{output}})' },
-  ],
-};
-const TOOLS: FieldSpec = {
-  key: 'tools',
-  label: 'Tools',
-  kind: 'list',
-  item: 'tool',
-  suggestions: 'tools',
-};
-const APPROVAL: FieldSpec = { key: 'requireApproval', label: 'Require approval', kind: 'boolean' };
-const APPROVAL_PROMPT: FieldSpec = {
-  key: 'approvalPrompt',
-  label: 'Approval prompt',
-  kind: 'text',
-  hint: 'What the approval asks; empty: “Approve this call?”',
-};
-
-/** The fields of each node type, in the order Flowise's forms show them. */
-export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
-  start: [LABEL, { ...MODEL, hint: 'Provider name/model; empty: the offline demo model' }],
-  agent: [
-    LABEL,
-    { key: 'instruction', label: 'System prompt', kind: 'longText' },
-    TOOLS,
-    APPROVAL,
-    APPROVAL_PROMPT,
-    HISTORY,
-    MODEL,
-    UPDATE_STATE,
-  ],
-  llm: [
-    LABEL,
-    { key: 'instruction', label: 'Prompt', kind: 'longText' },
-    TOOLS,
-    {
-      key: 'output',
-      label: 'Structured output',
-      kind: 'rows',
-      columns: [
-        { key: 'key', label: 'Key' },
-        { key: 'type', label: 'Type', choices: OUTPUT_FIELD_TYPES },
-        { key: 'enum', label: 'Enum values (comma-separated)' },
-        { key: 'description', label: 'Description' },
-      ],
-    },
-    HISTORY,
-    MODEL,
-    UPDATE_STATE,
-  ],
-  tool: [
-    LABEL,
-    TOOLS,
-    APPROVAL,
-    APPROVAL_PROMPT,
-    { key: 'endWithoutCalls', label: 'End here when no tool is asked for', kind: 'boolean' },
-    UPDATE_STATE,
-  ],
-  condition: [
-    LABEL,
-    {
-      key: 'rules',
-      label: 'Rules',
-      kind: 'rows',
-      columns: [
-        { key: 'variable', label: 'Variable (e.g. {{state.key}})' },
-        { key: 'operation', label: 'Operation', choices: CONDITION_OPERATIONS },
-        { key: 'value', label: 'Value' },
-        { key: 'output', label: 'Output name' },
-      ],
-    },
-  ],
-  conditionAgent: [
-    LABEL,
-    { key: 'instruction', label: 'Prompt', kind: 'longText' },
-    { key: 'scenarios', label: 'Scenarios', kind: 'list', item: 'scenario' },
-    HISTORY,
-    MODEL,
-    UPDATE_STATE,
-  ],
-  loop: [
-    LABEL,
-    { key: 'to', label: 'Loop to (node id)', kind: 'text' },
-    { key: 'maxLoops', label: 'Max loops', kind: 'number' },
-    { key: 'fallback', label: 'Reply after the last loop', kind: 'text' },
-  ],
-  end: [LABEL],
-  humanInput: [
-    LABEL,
-    {
-      key: 'description',
-      label: 'Description',
-      kind: 'longText',
-      hint: 'What the user is asked to proceed with or reject',
-    },
-  ],
-  reply: [
-    LABEL,
-    {
-      key: 'message',
-      label: 'Message',
-      kind: 'longText',
-      hint: 'Templates: {{output}}, {{state.x}}…',
-    },
-  ],
-};
+import type { FieldSpec } from './node-fields.ts';
 
 export type Row = Record<string, string>;
-
-/** The flow's state keys (Flowise's State node), a table of the flow rather than of a node. */
-export const STATE_FIELD: FieldSpec = {
-  key: 'state',
-  label: 'State keys',
-  kind: 'rows',
-  columns: [
-    { key: 'key', label: 'Key' },
-    { key: 'operation', label: 'Operation', choices: ['replace', 'append'] },
-    { key: 'default', label: 'Default (JSON, or text)' },
-  ],
-};
 
 /**
  * The flow's state keys as the State form shows them (each default as JSON, a text as it is);
@@ -255,9 +86,17 @@ export function nodeOf(text: string, nodeId: string): Record<string, unknown> | 
   );
 }
 
+/** A field's value in the node (`a.b`: field `b` of the node's object `a`). */
+export function valueAt(node: Record<string, unknown>, key: string): unknown {
+  let value: unknown = node;
+  for (const part of key.split('.'))
+    value = isRecord(value) ? (value as Record<string, unknown>)[part] : undefined;
+  return value;
+}
+
 /** A field's rows for the table (an array of objects, or a map shown as key/value rows). */
 export function rowsOf(node: Record<string, unknown>, field: FieldSpec): Row[] {
-  const value = node[field.key];
+  const value = valueAt(node, field.key);
   if (field.map) {
     return value && typeof value === 'object' && !Array.isArray(value)
       ? Object.entries(value).map(([key, v]) => ({ key, value: String(v) }))
@@ -303,17 +142,17 @@ export function valueOf(field: FieldSpec, input: string | boolean | Row[]): unkn
         return Object.keys(map).length > 0 ? map : undefined;
       }
       if (rows.length === 0) return undefined;
+      const lists = new Set(field.columns?.filter((c) => c.list).map((c) => c.key));
       return rows.map((row) => {
         const out: Record<string, unknown> = {};
         for (const [key, cell] of Object.entries(row)) {
           if (cell === '') continue;
-          out[key] =
-            key === 'enum'
-              ? cell
-                  .split(',')
-                  .map((v) => v.trim())
-                  .filter(Boolean)
-              : cell;
+          out[key] = lists.has(key)
+            ? cell
+                .split(',')
+                .map((v) => v.trim())
+                .filter(Boolean)
+            : cell;
         }
         return out;
       });
@@ -324,8 +163,9 @@ export function valueOf(field: FieldSpec, input: string | boolean | Row[]): unkn
 }
 
 /**
- * The flow text with one field of a node set (or removed, for undefined); undefined when the text
- * is not a flow the form can edit (it does not parse, or has no such node).
+ * The flow text with one field of a node set (or removed, for undefined; an object of the node
+ * left empty goes too); undefined when the text is not a flow the form can edit (it does not
+ * parse, or has no such node).
  */
 export function withField(
   text: string,
@@ -339,12 +179,33 @@ export function withField(
   const nodes = (flow.nodes as Record<string, unknown>[]).map((node) => {
     if (node?.id !== nodeId) return node;
     found = true;
-    const next = { ...node };
-    if (value === undefined) delete next[key];
-    else next[key] = value;
-    return next;
+    return setAt(node, key.split('.'), value);
   });
   return found ? flowText({ ...flow, nodes }) : undefined;
+}
+
+function setAt(
+  object: Record<string, unknown>,
+  [head, ...rest]: string[],
+  value: unknown,
+): Record<string, unknown> {
+  const next = { ...object };
+  const inner: unknown =
+    rest.length === 0
+      ? value
+      : setAt(
+          isRecord(object[head!]) ? (object[head!] as Record<string, unknown>) : {},
+          rest,
+          value,
+        );
+  if (inner === undefined || (rest.length > 0 && Object.keys(inner as object).length === 0))
+    delete next[head!];
+  else next[head!] = inner;
+  return next;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
 function parse(text: string): Record<string, unknown> | undefined {

@@ -3,6 +3,7 @@
 
 import type { OutgoingAttachment, Settings } from '../../../workers/protocol.ts';
 import { download } from '../common/download.ts';
+import type { FormValues } from '../chat/start-form-model.ts';
 import type { StateChanges } from '../state/state-edit-model.ts';
 import type { Workbench } from '../workbench/workbench.ts';
 
@@ -24,8 +25,8 @@ export function actionsOf(workbench: Workbench) {
       void workbench.exportEvalSet(id).then((file) => file && download(file.filename, file.json)),
     importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
     setAgent: (agentId: string) => void workbench.setAgent(agentId),
-    send: (text: string, attachments: OutgoingAttachment[]) =>
-      void workbench.send(text, attachments),
+    send: (text: string, attachments: OutgoingAttachment[], form?: FormValues) =>
+      void workbench.send(text, attachments, form),
     rejectAndSend: (text: string, attachments: OutgoingAttachment[]) =>
       void workbench.rejectAndSend(text, attachments),
     stop: () => workbench.stop(),

@@ -9,6 +9,7 @@ import { showsError } from '../chat/chat-model.ts';
 import type { Event } from '../../core/event.ts';
 import type { InterruptedRun, OutgoingAttachment } from '../../../workers/protocol.ts';
 import type { InputRequest } from '../chat/input-requests-model.ts';
+import type { FormValues } from '../chat/start-form-model.ts';
 import { sessionView } from './session-view.ts';
 import { WorkbenchOpening } from './workbench-opening.ts';
 import { withStoredEvent, type Streaming } from './workbench-state.ts';
@@ -25,25 +26,34 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
   /** When streamed text was last drawn (performance.now()). */
   private streamDrawnAt = Number.NEGATIVE_INFINITY;
 
-  async send(text: string, attachments: OutgoingAttachment[] = []): Promise<void> {
+  /** `form`: a flow's start form's values, `text` their lines (chat/start-form-model.ts). */
+  async send(
+    text: string,
+    attachments: OutgoingAttachment[] = [],
+    form?: FormValues,
+  ): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId || (!text.trim() && attachments.length === 0)) return;
     // A question the agent asked (ask_user) takes the next message as its reply, as ADK takes
     // a plain-text reply to its own question.
     const question = this.waitingQuestion();
-    if (question && attachments.length === 0)
+    if (question && attachments.length === 0 && !form)
       return this.respond(question.callId, question.name, { result: text });
     this.set({ sent: sentText(text, attachments) });
     const { failed, stored } = await this.running(sessionId, (onEvent) =>
-      this.client.runtime.send(sessionId, text, onEvent, attachments),
+      this.client.runtime.send(sessionId, text, onEvent, attachments, form && { ...form }),
     );
     // Refused before it was stored (another tab took the session first, the keys are locked…):
-    // the message goes back to the box, and the error says it was not sent.
+    // the message goes back to the box (a form keeps its values), and the error says it was not
+    // sent.
     if (failed && !stored.some((event) => event.author === 'user')) {
       const error = this.state.error;
+      const said = form
+        ? 'The form was not sent.'
+        : 'Your message was not sent: it is back in the box.';
       this.set({
-        returned: { text, attachments },
-        ...(error ? { error: `${error} Your message was not sent: it is back in the box.` } : {}),
+        ...(form ? {} : { returned: { text, attachments } }),
+        ...(error ? { error: `${error} ${said}` } : {}),
       });
     }
   }

@@ -68,9 +68,17 @@ describe("Flowise's Agentflow V2 templates", () => {
       for (const node of file.nodes) {
         const label = node.data.label ?? node.data.name;
         const came =
-          BROUGHT_OVER.has(node.data.name) &&
-          node.parentNode === undefined &&
-          flow.nodes.some((made) => made.label === label);
+          (BROUGHT_OVER.has(node.data.name) &&
+            flow.nodes.some(
+              (made) =>
+                made.label === label &&
+                // A node inside an Iteration stays inside it.
+                (node.parentNode === undefined) === (made.parent === undefined),
+            )) ||
+          (node.data.name === 'stickyNoteAgentflow' &&
+            (flow.notes ?? []).some(
+              (note) => note.text === htmlText(String(node.data.inputs?.['note'] ?? '')),
+            ));
         const said = report.some(
           (item) =>
             item.kind === 'dropped' &&
@@ -110,11 +118,17 @@ describe("Flowise's Agentflow V2 templates", () => {
   });
 
   it('make the flows of nodes Trellis has into flows that validate', () => {
-    for (const name of ['Agents Handoff', 'Structured Output', 'Supervisor Worker', 'Translator'])
+    // All but Agentic RAG (its Retriever: issue 34) and Deep Research With Multi-turn
+    // Conversations (Flowise's own {{ chat_history }} and {{ runtime_messages_length }}).
+    for (const { template } of v2.filter(
+      ({ template }) => !/Agentic RAG|Multi-turn/.test(template.name),
+    )) {
+      const name = template.name;
       expect({
         name,
         problems: validateFlow(byName(name).flow, { tools: [...BUILTIN_TOOL_NAMES] }),
       }).toEqual({ name, problems: [] });
+    }
   });
 
   it('read the prompts out of the editor’s HTML, with their variables as templates', () => {
@@ -157,14 +171,8 @@ describe("Flowise's Agentflow V2 templates", () => {
 
   it('say what a node brings that has no counterpart, by node', () => {
     const { report } = byName('Human In The Loop');
-    expect(report).toContainEqual({
-      nodeId: 'start',
-      kind: 'changed',
-      message:
-        'its form "Email Inquiry" (Subject, Body, From) is not shown yet: a chat message starts the flow',
-    });
     expect(report.map((item) => item.message)).toContain(
-      'Send Email is a Tool node (a tool called with set arguments), which Trellis does not bring over yet',
+      'tool "gmail" has no Trellis counterpart: choose one of yours (a tool server\'s, in Settings → Tool servers); until then the node passes on',
     );
     expect(report.map((item) => item.message)).toContain(
       'tool "googleCustomSearch" has no Trellis counterpart: give the node one of yours (a tool server\'s, in Settings → Tool servers)',
@@ -387,8 +395,8 @@ describe('the editor’s HTML as text', () => {
         ids,
       ),
     ).toEqual({
-      text: '{{question}} {{state.topic}} {{output.next}} {{nodes.planner.plan}} {{nodes.planner}} {{ agentAgentflow_9 }} {{ $form.query }}',
-      unknown: ['agentAgentflow_9', '$form.query'],
+      text: '{{question}} {{state.topic}} {{output.next}} {{nodes.planner.plan}} {{nodes.planner}} {{ agentAgentflow_9 }} {{form.query}}',
+      unknown: ['agentAgentflow_9'],
     });
   });
 });

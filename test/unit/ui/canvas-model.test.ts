@@ -8,14 +8,14 @@ import {
   canvasGraph,
   connect,
   copyNodes,
-  parseLooseFlow,
+  PALETTE,
   pasteNodes,
   removeElements,
   tidy,
   withPositions,
-  type LooseFlow,
 } from '../../../src/ui/flows/canvas/canvas-model.ts';
-import { validateFlow } from '../../../src/index.ts';
+import { parseLooseFlow, type LooseFlow } from '../../../src/ui/flows/canvas/loose-flow.ts';
+import { NODE_TYPES, validateFlow } from '../../../src/index.ts';
 
 const support = (): LooseFlow => ({
   name: 'support',
@@ -59,6 +59,33 @@ describe('what the canvas draws', () => {
     expect(byId.get('start')!.input).toBe(false);
   });
 
+  it('gives Human Input two handles, Proceed and Reject, its edges leaving from them', () => {
+    const flow: LooseFlow = {
+      name: 'ask',
+      nodes: [
+        { id: 'ask', type: 'humanInput', description: 'Send it?' },
+        { id: 'send', type: 'reply', message: 'Sent' },
+      ],
+      edges: [{ from: 'ask', to: 'send', when: 'proceed' }],
+    };
+    const { nodes, edges } = canvasGraph(flow);
+    expect(nodes[0]!.outputs).toEqual([
+      { id: 'proceed', label: 'Proceed' },
+      { id: 'reject', label: 'Reject' },
+    ]);
+    expect(edges[0]).toMatchObject({ sourceHandle: 'proceed' });
+    const { flow: rejected } = connect(flow, 'ask', 'reject', 'send') as { flow: LooseFlow };
+    expect(rejected.edges.at(-1)).toEqual({ from: 'ask', to: 'send', when: 'reject' });
+  });
+
+  it('offers every node type in the palette, once, by its name in Flowise', () => {
+    expect([...PALETTE.map((item) => item.type)].sort()).toEqual([...NODE_TYPES].sort());
+    expect(new Set(PALETTE.map((item) => item.label)).size).toBe(PALETTE.length);
+    expect(PALETTE.map((item) => item.label)).toEqual(
+      expect.arrayContaining(['Iteration', 'Custom Function', 'Tool', 'HTTP', 'Execute Flow']),
+    );
+  });
+
   it('draws edges from the handle their `when` names, and a loop’s jump back', () => {
     const { edges } = canvasGraph(support());
     expect(edges.find((e) => e.target === 'billing')).toMatchObject({
@@ -92,6 +119,7 @@ describe('what the canvas draws', () => {
 describe('the canvas’s edits', () => {
   it('adds a node with a free id, the fields its form asks for, where it was dropped', () => {
     const { flow, id } = addNode(support(), 'agent', { x: 10.4, y: 20.6 });
+    expect(addNode(flow, 'toolCall', { x: 0, y: 0 }).id).toBe('tool_call');
     expect(id).toBe('agent');
     const again = addNode(addNode(flow, 'agent', { x: 0, y: 0 }).flow, 'agent', { x: 0, y: 0 });
     expect(again.id).toBe('agent_3');

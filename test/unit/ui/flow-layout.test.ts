@@ -262,3 +262,78 @@ describe('layoutFlow', () => {
     expect(layoutFlow({ nodes: [], edges: [] }).nodes).toEqual([]);
   });
 });
+
+describe('layoutFlow with Iteration groups', () => {
+  const grouped = {
+    name: 'per-item',
+    nodes: [
+      { id: 'start', type: 'start' },
+      { id: 'each', type: 'iteration', input: '{{state.items}}' },
+      { id: 'draft', type: 'llm', instruction: 'Draft', parent: 'each' },
+      { id: 'check', type: 'llm', instruction: 'Check', parent: 'each' },
+      { id: 'polish', type: 'llm', instruction: 'Polish', parent: 'each' },
+      { id: 'end', type: 'end' },
+    ],
+    edges: [
+      { from: 'start', to: 'each' },
+      { from: 'draft', to: 'check' },
+      { from: 'check', to: 'polish' },
+      // Out of a child: drawn from its group at the top level.
+      { from: 'polish', to: 'end' },
+    ],
+  } as unknown as Flow;
+
+  it('lays the children out inside their group and sizes the group to fit them', () => {
+    const layout = layoutFlow(grouped);
+    const byId = new Map(layout.nodes.map((node) => [node.id, node]));
+    const group = byId.get('each')!;
+    const children = ['draft', 'check', 'polish'].map((id) => byId.get(id)!);
+    for (const child of children) {
+      expect(child.parent).toBe('each');
+      expect(child.x).toBeGreaterThan(0);
+      expect(child.y).toBeGreaterThan(20); // under the group's name
+      expect(child.x + child.width).toBeLessThan(group.width);
+      expect(child.y + child.height).toBeLessThan(group.height);
+    }
+    expect(children.map((child) => child.layer)).toEqual([0, 1, 2]);
+    expect(group.width).toBeGreaterThan(3 * 136);
+    // The group is one box of the top level, between start and end.
+    expect(layerOf(layout)).toMatchObject({ start: 0, each: 1, end: 2 });
+    expect(byId.get('end')!.x).toBeGreaterThan(group.x + group.width);
+    expect(overlaps({ ...layout, nodes: layout.nodes.filter((node) => !node.parent) })).toEqual([]);
+  });
+
+  it('keeps a group’s saved size, unless asked to fit it (Tidy up)', () => {
+    const sized = {
+      ...grouped,
+      nodes: grouped.nodes.map((node) =>
+        node.id === 'each' ? { ...node, size: { width: 900, height: 400 } } : node,
+      ),
+    } as Flow;
+    const group = (options?: { fitGroups: boolean }) =>
+      layoutFlow(sized, options).nodes.find((node) => node.id === 'each')!;
+    expect(group()).toMatchObject({ width: 900, height: 400 });
+    expect(group({ fitGroups: true }).width).toBeLessThan(900);
+  });
+
+  it('draws a node whose parent is missing or no Iteration at the top level, without failing', () => {
+    const broken = {
+      name: 'broken',
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'a', type: 'llm', parent: 'nowhere' },
+        { id: 'b', type: 'llm', parent: 'start' },
+        { id: 'c', type: 'iteration', parent: 'c' },
+        { id: 'd', type: 'llm', parent: 42 },
+      ],
+      edges: [
+        { from: 'start', to: 'a' },
+        { from: 'a', to: 'b' },
+      ],
+    } as unknown as Flow;
+    const layout = layoutFlow(broken);
+    expect(layout.nodes.map((node) => node.id)).toEqual(['start', 'a', 'b', 'c', 'd']);
+    expect(layout.nodes.every((node) => node.parent === undefined)).toBe(true);
+    expect(overlaps(layout)).toEqual([]);
+  });
+});

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { nodeHeading } from '../../../src/ui/flows/NodeForm.tsx';
 import { detailsOf, withDetail } from '../../../src/ui/flows/node-form-model.ts';
 import { flowText } from '../../../src/ui/flows/flow-editor-model.ts';
+import { NODE_FIELDS } from '../../../src/ui/flows/node-fields.ts';
 import {
-  NODE_FIELDS,
   nodeOf,
   rowsOf,
   stateOf,
@@ -43,6 +43,39 @@ const field = (type: keyof typeof NODE_FIELDS, key: string) =>
 describe('the node form', () => {
   it('has a form for every node type, each with its name', () => {
     for (const type of NODE_TYPES) expect(NODE_FIELDS[type][0]?.key).toBe('label');
+  });
+
+  it.each([
+    ['code', 'code', 'code'],
+    ['code', 'variables', 'rows'],
+    ['code', 'timeoutMs', 'number'],
+    ['code', 'memoryMb', 'number'],
+    ['http', 'method', 'choice'],
+    ['http', 'headers', 'rows'],
+    ['http', 'query', 'rows'],
+    ['http', 'bodyType', 'choice'],
+    ['http', 'timeoutMs', 'number'],
+    ['toolCall', 'args', 'rows'],
+    ['iteration', 'input', 'text'],
+    ['subflow', 'flow', 'text'],
+    ['start', 'form', 'startForm'],
+  ] as const)('asks %s nodes for %s as a %s field', (type, key, kind) => {
+    expect(field(type, key).kind).toBe(kind);
+  });
+
+  it('writes key → value tables (arguments, headers) as objects', () => {
+    const args = field('toolCall', 'args');
+    expect(args.map).toBe(true);
+    expect(
+      valueOf(args, [
+        { key: 'city', value: '{{form.city}}' },
+        { key: '', value: '' },
+      ]),
+    ).toEqual({ city: '{{form.city}}' });
+    expect(rowsOf({ headers: { Accept: 'text/plain' } }, field('http', 'headers'))).toEqual([
+      { key: 'Accept', value: 'text/plain' },
+    ]);
+    expect(field('http', 'method').choices).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
   });
 
   it('sets and clears a field of one node, leaving the rest of the flow as it was', () => {

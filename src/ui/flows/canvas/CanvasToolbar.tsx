@@ -1,10 +1,17 @@
-// The canvas's toolbar: the palette of node types (drag one onto the canvas, or press it to add
-// it in the middle), the flow's State keys, Undo, Redo and Tidy up.
+// The canvas's toolbar: the palette of node types and the sticky note (drag one onto the canvas,
+// or press it to add it in the middle), the flow's State keys, Undo, Redo and Tidy up.
 
 import { PALETTE } from './canvas-model.ts';
 
-/** The drag's data: the node type dragged from the palette. */
+/** The drag's data: the node type dragged from the palette (or `note`). */
 export const DRAG_TYPE = 'application/x-trellis-node';
+
+/** The palette's last item: a note, not a node (Flowise's Sticky Note). */
+export const NOTE_ITEM = {
+  type: 'note',
+  label: 'Sticky Note',
+  hint: 'A note beside the graph; it does not run',
+} as const;
 
 interface Props {
   onAdd: (type: string) => void;
@@ -18,11 +25,11 @@ export function CanvasToolbar({ onAdd, onOpenState, onUndo, onRedo, onTidy }: Pr
   return (
     <div class="canvas-toolbar" role="toolbar" aria-label="Canvas">
       <div class="palette" role="group" aria-label="Add a node">
-        {PALETTE.map((item) => (
+        {[...PALETTE, NOTE_ITEM].map((item) => (
           // Not a <button>: Chromium starts no drag from one. Enter or Space adds it too.
           <div
             key={item.type}
-            class="palette-item"
+            class={`palette-item palette-${item.type}`}
             role="button"
             tabIndex={0}
             draggable

@@ -1,7 +1,8 @@
 // The flow canvas: xyflow (React Flow, the canvas Flowise is built on) through preact/compat, in
 // its own chunk (loaded by canvas/index.tsx only when a canvas is shown). It draws the flow the
-// editor holds and hands every edit back as a whole new flow (canvas-model.ts); while a node is
-// dragged only the canvas moves it, and the flow takes its position when the drag ends.
+// editor holds (its nodes, Iteration groups and sticky notes) and hands every edit back as a
+// whole new flow (canvas-model.ts); while a node is dragged or resized only the canvas moves it,
+// and the flow takes its place (and its group) when the drag ends.
 
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
@@ -14,18 +15,25 @@ import {
   ReactFlowProvider,
   applyNodeChanges,
   useReactFlow,
-  useUpdateNodeInternals,
   type Connection,
   type NodeChange,
-  type OnSelectionChangeParams,
+  type NodePositionChange,
 } from '@xyflow/react';
 import { memo } from 'preact/compat';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { nodeState, type NodeMarks } from '../flow-graph-model.ts';
-import { NodeBox, runMarks, sameBox, visibleText, type BoxNode } from './NodeBox.tsx';
-import { CanvasToolbar, DRAG_TYPE } from './CanvasToolbar.tsx';
+import { useCallback, useEffect, useMemo, useRef } from 'preact/hooks';
+import type { NodeMarks } from '../flow-graph-model.ts';
+import { GROUP_SIZE, NODE_HEIGHT, NODE_WIDTH } from '../flow-layout.ts';
+import { NodeBox } from './NodeBox.tsx';
+import { IterationGroup } from './IterationGroup.tsx';
+import { StickyNote } from './StickyNote.tsx';
+import { CanvasToolbar, DRAG_TYPE, NOTE_ITEM } from './CanvasToolbar.tsx';
 import { CanvasEdge, useCanvasEdges, type CanvasFlowEdge } from './CanvasEdge.tsx';
 import { FocusNode } from './FocusNode.tsx';
+import { CanvasActionsContext, type CanvasActions } from './canvas-actions.ts';
+import { drawnNodes, type DrawnNode } from './canvas-nodes.ts';
+import { useDarkMode } from './use-dark-mode.ts';
+import { useDrawnNodes } from './use-drawn-nodes.ts';
+import { useCanvasKeys } from './use-canvas-keys.ts';
 import {
   addNode,
   canvasGraph,
@@ -35,12 +43,21 @@ import {
   pasteNodes,
   removeElements,
   tidy,
-  withMissingPositions,
+  withDrawnPlaces,
   withPositions,
   type Clip,
-  type LooseFlow,
-  type Point,
 } from './canvas-model.ts';
+import { dropNodes, withSizes, type Drop } from './canvas-groups.ts';
+import {
+  NOTE_SIZE,
+  addNote,
+  noteIdOf,
+  noteKey,
+  placeNotes,
+  removeNotes,
+  withNoteText,
+} from './canvas-notes.ts';
+import type { LooseFlow, Point } from './loose-flow.ts';
 
 export interface FlowCanvasProps {
   flow: LooseFlow;
@@ -50,7 +67,8 @@ export interface FlowCanvasProps {
   marks?: Partial<NodeMarks>;
   selected?: string | undefined;
   onSelect?: (nodeId: string | undefined) => void;
-  onChange?: (flow: LooseFlow) => void;
+  /** An edit, as the whole new flow; `typing`: a keystroke (those close together are one step). */
+  onChange?: (flow: LooseFlow, options?: { typing?: boolean }) => void;
   /** An edit the canvas refused, said to the user (an edge into Start, say). */
   onRefused?: (message: string) => void;
   onUndo?: () => void;
@@ -63,11 +81,14 @@ export interface FlowCanvasProps {
   focus?: string | undefined;
 }
 
-const NODE_TYPES = { box: memo(NodeBox) };
+const NODE_TYPES = { box: memo(NodeBox), iteration: memo(IterationGroup), note: memo(StickyNote) };
 const EDGE_TYPES = { flow: CanvasEdge };
-/** A session's panel is narrow: its nodes stay readable there (drag to see the rest). */
+/**
+ * A session's panel and a phone's canvas are narrow: their nodes stay readable there (drag to
+ * see the rest; the controls zoom out further).
+ */
 const FIT_VIEW = {
-  editable: { padding: 0.15, maxZoom: 1.2 },
+  editable: { padding: 0.15, maxZoom: 1.2, minZoom: 0.5 },
   readOnly: { padding: 0.15, maxZoom: 1.2, minZoom: 0.6 },
 } as const;
 /** What Copy took, for Paste (in this page: a node is no text to put on the clipboard). */
@@ -87,83 +108,20 @@ function Canvas(props: FlowCanvasProps) {
   const flowApi = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const pastes = useRef(0);
-  const [dark, setDark] = useState(isDark);
-  useEffect(() => {
-    const observer = new MutationObserver(() => setDark(isDark()));
-    observer.observe(document.documentElement, {
-      attributes: true,
-      attributeFilter: ['data-theme'],
-    });
-    return () => observer.disconnect();
-  }, []);
-
-  const boxes = useMemo(
-    () =>
-      graph.nodes.map((box): BoxNode => {
-        const state = nodeState(box.id, runMarks(marks));
-        return {
-          id: box.id,
-          type: 'box',
-          position: box.position,
-          // Drawn at once at about its size (measured right after): xyflow hides a node it has
-          // no size for until it has measured it, a frame or two later.
-          initialWidth: 136,
-          initialHeight: 40 + 16 * box.outputs.filter((output) => output.label).length,
-          data: { box, state, readOnly },
-          deletable: !readOnly,
-          connectable: !readOnly,
-          // Its name starts with what it shows (the id, then the type), then what it does.
-          ariaRole: readOnly ? 'img' : 'button',
-          ariaLabel: `${visibleText(box, state.title)}${readOnly ? '' : ', edit'}`,
-        };
-      }),
-    [graph, marks, readOnly],
-  );
-  // The canvas's own copy while the user drags and selects; the flow's when the flow changes
-  // (what is selected stays selected).
-  const [nodes, setNodes] = useState<BoxNode[]>(boxes);
-  const updateNodeInternals = useUpdateNodeInternals();
-  const redrawn = useRef<string[]>([]);
-  useEffect(() => {
-    setNodes((current) => {
-      // A node the flow did not change stays the same object: xyflow keeps what it measured of
-      // it (its size and handles; it measures again only when the size changes). One that did
-      // change keeps its measure too, and is measured again below (its handles may be new).
-      const before = new Map(current.map((node) => [node.id, node]));
-      const changed: string[] = [];
-      const next = boxes.map((box) => {
-        const old = before.get(box.id);
-        if (!old) return box;
-        if (sameBox(old, box)) return old;
-        changed.push(box.id);
-        return {
-          ...box,
-          ...(old.selected ? { selected: true } : {}),
-          ...(old.measured ? { measured: old.measured } : {}),
-        };
-      });
-      redrawn.current = changed;
-      // Nothing new (the flow changed elsewhere): the same array, so nothing draws again.
-      if (next.length === current.length && next.every((node, i) => node === current[i]))
-        return current;
-      return next;
-    });
-  }, [boxes]);
-  useEffect(() => {
-    const ids = redrawn.current;
-    if (ids.length === 0) return;
-    redrawn.current = [];
-    // Once the canvas has drawn them (a frame later): their handles are where they are now.
-    const frame = requestAnimationFrame(() => updateNodeInternals(ids));
-    return () => {
-      cancelAnimationFrame(frame);
-      redrawn.current = [...ids, ...redrawn.current];
-    };
-  }, [nodes, updateNodeInternals]);
+  const dark = useDarkMode();
+  const drawn = useMemo(() => drawnNodes(graph, marks, readOnly), [graph, marks, readOnly]);
+  // The canvas's own copy while the user drags and selects; the flow's when the flow changes.
+  const [nodes, setNodes] = useDrawnNodes(drawn, selected);
   // The node whose form is open: chosen on the canvas (and said to the view), or from outside
-  // (added from the palette), when it alone is selected. Each side acts only on what the other
-  // did not say last, so the two never answer each other in a loop.
+  // (added from the palette), when it alone is selected. The canvas says what the user chose
+  // (xyflow's select changes: a click, Enter on a node, a box drawn round nodes), never what it
+  // was told to select, and each side acts only on what the other did not say last: the two
+  // never answer each other in a loop.
   const reported = useRef<string | undefined>(selected);
+  const latest = useRef(nodes);
+  latest.current = nodes;
+  const onSelect = useRef(props.onSelect);
+  onSelect.current = props.onSelect;
   useEffect(() => {
     if (selected === reported.current) return;
     reported.current = selected;
@@ -187,71 +145,144 @@ function Canvas(props: FlowCanvasProps) {
     return () => observer.disconnect();
   }, [flowApi, readOnly]);
 
-  // The first edit saves where every node is drawn: from then on nothing moves but what the
+  // The first edit saves where everything is drawn: from then on nothing moves but what the
   // user moves (a node without a position is placed by the automatic layout, which changes as
   // the graph does).
-  const change = (next: LooseFlow) =>
-    onChange?.(withMissingPositions(next, new Map(nodes.map((node) => [node.id, node.position]))));
-  const onNodesChange = useCallback(
-    (changes: NodeChange<BoxNode>[]) =>
-      // Removals come through onNodesDelete, as one edit of the flow.
-      setNodes((current) =>
-        applyNodeChanges(
-          changes.filter((c) => c.type !== 'remove'),
-          current,
-        ),
-      ),
-    [],
-  );
+  const change = (next: LooseFlow, options?: { typing?: boolean }) =>
+    onChange?.(withDrawnPlaces(next, flow), options);
+  // Whether a drag is under way (its moves say `dragging`; its end comes through onNodeDragStop).
+  const dragging = useRef(false);
+  const onNodesChange = useCallback((changes: NodeChange<DrawnNode>[]) => {
+    // Removals come through onDelete, as one edit of the flow.
+    const kept = changes.filter((c) => c.type !== 'remove');
+    setNodes((current) => applyNodeChanges(kept, current));
+    // A move that is no drag's is the arrow keys' (on a selected node): saved as it happens, the
+    // key presses close together one step of Undo.
+    const moves = kept.filter(
+      (c): c is NodePositionChange => c.type === 'position' && c.dragging !== undefined,
+    );
+    if (moves.some((c) => c.dragging)) dragging.current = true;
+    else if (moves.length > 0 && dragging.current) dragging.current = false;
+    else if (moves.length > 0) {
+      const at = new Map(latest.current.map((node) => [node.id, node]));
+      movedByKeys.current(
+        moves.flatMap((c) => {
+          const node = at.get(c.id);
+          return node && c.position ? [{ ...node, position: c.position }] : [];
+        }),
+      );
+    }
+    if (!kept.some((c) => c.type === 'select')) return;
+    // A note has no form: choosing one opens none.
+    const chosen = applyNodeChanges(kept, latest.current).filter((node) => node.selected);
+    const id = chosen.length === 1 && chosen[0]!.type !== 'note' ? chosen[0]!.id : undefined;
+    if (id === undefined || id === reported.current) return;
+    reported.current = id;
+    onSelect.current?.(id);
+  }, []);
 
   const at = (clientX: number, clientY: number): Point =>
     flowApi.screenToFlowPosition({ x: clientX, y: clientY });
   const centre = (): Point => {
     const rect = wrapper.current?.getBoundingClientRect();
-    const point = rect
-      ? at(rect.left + rect.width / 2, rect.top + rect.height / 2)
-      : { x: 0, y: 0 };
-    return { x: point.x - 68, y: point.y - 23 };
+    return rect ? at(rect.left + rect.width / 2, rect.top + rect.height / 2) : { x: 0, y: 0 };
   };
-  const add = (type: string, position: Point) => {
+  /** A new node or note with its middle at `middle`. */
+  const add = (type: string, middle: Point) => {
+    if (type === NOTE_ITEM.type) {
+      const added = addNote(flow, topLeft(middle, NOTE_SIZE));
+      change(added.flow);
+      typeInto.current = added.id;
+      return;
+    }
     if (!isNodeType(type)) return;
-    const added = addNode(flow, type, position);
+    const size = type === 'iteration' ? GROUP_SIZE : { width: NODE_WIDTH, height: NODE_HEIGHT };
+    const added = addNode(flow, type, topLeft(middle, size));
     change(added.flow);
+    if (added.refused) props.onRefused?.(added.refused);
     props.onSelect?.(added.id);
   };
-  const selectedIds = () => nodes.filter((node) => node.selected).map((node) => node.id);
+  // A note just added takes the keyboard, to be typed in (once the canvas has drawn it).
+  const typeInto = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const id = typeInto.current;
+    const box = id && wrapper.current?.querySelector(`[data-id="${CSS.escape(noteKey(id))}"]`);
+    if (!box) return;
+    typeInto.current = undefined;
+    box.querySelector('textarea')?.focus();
+  }, [nodes]);
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (readOnly || isTyping(event.target) || !canvasKeys(event.target, wrapper.current)) return;
-    const mod = event.ctrlKey || event.metaKey;
-    if (!mod) return;
-    const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) props.onUndo?.();
-    else if ((key === 'z' && event.shiftKey) || key === 'y') props.onRedo?.();
-    else if (key === 'c') clipboard = copyNodes(flow, selectedIds()) ?? clipboard;
-    else if (key === 'x') {
+  // What the nodes drawn ask: a note typed in, a group or a note resized.
+  const actions = useRef<CanvasActions>(undefined!);
+  actions.current = {
+    noteText: (id, text) => change(withNoteText(flow, id, text), { typing: true }),
+    resized: (key, box) => {
+      const note = noteIdOf(key);
+      if (note !== undefined) {
+        change(placeNotes(flow, new Map([[note, { position: box, size: box }]])));
+        return;
+      }
+      // A group resized by its top or left side moved: the canvas kept its children where they
+      // were, which is now elsewhere relative to it.
+      const children = flowApi
+        .getNodes()
+        .filter((node) => node.parentId === key)
+        .map((node) => [node.id, node.position] as const);
+      const moves = new Map<string, Point>([[key, box], ...children]);
+      change(withSizes(withPositions(flow, moves), new Map([[key, box]])));
+    },
+  };
+  const canvasActions = useMemo<CanvasActions>(
+    () => ({
+      noteText: (id, text) => actions.current.noteText(id, text),
+      resized: (key, box) => actions.current.resized(key, box),
+    }),
+    [],
+  );
+  /**
+   * Nodes and notes moved (a drag ended, or arrow keys pressed on them): where they are now,
+   * each node in the group it was left over, or out of any.
+   */
+  const moved = (
+    nodes: readonly Pick<DrawnNode, 'id' | 'position' | 'measured'>[],
+    options?: { typing?: boolean },
+  ) => {
+    const notes = new Map<string, { position: Point }>();
+    const drops: Drop[] = [];
+    for (const node of nodes) {
+      const note = noteIdOf(node.id);
+      if (note !== undefined) notes.set(note, { position: node.position });
+      else drops.push({ id: node.id, position: node.position, ...measured(node) });
+    }
+    const dropped = dropNodes(placeNotes(flow, notes), drops);
+    change(dropped.flow, options);
+    if (dropped.refused) props.onRefused?.(dropped.refused);
+  };
+  const movedByKeys = useRef(moved);
+  movedByKeys.current = (nodes) => moved(nodes, { typing: true });
+
+  /** The nodes selected (not the notes: they are not copied). */
+  const selectedIds = () =>
+    nodes.filter((node) => node.selected && node.type !== 'note').map((node) => node.id);
+
+  // Ctrl (or ⌘) with Z, Shift+Z or Y, C, X, V, A: Undo, Redo, Copy, Cut, Paste, select all.
+  useCanvasKeys(!readOnly, wrapper, {
+    undo: () => props.onUndo?.(),
+    redo: () => props.onRedo?.(),
+    copy: () => (clipboard = copyNodes(flow, selectedIds()) ?? clipboard),
+    cut: () => {
       const ids = selectedIds();
       clipboard = copyNodes(flow, ids) ?? clipboard;
       if (ids.length > 0) change(removeElements(flow, ids));
-    } else if (key === 'v' && clipboard) {
+    },
+    paste: () => {
+      if (!clipboard) return false;
       pastes.current += 1;
       const step = 40 * pastes.current;
-      const pasted = pasteNodes(flow, clipboard, { x: step, y: step });
-      change(pasted.flow);
-    } else if (key === 'a') {
-      setNodes((current) => current.map((node) => ({ ...node, selected: true })));
-    } else return;
-    event.preventDefault();
-  };
-
-  // Shortcuts while the canvas has the focus, or nothing has (a deleted node took it along).
-  const keys = useRef(onKeyDown);
-  keys.current = onKeyDown;
-  useEffect(() => {
-    const listener = (event: KeyboardEvent) => keys.current(event);
-    document.addEventListener('keydown', listener);
-    return () => document.removeEventListener('keydown', listener);
-  }, []);
+      change(pasteNodes(flow, clipboard, { x: step, y: step }).flow);
+    },
+    selectAll: () => setNodes((current) => current.map((node) => ({ ...node, selected: true }))),
+  });
 
   return (
     <div class={`flow-canvas${readOnly ? ' read-only' : ''}`}>
@@ -281,98 +312,87 @@ function Canvas(props: FlowCanvasProps) {
           if (readOnly) return;
           event.preventDefault();
           const type = event.dataTransfer?.getData(DRAG_TYPE);
-          if (type) {
-            const point = at(event.clientX, event.clientY);
-            add(type, { x: point.x - 68, y: point.y - 23 });
-          }
+          if (type) add(type, at(event.clientX, event.clientY));
         }}
       >
-        <ReactFlow<BoxNode, CanvasFlowEdge>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={NODE_TYPES}
-          edgeTypes={EDGE_TYPES}
-          onNodesChange={onNodesChange}
-          onEdgesChange={onEdgesChange}
-          onNodeDragStop={(_, __, dragged) =>
-            change(withPositions(flow, new Map(dragged.map((node) => [node.id, node.position]))))
-          }
-          onConnect={(connection: Connection) => {
-            const next = connect(
-              flow,
-              connection.source,
-              connection.sourceHandle,
-              connection.target,
-            );
-            if ('refused' in next) props.onRefused?.(next.refused);
-            else change(next.flow);
-          }}
-          onDelete={({ nodes: gone, edges: cut }) =>
-            change(
-              removeElements(
+        <CanvasActionsContext.Provider value={canvasActions}>
+          <ReactFlow<DrawnNode, CanvasFlowEdge>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            edgeTypes={EDGE_TYPES}
+            onNodesChange={onNodesChange}
+            onEdgesChange={onEdgesChange}
+            onNodeDragStop={(_, __, dragged) => {
+              dragging.current = false;
+              moved(dragged);
+            }}
+            onConnect={(connection: Connection) => {
+              const next = connect(
                 flow,
-                gone.map((node) => node.id),
-                cut.map((edge) => edge.id),
-              ),
-            )
-          }
-          onSelectionChange={({ nodes: chosen }: OnSelectionChangeParams) => {
-            const id = chosen.length === 1 ? chosen[0]!.id : undefined;
-            if (id === undefined || id === reported.current) return;
-            reported.current = id;
-            props.onSelect?.(id);
-          }}
-          onPaneClick={() => {
-            reported.current = undefined;
-            props.onSelect?.(undefined);
-          }}
-          nodesDraggable={!readOnly}
-          nodesConnectable={!readOnly}
-          nodesFocusable={!readOnly}
-          edgesFocusable={!readOnly}
-          elementsSelectable={!readOnly}
-          deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
-          // The wheel scrolls the page, as elsewhere on it; Ctrl+wheel (or a pinch) zooms.
-          zoomOnScroll={false}
-          preventScrolling={false}
-          colorMode={dark ? 'dark' : 'light'}
-          fitView
-          fitViewOptions={FIT_VIEW[readOnly ? 'readOnly' : 'editable']}
-          minZoom={0.1}
-          proOptions={{ hideAttribution: true }}
-          ariaLabelConfig={{
-            'node.a11yDescription.default':
-              'Press Enter to select this node, then the arrow keys to move it, Delete to delete it.',
-          }}
-        >
-          <Background />
-          <Controls showInteractive={false} />
-          {!readOnly && (
-            <MiniMap
-              pannable
-              zoomable
-              ariaLabel="Minimap of the flow"
-              style={{ width: 150, height: 100 }}
-            />
-          )}
-          <FocusNode id={props.focus} />
-        </ReactFlow>
+                connection.source,
+                connection.sourceHandle,
+                connection.target,
+              );
+              if ('refused' in next) props.onRefused?.(next.refused);
+              else change(next.flow);
+            }}
+            onDelete={({ nodes: gone, edges: cut }) => {
+              const notes = gone.flatMap((node) => noteIdOf(node.id) ?? []);
+              const ids = gone.filter((node) => node.type !== 'note').map((node) => node.id);
+              const cuts = cut.map((edge) => edge.id);
+              change(removeElements(removeNotes(flow, notes), ids, cuts));
+            }}
+            onPaneClick={() => {
+              reported.current = undefined;
+              props.onSelect?.(undefined);
+            }}
+            nodesDraggable={!readOnly}
+            nodesConnectable={!readOnly}
+            nodesFocusable={!readOnly}
+            edgesFocusable={!readOnly}
+            elementsSelectable={!readOnly}
+            deleteKeyCode={readOnly ? null : ['Delete', 'Backspace']}
+            // The wheel scrolls the page, as elsewhere on it; Ctrl+wheel (or a pinch) zooms.
+            zoomOnScroll={false}
+            preventScrolling={false}
+            colorMode={dark ? 'dark' : 'light'}
+            fitView
+            fitViewOptions={FIT_VIEW[readOnly ? 'readOnly' : 'editable']}
+            minZoom={0.1}
+            proOptions={{ hideAttribution: true }}
+            ariaLabelConfig={{
+              'node.a11yDescription.default':
+                'Press Enter to select this node, then the arrow keys to move it, Delete to delete it.',
+            }}
+          >
+            <Background />
+            <Controls showInteractive={false} />
+            {!readOnly && (
+              <MiniMap
+                pannable
+                zoomable
+                nodeClassName={(node) => node.type ?? ''}
+                ariaLabel="Minimap of the flow"
+                style={{ width: 150, height: 100 }}
+              />
+            )}
+            <FocusNode id={props.focus} />
+          </ReactFlow>
+        </CanvasActionsContext.Provider>
       </div>
     </div>
   );
 }
 
-function isDark(): boolean {
-  return document.documentElement.dataset.theme === 'dark';
-}
+/** Where a box of `size` goes to have its middle at `middle`. */
+const topLeft = (middle: Point, size: { width: number; height: number }): Point => ({
+  x: middle.x - size.width / 2,
+  y: middle.y - size.height / 2,
+});
 
-/** Whether a key pressed on `target` is the canvas's: on it, or on nothing (the page itself). */
-function canvasKeys(target: EventTarget | null, canvas: HTMLElement | null): boolean {
-  const element = target as HTMLElement | null;
-  return !element || element === document.body || !!canvas?.contains(element);
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return !!element?.closest?.('input, textarea, select, [contenteditable="true"]');
+/** A node's size as the canvas measured it, when it has. */
+function measured(node: Pick<DrawnNode, 'measured'>): { size?: { width: number; height: number } } {
+  const { width, height } = node.measured ?? {};
+  return width && height ? { size: { width, height } } : {};
 }

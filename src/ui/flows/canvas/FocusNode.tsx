@@ -8,9 +8,12 @@ export function FocusNode({ id }: { id: string | undefined }) {
   const flowApi = useReactFlow();
   useEffect(() => {
     if (!id) return;
-    const node = flowApi.getNode(id);
+    const node = flowApi.getInternalNode(id);
     if (!node) return;
-    void flowApi.setCenter(node.position.x + 68, node.position.y + 23, {
+    // Where it is on the canvas as a whole (a node in a group has its position relative to it).
+    const { x, y } = node.internals.positionAbsolute;
+    const { width = 136, height = 46 } = node.measured;
+    void flowApi.setCenter(x + width / 2, y + height / 2, {
       zoom: Math.max(flowApi.getZoom(), 0.8),
       duration: 200,
     });

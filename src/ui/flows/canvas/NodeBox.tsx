@@ -1,12 +1,9 @@
 // A node of the flow canvas as xyflow draws it: its box (name, type, where a run is at it, one
-// output handle per rule or scenario), and what the canvas needs to know of it.
+// output handle per rule, scenario or answer).
 
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react';
-import { nodeState, shortText, type NodeMarks } from '../flow-graph-model.ts';
-import type { CanvasNode } from './canvas-model.ts';
-
-export type BoxData = { box: CanvasNode; state: ReturnType<typeof nodeState>; readOnly: boolean };
-export type BoxNode = Node<BoxData, 'box'>;
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { shortText } from '../flow-graph-model.ts';
+import type { BoxNode } from './canvas-nodes.ts';
 
 /** A node's box: its name and type, where a run is at it, its handles (one per output). */
 export function NodeBox({ data }: NodeProps<BoxNode>) {
@@ -34,35 +31,4 @@ export function NodeBox({ data }: NodeProps<BoxNode>) {
       )}
     </div>
   );
-}
-
-/** What a node's box shows, in order: its name starts with it (what is seen is what is said). */
-export function visibleText(box: CanvasNode, title: string | undefined): string {
-  const outputs = box.outputs.filter((o) => o.label).map((o) => shortText(o.label, 16));
-  return [shortText(box.label, 24), `${box.type}${title ? ` · ${title}` : ''}`, ...outputs].join(
-    ' ',
-  );
-}
-
-/** Whether a node drawn before shows what `next` shows (then the old object is kept). */
-export function sameBox(old: BoxNode, next: BoxNode): boolean {
-  const a = old.data;
-  const b = next.data;
-  return (
-    a.readOnly === b.readOnly &&
-    a.state.classes === b.state.classes &&
-    a.state.title === b.state.title &&
-    old.ariaLabel === next.ariaLabel &&
-    JSON.stringify(a.box) === JSON.stringify(b.box)
-  );
-}
-
-export function runMarks(marks: Partial<NodeMarks> | undefined): NodeMarks {
-  return {
-    current: marks?.current ?? [],
-    visited: marks?.visited ?? [],
-    running: marks?.running ?? false,
-    waiting: marks?.waiting ?? false,
-    problems: marks?.problems ?? [],
-  };
 }

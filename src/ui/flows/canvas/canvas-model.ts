@@ -1,22 +1,31 @@
 // The flow canvas's pure part: a flow (as the editor holds it: it may be incomplete or wrong) as
-// the nodes, handles and edges the canvas draws, and each edit the canvas makes (add, move,
-// connect, delete, paste, tidy up) as a new flow. The canvas is a view of the flow's JSON: every
-// edit here returns the whole flow, which the editor keeps as its text (so the code view, the node
-// forms and undo follow it), and nothing here knows the canvas library.
+// the nodes, groups, handles, edges and notes the canvas draws, and each edit the canvas makes
+// (add, move, connect, delete, paste, tidy up) as a new flow. The canvas is a view of the flow's
+// JSON: every edit here returns the whole flow, which the editor keeps as its text (so the code
+// view, the node forms and undo follow it), and nothing here knows the canvas library.
 
-import { NODE_TYPES, type FlowNodeType } from '../../../flows/flow.ts';
-import { layoutFlow } from '../flow-layout.ts';
+import { HUMAN_ANSWERS, NODE_TYPES, type FlowNodeType } from '../../../flows/flow.ts';
+import { sizeOf, type Size } from '../flow-groups.ts';
+import { GROUP_SIZE, layoutFlow } from '../flow-layout.ts';
 import { outputHandles } from '../flow-graph-model.ts';
-
-export type LooseNode = Record<string, unknown> & { id: string; type?: unknown };
-export type LooseEdge = Record<string, unknown> & { from: string; to: string; when?: unknown };
-/** A flow as the editor may hold it: nodes and edges of any shape, other fields kept as they are. */
-export type LooseFlow = Record<string, unknown> & { nodes: LooseNode[]; edges: LooseEdge[] };
-
-export interface Point {
-  x: number;
-  y: number;
-}
+import {
+  dropNodes,
+  geometryOf,
+  graphOnly,
+  withChildren,
+  withSizes,
+  type Geometry,
+} from './canvas-groups.ts';
+import { notesOf, withMissingNotePlaces, type CanvasNote } from './canvas-notes.ts';
+import {
+  isText,
+  pointOf,
+  rounded,
+  type LooseEdge,
+  type LooseFlow,
+  type LooseNode,
+  type Point,
+} from './loose-flow.ts';
 
 /** The handle an unconditional edge leaves from. */
 export const OUT_HANDLE = 'out';
@@ -35,11 +44,16 @@ export interface CanvasNode {
   type: string;
   /** What the box shows: the node's label, else its id. */
   label: string;
+  /** Top left; relative to its group's top left when it is in one. */
   position: Point;
   /** Output handles, top to bottom (none for an end node). */
   outputs: OutputHandle[];
   /** Whether edges may come in (not into a start node). */
   input: boolean;
+  /** The Iteration group it is drawn in. */
+  parent?: string;
+  /** A group's size (an Iteration node is drawn as a box that holds its children). */
+  size?: Size;
 }
 
 export interface CanvasEdge {
@@ -51,91 +65,83 @@ export interface CanvasEdge {
   label: string | undefined;
 }
 
-/** The node types of the palette, in Flowise's order, with their names there. */
-export const PALETTE: readonly { type: FlowNodeType; label: string; hint: string }[] = [
-  { type: 'start', label: 'Start', hint: 'Where a run begins: the flow’s model and moderation' },
+export interface PaletteItem {
+  type: FlowNodeType;
+  label: string;
+  hint: string;
+}
+
+/**
+ * The node types of the palette with their names in Flowise: the Sequential Agents ones in
+ * Flowise's order, then Agentflow V2's.
+ */
+export const PALETTE: readonly PaletteItem[] = [
+  { type: 'start', label: 'Start', hint: 'Where a run begins: the flow’s model, moderation, form' },
   { type: 'agent', label: 'Agent', hint: 'A model with a system prompt and tools' },
   { type: 'llm', label: 'LLM', hint: 'One model call, with structured output' },
-  { type: 'tool', label: 'Tool', hint: 'Runs the tool calls of the LLM node before it' },
+  { type: 'tool', label: 'Tool Node', hint: 'Runs the tool calls of the LLM node before it' },
   { type: 'condition', label: 'Condition', hint: 'Rules on the state choose the way on' },
   { type: 'conditionAgent', label: 'Condition Agent', hint: 'A model chooses a scenario' },
   { type: 'loop', label: 'Loop', hint: 'Goes back to an earlier node' },
   { type: 'end', label: 'End', hint: 'Where a run ends' },
   { type: 'reply', label: 'Direct Reply', hint: 'Answers with a message, and ends' },
   { type: 'humanInput', label: 'Human Input', hint: 'The user proceeds or rejects' },
+  { type: 'iteration', label: 'Iteration', hint: 'Runs the nodes inside it once per list item' },
+  { type: 'code', label: 'Custom Function', hint: 'JavaScript run in a sandbox' },
+  { type: 'toolCall', label: 'Tool', hint: 'Calls one tool with set arguments' },
+  { type: 'http', label: 'HTTP', hint: 'Sends an HTTP request' },
+  { type: 'subflow', label: 'Execute Flow', hint: 'Runs another flow as one step' },
 ];
 
-/** Whether `value` is a flow the canvas can draw (an object with a list of nodes). */
-export function asLooseFlow(value: unknown): LooseFlow | undefined {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const flow = value as Record<string, unknown>;
-  if (!Array.isArray(flow.nodes)) return undefined;
-  const nodes = flow.nodes.filter(
-    (node): node is LooseNode =>
-      !!node && typeof node === 'object' && typeof (node as LooseNode).id === 'string',
-  );
-  const edges = (Array.isArray(flow.edges) ? flow.edges : []).filter(
-    (edge): edge is LooseEdge =>
-      !!edge &&
-      typeof edge === 'object' &&
-      typeof (edge as LooseEdge).from === 'string' &&
-      typeof (edge as LooseEdge).to === 'string',
-  );
-  return { ...flow, nodes, edges };
-}
+/** What the canvas says beside Human Input's two handles. */
+const HUMAN_ANSWER_LABELS: Readonly<Record<string, string>> = {
+  proceed: 'Proceed',
+  reject: 'Reject',
+};
 
-/** The flow text parsed for the canvas, or undefined when it is not one yet. */
-export function parseLooseFlow(text: string): LooseFlow | undefined {
-  try {
-    return asLooseFlow(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The output handles of a node: one per rule output (then `else`) or scenario, else `out`. */
+/**
+ * The output handles of a node: one per rule output (then `else`) or scenario, Proceed and
+ * Reject for Human Input, none for End, else `out`.
+ */
 export function outputsOf(node: LooseNode): OutputHandle[] {
   if (node.type === 'end') return [];
+  if (node.type === 'humanInput')
+    return HUMAN_ANSWERS.map((id) => ({ id, label: HUMAN_ANSWER_LABELS[id] ?? id }));
   if (node.type === 'condition' || node.type === 'conditionAgent')
     return outputHandles(node).map((id) => ({ id, label: id }));
   return [{ id: OUT_HANDLE, label: '' }];
 }
 
-/** Where each node is drawn: its saved position, else where the automatic layout puts it. */
-export function positionsOf(flow: LooseFlow): Map<string, Point> {
-  const positions = new Map<string, Point>();
-  let layout: Map<string, Point> | undefined;
-  for (const node of flow.nodes) {
-    const saved = pointOf(node.position);
-    if (saved) {
-      positions.set(node.id, saved);
-      continue;
-    }
-    layout ??= new Map(
-      layoutFlow(graphOnly(flow)).nodes.map((laid) => [laid.id, { x: laid.x, y: laid.y }]),
-    );
-    positions.set(node.id, layout.get(node.id) ?? { x: 0, y: 0 });
-  }
-  return positions;
-}
-
-/** What the canvas draws of the flow. Duplicated ids are drawn once (validation names them). */
-export function canvasGraph(flow: LooseFlow): { nodes: CanvasNode[]; edges: CanvasEdge[] } {
-  const positions = positionsOf(flow);
+/**
+ * What the canvas draws of the flow: groups first (the canvas draws a group before what it
+ * holds), then the other nodes, in the file's order. Duplicated ids are drawn once (validation
+ * names them).
+ */
+export function canvasGraph(flow: LooseFlow): {
+  nodes: CanvasNode[];
+  edges: CanvasEdge[];
+  notes: CanvasNote[];
+} {
+  const geometry = geometryOf(flow);
   const seen = new Set<string>();
   const nodes: CanvasNode[] = [];
   for (const node of flow.nodes) {
     if (seen.has(node.id)) continue;
     seen.add(node.id);
+    const parent = geometry.parents.get(node.id);
+    const size = geometry.sizes.get(node.id);
     nodes.push({
       id: node.id,
       type: typeof node.type === 'string' ? node.type : '?',
       label: isText(node.label) ? node.label : node.id,
-      position: positions.get(node.id)!,
+      position: geometry.positions.get(node.id)!,
       outputs: outputsOf(node),
       input: node.type !== 'start',
+      ...(parent ? { parent } : {}),
+      ...(size ? { size } : {}),
     });
   }
+  nodes.sort((a, b) => Number(!a.size) - Number(!b.size));
   const edges: CanvasEdge[] = [];
   const edgeIds = new Set<string>();
   for (const edge of flow.edges) {
@@ -163,7 +169,7 @@ export function canvasGraph(flow: LooseFlow): { nodes: CanvasNode[]; edges: Canv
       label: 'loop',
     });
   }
-  return { nodes, edges };
+  return { nodes, edges, notes: notesOf(flow, geometry) };
 }
 
 export function edgeId(edge: { from: string; to: string; when?: unknown }): string {
@@ -173,18 +179,22 @@ export function edgeId(edge: { from: string; to: string; when?: unknown }): stri
 /** Whether a canvas edge is a loop's jump (drawn, but not an edge of the flow). */
 export const isLoopJump = (id: string) => id.startsWith('loop:');
 
-/** A new node of `type` at `position`, with an id no node has; and its id. */
+/**
+ * A new node of `type` with its top left at `position` (on the canvas as a whole), with an id no
+ * node has; and its id. Dropped on a group, it joins it (or `refused` says why not).
+ */
 export function addNode(
   flow: LooseFlow,
   type: FlowNodeType,
   position: Point,
-): { flow: LooseFlow; id: string } {
+): { flow: LooseFlow; id: string; refused?: string } {
   const id = freeId(
     flow,
-    type === 'conditionAgent' ? 'condition_agent' : type === 'humanInput' ? 'human_input' : type,
+    type.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
   );
   const node: LooseNode = { id, type, ...TEMPLATES[type], position: rounded(position) };
-  return { flow: { ...flow, nodes: [...flow.nodes, node] }, id };
+  const dropped = dropNodes({ ...flow, nodes: [...flow.nodes, node] }, [{ id, position }]);
+  return { ...dropped, id };
 }
 
 /** What a new node of each type starts with: the fields its form asks for, empty. */
@@ -199,6 +209,11 @@ const TEMPLATES: Record<FlowNodeType, Record<string, unknown>> = {
   end: {},
   reply: { message: '' },
   humanInput: { description: '' },
+  iteration: { input: '', size: { ...GROUP_SIZE } },
+  code: { code: 'return $input;' },
+  http: { method: 'GET', url: '' },
+  toolCall: { tool: '' },
+  subflow: { flow: '' },
 };
 
 /** The flow with the nodes moved to the positions given (others keep theirs). */
@@ -213,19 +228,25 @@ export function withPositions(flow: LooseFlow, moves: ReadonlyMap<string, Point>
   };
 }
 
-/** The flow with the positions given for the nodes that have none (the others keep theirs). */
-export function withMissingPositions(
-  flow: LooseFlow,
-  drawn: ReadonlyMap<string, Point>,
-): LooseFlow {
-  if (flow.nodes.every((node) => pointOf(node.position))) return flow;
-  return {
-    ...flow,
-    nodes: flow.nodes.map((node) => {
-      const at = drawn.get(node.id);
-      return pointOf(node.position) || !at ? node : { ...node, position: rounded(at) };
-    }),
-  };
+/**
+ * The flow with what it leaves to the automatic layout (a node's position, a group's size, a
+ * note's place) set to where `drawn` (the flow as drawn before the edit) drew it: the first edit
+ * saves where everything is, so that nothing moves afterwards that the user did not move.
+ */
+export function withDrawnPlaces(flow: LooseFlow, drawn: LooseFlow): LooseFlow {
+  const before: Geometry = geometryOf(drawn);
+  const nodes = flow.nodes.map((node) => {
+    let next = node;
+    const at = before.positions.get(node.id);
+    if (!pointOf(node.position) && at) next = { ...next, position: rounded(at) };
+    const size = before.sizes.get(node.id);
+    if (node.type === 'iteration' && !sizeOf(node.size) && size)
+      next = { ...next, size: { width: Math.round(size.width), height: Math.round(size.height) } };
+    return next;
+  });
+  const changed = nodes.some((node, i) => node !== flow.nodes[i]);
+  const placed = changed ? { ...flow, nodes } : flow;
+  return withMissingNotePlaces(placed, notesOf(drawn, before));
 }
 
 /**
@@ -249,13 +270,16 @@ export function connect(
   return { flow: { ...flow, edges: [...flow.edges, edge] } };
 }
 
-/** The flow without these nodes (and their edges, and loops that jumped to them) and edges. */
+/**
+ * The flow without these nodes (a group's children go with it, as in Flowise), their edges and
+ * loops' jumps to them, and without these edges.
+ */
 export function removeElements(
   flow: LooseFlow,
   nodeIds: Iterable<string>,
   edgeIds: Iterable<string> = [],
 ): LooseFlow {
-  const nodes = new Set(nodeIds);
+  const nodes = withChildren(flow, nodeIds);
   const edges = new Set(edgeIds);
   return {
     ...flow,
@@ -273,15 +297,19 @@ export function removeElements(
   };
 }
 
-/** What Copy keeps: the nodes chosen and the edges between them. */
+/** What Copy keeps: the nodes chosen (each where it is drawn) and the edges between them. */
 export interface Clip {
   nodes: LooseNode[];
   edges: LooseEdge[];
 }
 
+/** The nodes chosen, a group's children with it, and the edges between them. */
 export function copyNodes(flow: LooseFlow, ids: Iterable<string>): Clip | undefined {
-  const chosen = new Set(ids);
-  const nodes = flow.nodes.filter((node) => chosen.has(node.id));
+  const chosen = withChildren(flow, ids);
+  const { positions } = geometryOf(flow);
+  const nodes = flow.nodes
+    .filter((node) => chosen.has(node.id))
+    .map((node) => ({ ...node, position: positions.get(node.id) }));
   if (nodes.length === 0) return undefined;
   const edges = flow.edges.filter((edge) => chosen.has(edge.from) && chosen.has(edge.to));
   return structuredClone({ nodes, edges });
@@ -289,14 +317,14 @@ export function copyNodes(flow: LooseFlow, ids: Iterable<string>): Clip | undefi
 
 /**
  * The flow with a copy of the clip's nodes (new ids, moved by `offset`) and of the edges between
- * them, and the new ids. A pasted loop that jumped to a copied node jumps to its copy.
+ * them, and the new ids. A pasted loop that jumped to a copied node jumps to its copy; a copied
+ * group holds the copies of its children (where they were in it).
  */
 export function pasteNodes(
   flow: LooseFlow,
   clip: Clip,
   offset: Point = { x: 40, y: 40 },
 ): { flow: LooseFlow; ids: string[] } {
-  const positions = positionsOf({ ...flow, nodes: clip.nodes, edges: clip.edges });
   const renamed = new Map<string, string>();
   let next: LooseFlow = flow;
   for (const node of clip.nodes) {
@@ -304,14 +332,15 @@ export function pasteNodes(
     renamed.set(node.id, id);
     next = { ...next, nodes: [...next.nodes, { ...node, id }] };
   }
-  const nodes = next.nodes.map((node) => {
-    const original = [...renamed].find(([, id]) => id === node.id)?.[0];
-    if (original === undefined) return node;
-    const at = positions.get(original) ?? { x: 0, y: 0 };
+  const pasted = clip.nodes.map((node): LooseNode => {
+    const at = pointOf(node.position) ?? { x: 0, y: 0 };
+    const parent = isText(node.parent) ? renamed.get(node.parent) : undefined;
     const to = isText(node.to) ? (renamed.get(node.to) ?? node.to) : node.to;
     return {
       ...structuredClone(node),
-      position: rounded({ x: at.x + offset.x, y: at.y + offset.y }),
+      id: renamed.get(node.id)!,
+      position: parent ? rounded(at) : rounded({ x: at.x + offset.x, y: at.y + offset.y }),
+      ...(parent ? { parent } : {}),
       ...(node.type === 'loop' ? { to } : {}),
     };
   });
@@ -320,13 +349,24 @@ export function pasteNodes(
     from: renamed.get(edge.from)!,
     to: renamed.get(edge.to)!,
   }));
-  return { flow: { ...next, nodes, edges: [...flow.edges, ...edges] }, ids: [...renamed.values()] };
+  return {
+    flow: { ...flow, nodes: [...flow.nodes, ...pasted], edges: [...flow.edges, ...edges] },
+    ids: [...renamed.values()],
+  };
 }
 
-/** Every node placed where the automatic layout puts it (Tidy up). */
+/** Every node placed where the automatic layout puts it, each group sized to fit (Tidy up). */
 export function tidy(flow: LooseFlow): LooseFlow {
-  const layout = layoutFlow(graphOnly(flow));
-  return withPositions(flow, new Map(layout.nodes.map((node) => [node.id, node])));
+  const layout = layoutFlow(graphOnly(flow), { fitGroups: true });
+  const sizes = new Map(
+    layout.nodes
+      .filter((node) => node.type === 'iteration' && !node.parent)
+      .map((node) => [node.id, { width: node.width, height: node.height }]),
+  );
+  return withSizes(
+    withPositions(flow, new Map(layout.nodes.map((node) => [node.id, node]))),
+    sizes,
+  );
 }
 
 /** An id no node of the flow has: `base`, else `base_2`, `base_3`, … */
@@ -338,21 +378,3 @@ export function freeId(flow: LooseFlow, base: string): string {
 
 export const isNodeType = (value: unknown): value is FlowNodeType =>
   (NODE_TYPES as readonly unknown[]).includes(value);
-
-/** The flow as layoutFlow takes it (it reads ids, types, labels, edges and loop targets). */
-function graphOnly(flow: LooseFlow) {
-  return flow as unknown as Parameters<typeof layoutFlow>[0];
-}
-
-function pointOf(value: unknown): Point | undefined {
-  const point = value as Partial<Point> | null | undefined;
-  return point && typeof point === 'object' && Number.isFinite(point.x) && Number.isFinite(point.y)
-    ? { x: point.x!, y: point.y! }
-    : undefined;
-}
-
-const rounded = (point: Point): Point => ({ x: Math.round(point.x), y: Math.round(point.y) });
-
-function isText(value: unknown): value is string {
-  return typeof value === 'string' && value !== '';
-}
