@@ -120,6 +120,8 @@ it('runs Flowise’s own Human In The Loop template: its form, a reject that loo
   });
   const report = flows.getByRole('region', { name: 'Import report' });
   await report.getByText(/tool "gmail" has no Trellis counterpart/).waitFor();
+  // The nodes it left something out of are marked on the canvas until the report goes.
+  await flows.locator('.canvas-node.noted').filter({ hasText: 'Send Email' }).waitFor();
   await flows.getByRole('button', { name: 'Save' }).click();
   await flows
     .getByRole('status')

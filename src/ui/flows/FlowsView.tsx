@@ -39,7 +39,16 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
   const [stateOpen, setStateOpen] = useState(false);
   const stateForm = useMemo(() => (stateOpen ? stateOf(text) : undefined), [stateOpen, text]);
   const nodeProblems = useMemo(() => problemNodes(check), [check]);
-  const marks = useMemo(() => ({ problems: nodeProblems }), [nodeProblems]);
+  // The nodes a Flowise import left something out of are marked until the report is gone.
+  const marks = useMemo(
+    () => ({
+      problems: nodeProblems,
+      noted: (state.report ?? []).flatMap((item) =>
+        item.kind === 'dropped' && item.nodeId ? [item.nodeId] : [],
+      ),
+    }),
+    [nodeProblems, state.report],
+  );
   // The node whose form is open: it follows the text, and closes when another flow opens.
   const [selectedNode, setSelectedNode] = useState<string | undefined>();
   useEffect(() => setSelectedNode(undefined), [selectedId]);

@@ -9,6 +9,8 @@ export interface NodeMarks {
   /** The run is paused, waiting for the user (an approval) at `current`. */
   waiting?: boolean;
   problems: readonly string[];
+  /** Nodes the Flowise import left something out of (named in its report). */
+  noted?: readonly string[];
 }
 
 export interface NodeState {
@@ -33,6 +35,9 @@ export function nodeState(id: string, marks: NodeMarks): NodeState {
   if (marks.problems.includes(id)) {
     classes.push('problem');
     title = title ? `${title}, problem` : 'problem';
+  } else if (marks.noted?.includes(id)) {
+    classes.push('noted');
+    title = title ? `${title}, see the import report` : 'see the import report';
   }
   return { classes: classes.join(' '), title, running: current && marks.running };
 }

@@ -255,4 +255,13 @@ describe('the Flows view models', () => {
     expect(nodeState('a', marks)).toEqual({ classes: 'visited', title: 'done', running: false });
     expect(nodeState('c', marks)).toEqual({ classes: '', title: undefined, running: false });
   });
+
+  it('marks a node a Flowise import left something out of, unless it has a problem', () => {
+    const marks = { current: [], visited: [], running: false, problems: ['b'], noted: ['a', 'b'] };
+    expect(nodeState('a', marks)).toMatchObject({
+      classes: 'noted',
+      title: 'see the import report',
+    });
+    expect(nodeState('b', marks)).toMatchObject({ classes: 'problem', title: 'problem' });
+  });
 });

@@ -87,5 +87,6 @@ export function runMarks(marks: Partial<NodeMarks> | undefined): NodeMarks {
     running: marks?.running ?? false,
     waiting: marks?.waiting ?? false,
     problems: marks?.problems ?? [],
+    noted: marks?.noted ?? [],
   };
 }
