@@ -253,9 +253,11 @@ export class FlowWorkflow extends Workflow {
           branch: ctx.branch !== invocationBranch(ctx) ? ctx.branch : undefined,
           root: run.root,
         });
-        return step.progress
-          ? { output: step.output, targets: [], progress: step.progress, tokens: step.tokens }
-          : { output: step.output, targets: targets() };
+        if (!step.progress) return { output: step.output, targets: targets() };
+        // Each item is a run of its own: the loops inside count from 0 again (as in Flowise).
+        for (const inside of this.flow.nodes)
+          if (inside.parent === node.id && inside.type === 'loop') delete run.loopCounts[inside.id];
+        return { output: step.output, targets: [], progress: step.progress, tokens: step.tokens };
       }
       case 'code':
         return {

@@ -12,6 +12,8 @@ interface Link {
   from: string;
   to: string;
   when?: unknown;
+  /** A loop's jump back (not an edge of the file). */
+  jump?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ export function checkGraph(
   // A loop's jump back is a path like any edge.
   for (const node of nodes) {
     if (node.type !== 'loop' || typeof node.to !== 'string') continue;
-    if (ids.has(node.to)) links.push({ from: node.id, to: node.to });
+    if (ids.has(node.to)) links.push({ from: node.id, to: node.to, jump: true });
     else report(`the loop goes back to "${node.to}", which is not a node`, node.id);
   }
   // An Iteration goes into its first nodes and back from its last: paths, not edges.

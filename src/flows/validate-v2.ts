@@ -200,7 +200,7 @@ export function checkNotes(notes: unknown, report: Report): void {
  */
 export function checkIterations(
   nodes: readonly FlowNodeData[],
-  links: readonly { from: string; to: string }[],
+  links: readonly { from: string; to: string; jump?: boolean }[],
   report: Report,
 ): { from: string; to: string }[] {
   const byId = new Map(nodes.map((node) => [node.id, node]));
@@ -232,7 +232,9 @@ export function checkIterations(
       report('an Iteration needs nodes inside it (their "parent" is its id)', node.id);
       continue;
     }
-    const { entries, exits } = iterationEnds(inside, links);
+    // A loop's jump back into a node does not stop it from starting an item.
+    const edges = links.filter((link) => !link.jump);
+    const { entries, exits } = iterationEnds(inside, edges);
     if (entries.length === 0)
       report('every node inside this Iteration has an edge into it: none starts an item', node.id);
     implicit.push(

@@ -369,3 +369,27 @@ describe('a window of memory (historyWindow)', () => {
     ).toEqual(['historyWindow must be a positive whole number, with history "all"']);
   });
 });
+
+describe('a loop inside an Iteration', () => {
+  it('counts from 0 again for each item', async () => {
+    const flow: Flow = {
+      name: 'retries',
+      state: [{ key: 'items', operation: 'replace', default: ['a', 'b'] }],
+      nodes: [
+        { id: 'start', type: 'start' },
+        { id: 'each', type: 'iteration', input: '{{state.items}}' },
+        { id: 'try', type: 'llm', parent: 'each', instruction: 'Try {{iteration.item}}' },
+        { id: 'again', type: 'loop', parent: 'each', to: 'try', maxLoops: 1 },
+      ],
+      edges: [
+        { from: 'start', to: 'each' },
+        { from: 'try', to: 'again' },
+      ],
+    };
+    const model = nodeModel({ try: (_request, call) => `try ${call}` });
+    const { events } = await runFlow(compileFlow(flow, { model }), 'go');
+    // Two tries per item: the first, and one loop back.
+    expect(model.calls.get('try')).toBe(4);
+    expect(nodePath(events).filter((node) => node.startsWith('again'))).toHaveLength(4);
+  });
+});
