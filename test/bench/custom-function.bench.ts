@@ -13,7 +13,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
 import { nodeMachine } from './machine.ts';
-import { collectGarbage, pairedRatio, summarize, time } from './measure.ts';
+import { collectGarbage, pairedRatio, pairedRounds, summarize, time } from './measure.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';
 import { figure, mergeResults, type BenchResult } from './results-file.ts';
 
@@ -98,17 +98,11 @@ describe('custom function', () => {
         expect((await viaSandbox()).value).toEqual(await viaVm());
         await msPerCall(viaSandbox); // warm-up, both
         await msPerCall(viaVm);
-        const sandboxMs: number[] = [];
-        const vmMs: number[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          if (round % 2 === 0) {
-            vmMs.push(await msPerCall(viaVm));
-            sandboxMs.push(await msPerCall(viaSandbox));
-          } else {
-            sandboxMs.push(await msPerCall(viaSandbox));
-            vmMs.push(await msPerCall(viaVm));
-          }
-        }
+        const [sandboxMs, vmMs] = await pairedRounds(
+          ROUNDS,
+          () => msPerCall(viaSandbox),
+          () => msPerCall(viaVm),
+        );
         const params = { calls: CALLS, measured: `ms per call, ${workload.name}` };
         const mine = summarize(sandboxMs);
         results.push(

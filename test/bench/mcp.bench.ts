@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { McpToolset, type ToolContext } from '../../src/index.ts';
 import { startMcpServer } from '../support/mcp-server.ts';
 import { nodeMachine } from './machine.ts';
-import { pairedRatio, summarize } from './measure.ts';
+import { pairedRatio, pairedRounds, summarize } from './measure.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';
 import { figure, mergeResults } from './results-file.ts';
 
@@ -50,17 +50,11 @@ describe('MCP', () => {
         expect(await viaToolset()).toEqual({ result: 'echo: hello' });
         await timeCalls(viaClient); // warm-up, both
         await timeCalls(viaToolset);
-        const toolsetMs: number[] = [];
-        const directMs: number[] = [];
-        for (let round = 0; round < ROUNDS; round++) {
-          if (round % 2 === 0) {
-            directMs.push(await timeCalls(viaClient));
-            toolsetMs.push(await timeCalls(viaToolset));
-          } else {
-            toolsetMs.push(await timeCalls(viaToolset));
-            directMs.push(await timeCalls(viaClient));
-          }
-        }
+        const [toolsetMs, directMs] = await pairedRounds(
+          ROUNDS,
+          () => timeCalls(viaToolset),
+          () => timeCalls(viaClient),
+        );
         const ratio = pairedRatio(toolsetMs, directMs);
         const params = { calls: CALLS, measured: 'ms per call, loopback' };
         const results = [

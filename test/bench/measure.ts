@@ -57,6 +57,29 @@ export function pairedRatio(peer: readonly number[], base: readonly number[]): S
   return summarize(Array.from({ length: count }, (_, i) => peer[i]! / base[i]!));
 }
 
+/**
+ * `rounds` paired samples of two subjects, taken one after the other in each round, the order
+ * swapped every round (so neither always runs on the other's warm caches): `[peer, base]`.
+ */
+export async function pairedRounds(
+  rounds: number,
+  peer: () => Promise<number>,
+  base: () => Promise<number>,
+): Promise<[number[], number[]]> {
+  const peers: number[] = [];
+  const bases: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      bases.push(await base());
+      peers.push(await peer());
+    } else {
+      peers.push(await peer());
+      bases.push(await base());
+    }
+  }
+  return [peers, bases];
+}
+
 let gc: (() => void) | undefined;
 
 /** A full, synchronous garbage collection, without needing `node --expose-gc`. */
