@@ -28,9 +28,43 @@ export {
   type ArtifactPayloads,
 } from './core/artifact-payloads.ts';
 
+// memory
+export {
+  BaseMemoryService,
+  type MemoryEntry,
+  type RemoveEventsFromMemoryRequest,
+  type SearchMemoryRequest,
+  type SearchMemoryResponse,
+  type SessionToRemember,
+} from './store/memory-service.ts';
+export { InMemoryMemoryService } from './store/in-memory-memory-service.ts';
+export {
+  DEFAULT_MAX_MEMORY_RESULTS,
+  IndexedDbMemoryService,
+  type IndexedDbMemoryServiceOptions,
+} from './store/indexeddb-memory-service.ts';
+
 // agents
 export { BaseAgent, type BaseAgentOptions } from './agents/base-agent.ts';
 export { LlmAgent, type LlmAgentOptions } from './agents/llm-agent.ts';
+export { CallbackContext } from './agents/callback-context.ts';
+export type {
+  AfterAgentCallback,
+  AfterModelCallback,
+  AfterToolCallback,
+  BeforeAgentCallback,
+  BeforeModelCallback,
+  BeforeToolCallback,
+  OnModelErrorCallback,
+  OnToolErrorCallback,
+  SingleAfterModelCallback,
+  SingleAfterToolCallback,
+  SingleAgentCallback,
+  SingleBeforeModelCallback,
+  SingleBeforeToolCallback,
+  SingleOnModelErrorCallback,
+  SingleOnToolErrorCallback,
+} from './agents/callbacks.ts';
 export { SequentialAgent, type SequentialAgentState } from './agents/sequential-agent.ts';
 export { LoopAgent, type LoopAgentOptions, type LoopAgentState } from './agents/loop-agent.ts';
 export { REQUEST_CONFIRMATION_FUNCTION } from './agents/confirmation.ts';
@@ -65,7 +99,7 @@ export type { NodeSchema, ParsingSchema } from './workflow/node-schema.ts';
 export { AgentNode, ToolNode } from './workflow/agent-nodes.ts';
 
 // tools
-export { BaseTool } from './tools/base-tool.ts';
+export { BaseTool, type ToolProcessLlmRequest } from './tools/base-tool.ts';
 export { BaseToolset } from './tools/base-toolset.ts';
 export {
   McpServerUnreachableError,
@@ -82,6 +116,13 @@ export {
 } from './tools/function-tool.ts';
 export { ToolContext, type ToolState } from './tools/tool-context.ts';
 export { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from './tools/builtin-tools.ts';
+export {
+  LOAD_MEMORY,
+  LoadMemoryTool,
+  PRELOAD_MEMORY,
+  PreloadMemoryTool,
+} from './tools/memory-tools.ts';
+export { appendInstructions, processToolRequests } from './tools/tool-requests.ts';
 
 // models
 export * from './models/llm.ts';

@@ -3,7 +3,14 @@
 import { InvalidRequestError, messageOf } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import { withAgentCallbacks, type AgentCallbacks } from './agent-callbacks.ts';
 import { agentResumeState, agentStateEvent, pausesAgent } from './agent-state.ts';
+import {
+  callbackList,
+  type AfterAgentCallback,
+  type BeforeAgentCallback,
+  type SingleAgentCallback,
+} from './callbacks.ts';
 
 export interface BaseAgentOptions {
   /** Unique in its agent tree; an identifier (letters, digits, `_`), never `user`. */
@@ -11,6 +18,13 @@ export interface BaseAgentOptions {
   /** What the agent does, told to other agents deciding whether to transfer to it. */
   description?: string;
   subAgents?: readonly BaseAgent[];
+  /**
+   * Called before the agent runs (ADK's): a Content returned is the agent's answer and its run
+   * is skipped. A list runs in order until one returns a Content.
+   */
+  beforeAgentCallback?: BeforeAgentCallback;
+  /** Called after the agent's run finished (ADK's): a Content returned is its last event. */
+  afterAgentCallback?: AfterAgentCallback;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -19,6 +33,11 @@ export abstract class BaseAgent {
   readonly name: string;
   readonly description: string;
   readonly subAgents: readonly BaseAgent[];
+  /** ADK's canonical list (empty when none was given). */
+  readonly beforeAgentCallback: readonly SingleAgentCallback[];
+  readonly afterAgentCallback: readonly SingleAgentCallback[];
+  /** Both lists, or `undefined` when the agent has no agent callbacks (the usual case). */
+  private readonly agentCallbacks: AgentCallbacks | undefined;
   private parent: BaseAgent | undefined;
 
   constructor(options: BaseAgentOptions) {
@@ -31,6 +50,12 @@ export abstract class BaseAgent {
     this.name = options.name;
     this.description = options.description ?? '';
     this.subAgents = [...(options.subAgents ?? [])];
+    this.beforeAgentCallback = callbackList(options.beforeAgentCallback);
+    this.afterAgentCallback = callbackList(options.afterAgentCallback);
+    this.agentCallbacks =
+      this.beforeAgentCallback.length + this.afterAgentCallback.length > 0
+        ? { before: this.beforeAgentCallback, after: this.afterAgentCallback }
+        : undefined;
     for (const sub of this.subAgents) {
       if (sub.parent) {
         throw new InvalidRequestError(
@@ -72,9 +97,10 @@ export abstract class BaseAgent {
   }
 
   /**
-   * Runs this agent in the invocation of `parentContext`, yielding its events. If the agent
-   * fails (its model or a tool threw, say), it yields an error event of its own, and the error
-   * goes on up to the caller; agents above it add no second error event.
+   * Runs this agent in the invocation of `parentContext`, yielding its events, between its
+   * before and after callbacks if it has any (agent-callbacks.ts). If the agent fails (its model
+   * or a tool threw, say), it yields an error event of its own, and the error goes on up to the
+   * caller; agents above it add no second error event.
    */
   async *runAsync(parentContext: InvocationContext): AsyncGenerator<Event, void> {
     if (parentContext.endInvocation) return;
@@ -83,10 +109,17 @@ export abstract class BaseAgent {
     const span = tracer?.agent(parentContext, this.name);
     const ctx = parentContext.forAgent(this, parentContext.branch, span);
     // Finished before the interruption (its span, never ended, is not written).
-    if (agentResumeState(ctx)?.ended) return;
+    const resumed = agentResumeState(ctx);
+    if (resumed?.ended) return;
+    const callbacks = this.agentCallbacks;
     let failure: string | undefined;
     try {
-      for await (const event of this.runAsyncImpl(ctx)) {
+      const events = callbacks
+        ? withAgentCallbacks(ctx, callbacks, resumed?.started ?? false, () =>
+            this.runAsyncImpl(ctx),
+          )
+        : this.runAsyncImpl(ctx);
+      for await (const event of events) {
         yield event;
         if (event.author === this.name && pausesAgent(event)) ctx.markPaused();
       }

@@ -1,7 +1,7 @@
 // Running the function calls of a model response and answering them in one event.
 
-import type { FunctionCall, Part } from '../core/content.ts';
-import { ToolError, messageOf } from '../core/errors.ts';
+import type { FunctionCall } from '../core/content.ts';
+import { messageOf, type ToolError } from '../core/errors.ts';
 import {
   createEventActions,
   type Event,
@@ -11,19 +11,10 @@ import {
 import { setOwn } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
-import { ToolContext } from '../tools/tool-context.ts';
-import {
-  CONFIRMATION_REQUIRED,
-  confirmationRequestEvent,
-  rejectionMessage,
-} from './confirmation.ts';
-
-interface CallOutcome {
-  /** The function response part; none for a long-running tool that has nothing to say yet. */
-  part?: Part;
-  actions: EventActions;
-  error?: ToolError;
-}
+import type { ToolCallbacks } from './callbacks.ts';
+import { confirmationRequestEvent } from './confirmation.ts';
+import { answered, callTool, type CallOutcome } from './tool-call.ts';
+import { callWithCallbacks } from './tool-callbacks.ts';
 
 export interface FunctionCallsResult {
   /** The event answering the calls (parts in call order), if any call was answered. */
@@ -49,9 +40,11 @@ export async function runFunctionCalls(
   tools: ReadonlyMap<string, BaseTool>,
   /** Call id → the human's answer, for calls that were paused for confirmation. */
   confirmations: ReadonlyMap<string, ToolConfirmation> = new Map(),
+  /** The calling agent's tool callbacks (see tool-callbacks.ts), if it has any. */
+  callbacks?: ToolCallbacks,
 ): Promise<FunctionCallsResult> {
   const outcomes = await Promise.all(
-    calls.map((call) => tracedCall(ctx, call, tools, confirmations.get(call.id!))),
+    calls.map((call) => tracedCall(ctx, call, tools, confirmations.get(call.id!), callbacks)),
   );
   const parts = outcomes.flatMap((outcome) => (outcome.part ? [outcome.part] : []));
   const error = outcomes.find((outcome) => outcome.error)?.error;
@@ -76,14 +69,15 @@ async function tracedCall(
   call: FunctionCall,
   tools: ReadonlyMap<string, BaseTool>,
   confirmation: ToolConfirmation | undefined,
+  callbacks: ToolCallbacks | undefined,
 ): Promise<CallOutcome> {
   const tracer = ctx.tracer;
-  if (!tracer) return runCall(ctx, call, tools, confirmation);
+  if (!tracer) return runCall(ctx, call, tools, confirmation, callbacks);
   const span = tracer.tool(ctx, call, clipped(JSON.stringify(call.args ?? {})));
   let outcome: CallOutcome | undefined;
   let thrown: unknown;
   try {
-    outcome = await runCall(ctx, call, tools, confirmation);
+    outcome = await runCall(ctx, call, tools, confirmation, callbacks);
     return outcome;
   } catch (error) {
     thrown = error;
@@ -113,74 +107,18 @@ async function runCall(
   call: FunctionCall,
   tools: ReadonlyMap<string, BaseTool>,
   confirmation: ToolConfirmation | undefined,
+  callbacks: ToolCallbacks | undefined,
 ): Promise<CallOutcome> {
   const actions = createEventActions();
-  const respond = (response: Record<string, unknown>): CallOutcome => ({
-    part: { functionResponse: { id: call.id, name: call.name, response } },
-    actions,
-  });
   const tool = tools.get(call.name);
   if (!tool) {
     const available = [...tools.keys()].join(', ') || 'none';
-    return respond({ error: `Tool '${call.name}' not found. Available tools: ${available}.` });
+    return answered(call, actions, {
+      error: `Tool '${call.name}' not found. Available tools: ${available}.`,
+    });
   }
-  const args = call.args ?? {};
-  const problems = tool.validateArgs(args);
-  if (problems.length > 0) {
-    return respond({ error: `Invalid arguments for tool '${call.name}': ${problems.join('; ')}.` });
-  }
-  try {
-    if (await tool.needsConfirmation(args)) {
-      if (!confirmation) {
-        const hint = tool.confirmationHint(args);
-        actions.requestedToolConfirmations = {
-          [call.id!]: { confirmed: false, ...(hint ? { hint } : {}) },
-        };
-        return respond({ error: CONFIRMATION_REQUIRED });
-      }
-      if (!confirmation.confirmed) return respond({ error: rejectionMessage(confirmation) });
-    }
-    const toolContext = new ToolContext(ctx, call.id!, actions, confirmation);
-    const result = await tool.runAsync(structuredClone(args), toolContext);
-    if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
-    return respond(toResponse(result));
-  } catch (thrown) {
-    if (ctx.isCancellation(thrown)) throw thrown;
-    const storage = storageFailureOf(thrown);
-    if (storage) throw storage;
-    const error = new ToolError(call.name, messageOf(thrown), { cause: thrown });
-    return { ...respond({ error: error.message }), error };
-  }
-}
-
-/**
- * The store's failures (nothing of the write that failed was saved, see store/connection.ts), and
- * a tool server that could not be reached (the call was never made).
- */
-const STORAGE_FAILURES = new Set(['StorageError', 'StorageFullError', 'McpServerUnreachableError']);
-
-/**
- * The storage (or tool server) failure behind a tool's error (itself or a cause), if any. It is
- * not the tool's failure to report to the model: the call goes unanswered, the run is interrupted
- * (resumable) under the failure's own name, and resuming runs the call again once it can.
- */
-function storageFailureOf(thrown: unknown): Error | undefined {
-  let error = thrown;
-  for (let depth = 0; depth < 5 && error instanceof Object; depth++) {
-    if (STORAGE_FAILURES.has((error as Error).name)) return error as Error;
-    error = (error as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-/** A tool's result as a function response: an object as it is (JSON-safe), anything else wrapped. */
-function toResponse(result: unknown): Record<string, unknown> {
-  const json =
-    result === undefined ? null : (JSON.parse(JSON.stringify(result) ?? 'null') as unknown);
-  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
-    return json as Record<string, unknown>;
-  }
-  return { result: json };
+  if (callbacks) return callWithCallbacks(ctx, call, tool, actions, confirmation, callbacks);
+  return callTool(ctx, call, tool, call.args ?? {}, actions, confirmation, undefined);
 }
 
 /** ADK's merge: deltas combined, later calls winning on the same key and on single values. */

@@ -15,6 +15,17 @@ import type { BaseTool } from '../tools/base-tool.ts';
 import { isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import { BaseAgent, type BaseAgentOptions } from './base-agent.ts';
 import {
+  callbackLists,
+  type AfterModelCallback,
+  type AfterToolCallback,
+  type BeforeModelCallback,
+  type BeforeToolCallback,
+  type ModelCallbacks,
+  type OnModelErrorCallback,
+  type OnToolErrorCallback,
+  type ToolCallbacks,
+} from './callbacks.ts';
+import {
   REQUEST_CONFIRMATION_FUNCTION,
   originalCallOf,
   parseConfirmation,
@@ -49,6 +60,18 @@ export interface LlmAgentOptions extends BaseAgentOptions {
    * Graph flows use it for Flowise's history options (last message, user question, none).
    */
   history?: HistorySelector;
+  /** Before each model call; may change the request, or answer instead of the model. */
+  beforeModelCallback?: BeforeModelCallback;
+  /** After each model response (streamed chunks too); may replace it. */
+  afterModelCallback?: AfterModelCallback;
+  /** When the model fails; may answer in its place (ADK Python's; ADK TS has it on plugins). */
+  onModelErrorCallback?: OnModelErrorCallback;
+  /** Before each tool call; may answer instead of the tool. */
+  beforeToolCallback?: BeforeToolCallback;
+  /** After each tool call's result; may replace it. */
+  afterToolCallback?: AfterToolCallback;
+  /** When a tool throws; may give the call's result in its place (ADK Python's). */
+  onToolErrorCallback?: OnToolErrorCallback;
 }
 
 export type { HistorySelector } from './llm-call.ts';
@@ -67,6 +90,10 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly includeContentsExplicit: boolean;
   readonly transferPolicy: TransferPolicy;
   readonly history: HistorySelector | undefined;
+  /** Its model callbacks as lists (see callbacks.ts), `undefined` when it has none. */
+  readonly modelCallbacks: ModelCallbacks | undefined;
+  /** Its tool callbacks as lists, `undefined` when it has none. */
+  readonly toolCallbacks: ToolCallbacks | undefined;
   private readonly ownModel: BaseLlm | undefined;
 
   constructor(options: LlmAgentOptions) {
@@ -79,6 +106,16 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     this.includeContents = options.includeContents ?? 'default';
     this.includeContentsExplicit = options.includeContents !== undefined;
     this.history = options.history;
+    this.modelCallbacks = callbackLists(
+      options.beforeModelCallback,
+      options.afterModelCallback,
+      options.onModelErrorCallback,
+    );
+    this.toolCallbacks = callbackLists(
+      options.beforeToolCallback,
+      options.afterToolCallback,
+      options.onToolErrorCallback,
+    );
     this.transferPolicy = {
       disallowTransferToParent: options.disallowTransferToParent ?? false,
       disallowTransferToPeers: options.disallowTransferToPeers ?? false,
@@ -149,6 +186,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
       calls,
       tools,
       confirmations,
+      this.toolCallbacks,
     );
     if (confirmationRequest) yield confirmationRequest;
     if (event) yield event;

@@ -1,5 +1,6 @@
 // One model call of an LlmAgent: the request it sends, and the event made of the answer.
 
+import { processToolRequests } from '../tools/tool-requests.ts';
 import { functionCallsOf, textOf, type Content } from '../core/content.ts';
 import { LlmCallsLimitExceededError, ModelError, messageOf } from '../core/errors.ts';
 import { cutAnswerEvent } from '../core/cut-answer.ts';
@@ -11,10 +12,12 @@ import type { BaseLlm, LlmRequest, LlmResponse } from '../models/llm.ts';
 import { ScriptedModel } from '../models/scripted-model.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
+import type { ModelCallbacks } from './callbacks.ts';
 import { buildContents } from './contents.ts';
 import { cachedContents } from './contents-cache.ts';
 import { renderInstruction, type Instruction } from './instructions.ts';
 import { lendContents } from './lent-contents.ts';
+import { ModelCallHooks } from './model-callbacks.ts';
 import { withModelWaits } from './model-stream.ts';
 import { transferInstruction, transferTargets, type TransferCapable } from './transfer.ts';
 import type { BaseAgent } from './base-agent.ts';
@@ -35,6 +38,8 @@ export interface ModelCallingAgent extends BaseAgent, TransferCapable {
   readonly outputKey: string | undefined;
   readonly includeContents: 'default' | 'none';
   readonly history: HistorySelector | undefined;
+  /** Its model callbacks, `undefined` when it has none. */
+  readonly modelCallbacks: ModelCallbacks | undefined;
 }
 
 /** The request for the agent's next model call: instructions, the conversation, the tools. */
@@ -51,14 +56,15 @@ export async function buildLlmRequest(
   if (own) instructions.push(own);
   const targets = transferTargets(agent);
   if (targets.length > 0) instructions.push(transferInstruction(agent, targets));
-  const declarations = [...tools.values()].map((tool) => tool.declaration());
   const model = agent.model;
-  return {
+  const request: LlmRequest = {
     model: model.model,
     contents: requestContents(model, contentsFor(agent, ctx)),
     systemInstruction: instructions.join('\n\n'),
-    ...(declarations.length > 0 ? { tools: declarations } : {}),
   };
+  // Each tool adds to the request, as ADK's do: its declaration, or an instruction (memory).
+  if (tools.size > 0) await processToolRequests(request, tools.values(), ctx);
+  return request;
 }
 
 /**
@@ -107,6 +113,13 @@ function modelNameOf(agent: ModelCallingAgent): string {
  * An answer cut short keeps what it had said: when Stop or a failure ends the call after some
  * text, it yields that text as a stored answer marked stopped or cut off (core/cut-answer.ts),
  * then throws (the runner stores a stopped answer even though the run is cancelled).
+ *
+ * The agent's model callbacks (callbacks.ts), when it has any, sit here: before the call (an
+ * answer returned is the event, the model is not called nor counted), after each response (each
+ * streamed chunk too, as ADK; the stored event is made of the final response's replacement), and
+ * on the model's failure (an answer returned stands in for the call's, and the after callbacks
+ * see it, as ADK Python's). What they set in state goes into the answer's event. An agent with
+ * none pays one property read for them.
  */
 export async function* callModel(
   agent: ModelCallingAgent,
@@ -114,6 +127,11 @@ export async function* callModel(
   request: LlmRequest,
   tools: ReadonlyMap<string, BaseTool>,
 ): AsyncGenerator<Event, Event | undefined> {
+  const streamed = ctx.createEvent();
+  const callbacks = agent.modelCallbacks;
+  const hooks = callbacks && new ModelCallHooks(callbacks, ctx, streamed.actions);
+  const answer = hooks && (await hooks.before(request));
+  if (answer) return modelEvent(agent, streamed, answer, tools, undefined);
   // The call's span, closed however the call ends (one generator: this runs for every call).
   const tracer = ctx.tracer;
   const span = tracer?.model(
@@ -129,9 +147,10 @@ export async function* callModel(
     const model = agent.model;
     const streaming = ctx.runConfig.streamingMode === 'sse';
     const signal = ctx.runConfig.signal;
-    const streamed = ctx.createEvent();
     let partialText = '';
     let final: LlmResponse | undefined;
+    /** Whether `final` is the model's (not an error callback's stand-in). */
+    let answeredByModel = true;
     const started = performance.now();
     let firstTokenAt: number | undefined;
     const timing = (): ModelTiming => {
@@ -149,13 +168,13 @@ export async function* callModel(
           yield modelWaitEvent(streamed, item.wait);
           continue;
         }
-        const response = item.response;
-        if (response.partial) {
+        if (item.response.partial) {
+          const response = hooks ? await hooks.after(item.response) : item.response;
           if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
           partialText += textOf(response.content);
           yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
         } else {
-          final = response;
+          final = item.response;
         }
       }
     } catch (thrown) {
@@ -168,29 +187,40 @@ export async function* callModel(
           : new ModelError(`Model ${model.model} failed: ${messageOf(thrown)}`, 'MODEL_ERROR', {
               cause: thrown,
             });
-      if (partialText.trim()) {
-        const code = (failure as { code?: unknown }).code;
-        event = cutAnswerEvent(
-          streamed,
-          partialText,
-          cancelled
-            ? { kind: 'stopped' }
-            : { kind: 'cut-off', errorCode: typeof code === 'string' ? code : 'MODEL_ERROR' },
-          { modelVersion: request.model ?? model.model, timing: timing() },
-        );
-        yield event;
+      const standIn = hooks && !cancelled && (await hooks.onError(request, failure as Error));
+      if (!standIn) {
+        if (partialText.trim()) {
+          const code = (failure as { code?: unknown }).code;
+          event = cutAnswerEvent(
+            streamed,
+            partialText,
+            cancelled
+              ? { kind: 'stopped' }
+              : { kind: 'cut-off', errorCode: typeof code === 'string' ? code : 'MODEL_ERROR' },
+            { modelVersion: request.model ?? model.model, timing: timing() },
+          );
+          yield event;
+        }
+        throw failure;
       }
-      throw failure;
+      final = standIn;
+      answeredByModel = false;
     }
     // A stream that ended without its aggregated response: the text so far is the answer.
     final ??= partialText
       ? { content: { role: 'model', parts: [{ text: partialText }] } }
       : undefined;
     if (!final) return undefined;
-    event = modelEvent(agent, streamed, final, tools, {
-      modelVersion: final.modelVersion ?? request.model ?? model.model,
-      timing: timing(),
-    });
+    if (hooks) final = await hooks.after(final);
+    event = modelEvent(
+      agent,
+      streamed,
+      final,
+      tools,
+      answeredByModel
+        ? { modelVersion: final.modelVersion ?? request.model ?? model.model, timing: timing() }
+        : undefined,
+    );
     return event;
   } catch (thrown) {
     if (!ctx.isCancellation(thrown)) error = messageOf(thrown);
@@ -203,12 +233,16 @@ export async function* callModel(
   }
 }
 
+/**
+ * The stored event of an answer. `byModel` says who made it: the model that answered and how
+ * long it took, or nothing for an answer a callback gave instead of the model.
+ */
 function modelEvent(
   agent: ModelCallingAgent,
   base: Event,
   response: LlmResponse,
   tools: ReadonlyMap<string, BaseTool>,
-  { modelVersion, timing }: { modelVersion: string; timing: ModelTiming },
+  byModel: { modelVersion: string; timing: ModelTiming } | undefined,
 ): Event {
   const content = response.content && withCallIds(response.content);
   const longRunning = functionCallsOf(content)
@@ -222,12 +256,16 @@ function modelEvent(
     ...(response.errorCode ? { errorCode: response.errorCode } : {}),
     ...(response.errorMessage ? { errorMessage: response.errorMessage } : {}),
     ...(response.usageMetadata ? { usageMetadata: response.usageMetadata } : {}),
-    modelVersion,
-    customMetadata: {
-      trellis: { timing, ...(response.notice ? { notice: response.notice } : {}) },
-    },
     ...(longRunning.length > 0 ? { longRunningToolIds: longRunning } : {}),
   };
+  const modelVersion = byModel?.modelVersion ?? response.modelVersion;
+  if (modelVersion) event.modelVersion = modelVersion;
+  const notice = response.notice;
+  if (byModel) {
+    event.customMetadata = { trellis: { timing: byModel.timing, ...(notice ? { notice } : {}) } };
+  } else if (notice) {
+    event.customMetadata = { trellis: { notice } };
+  }
   const hasAnswerText = event.content?.parts.some(
     (part) => part.text !== undefined && !part.thought,
   );

@@ -20,7 +20,7 @@ import { buildLlmRequest, callModel } from '../agents/llm-call.ts';
 import { pendingCalls } from '../agents/pending-calls.ts';
 import type { JsonSchema } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
-import { BaseTool } from '../tools/base-tool.ts';
+import { BaseTool, type ToolProcessLlmRequest } from '../tools/base-tool.ts';
 import { isToolset, type BaseToolset } from '../tools/base-toolset.ts';
 import type { ToolContext } from '../tools/tool-context.ts';
 import { runStartIndex } from './flow-events.ts';
@@ -190,6 +190,10 @@ export class ApprovalRequiredTool extends BaseTool {
 
   override validateArgs(args: Record<string, unknown>): string[] {
     return this.inner.validateArgs(args);
+  }
+
+  override processLlmRequest(request: ToolProcessLlmRequest): Promise<void> {
+    return this.inner.processLlmRequest(request);
   }
 
   override async needsConfirmation(): Promise<boolean> {

@@ -1,7 +1,8 @@
-// A Runner over in-memory session, artifact and trace services.
+// A Runner over in-memory session, artifact, memory and trace services.
 
 import type { BaseAgent } from '../agents/base-agent.ts';
 import { InMemoryArtifactService } from '../store/in-memory-artifact-service.ts';
+import { InMemoryMemoryService } from '../store/in-memory-memory-service.ts';
 import { InMemorySessionService } from '../store/in-memory-session-service.ts';
 import { InMemoryTraceService } from '../tracing/trace-service.ts';
 import { Runner } from './runner.ts';
@@ -15,7 +16,7 @@ export interface InMemoryRunnerOptions {
   tracing?: boolean;
 }
 
-/** A Runner over in-memory session and artifact services. */
+/** A Runner over in-memory session, artifact and memory services (ADK's). */
 export class InMemoryRunner extends Runner {
   constructor(options: InMemoryRunnerOptions) {
     super({
@@ -23,6 +24,7 @@ export class InMemoryRunner extends Runner {
       agent: options.agent,
       sessionService: new InMemorySessionService(),
       artifactService: new InMemoryArtifactService(),
+      memoryService: new InMemoryMemoryService(),
       ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
       ...(options.tracing === false ? {} : { traceService: new InMemoryTraceService() }),
     });

@@ -8,6 +8,7 @@ import type { Content } from '../core/content.ts';
 import { createEvent, type Event, type EventInit } from '../core/event.ts';
 import { applyDelta } from '../core/state.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
+import type { BaseMemoryService } from '../store/memory-service.ts';
 import type { BaseSessionService, Session } from '../store/session-service.ts';
 
 export interface RunConfig {
@@ -68,6 +69,7 @@ interface InvocationShared {
   readonly pausedBranches: Set<string>;
   /** Records the run's spans (absent: not traced). */
   readonly tracer: InvocationTracer | undefined;
+  readonly memoryService: BaseMemoryService | undefined;
 }
 
 export interface InvocationContextInit {
@@ -76,6 +78,8 @@ export interface InvocationContextInit {
   session: Session;
   sessionService: BaseSessionService;
   artifactService?: BaseArtifactService | undefined;
+  /** The user's memory across sessions (the runner's), for tools to search. */
+  memoryService?: BaseMemoryService | undefined;
   userContent?: Content | undefined;
   runConfig?: RunConfig;
   resumable?: boolean;
@@ -175,6 +179,7 @@ export class InvocationContext {
         resumeLog: undefined,
         pausedBranches: new Set(),
         tracer: init.tracer,
+        memoryService: init.memoryService,
       },
     });
   }
@@ -203,6 +208,11 @@ export class InvocationContext {
   /** What records this run's spans, if it is traced. */
   get tracer(): InvocationTracer | undefined {
     return this.shared.tracer;
+  }
+
+  /** The user's memory across sessions (the runner's), if it has one. */
+  get memoryService(): BaseMemoryService | undefined {
+    return this.shared.memoryService;
   }
 
   /** This context, stopped by `signal` too (a workflow node's deadline, say). */

@@ -5,6 +5,7 @@ import type { BaseAgent } from '../agents/base-agent.ts';
 import type { Content } from '../core/content.ts';
 import type { RewindTo } from '../core/rewind.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
+import type { BaseMemoryService } from '../store/memory-service.ts';
 import type { BaseSessionService, RunRecord } from '../store/session-service.ts';
 import type { RunConfig } from './invocation-context.ts';
 
@@ -18,6 +19,11 @@ export interface RunnerOptions {
   agent: BaseAgent;
   sessionService: BaseSessionService;
   artifactService?: BaseArtifactService;
+  /**
+   * The user's memory across sessions (ADK's): what `ToolContext.searchMemory` and the memory
+   * tools search, and what a rewind takes the rewound events out of.
+   */
+  memoryService?: BaseMemoryService;
   resumabilityConfig?: ResumabilityConfig;
   /** How often a run in flight refreshes its record (default 5 s); 3 missed beats = cut off. */
   heartbeatMs?: number;

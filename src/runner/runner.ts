@@ -13,6 +13,7 @@ import { isStoppedAnswer } from '../core/cut-answer.ts';
 import { isRewindMarker, type Event } from '../core/event.ts';
 import { newInvocationId } from '../core/ids.ts';
 import type { BaseArtifactService } from '../store/artifact-service.ts';
+import type { BaseMemoryService } from '../store/memory-service.ts';
 import type { BaseSessionService, RunRecord, Session } from '../store/session-service.ts';
 import {
   keepActiveEventsView,
@@ -36,6 +37,7 @@ import {
 } from './resume.ts';
 import { inputBlobs } from './input-blobs.ts';
 import { RunTracker, type RunOutcome } from './run-tracker.ts';
+import { forgetRewoundEvents } from './rewound-memories.ts';
 import { checkAgentTree, checkMessage, invocationEvents, userEvent } from './runner-checks.ts';
 import { traceRun } from '../tracing/run-trace.ts';
 import type { BaseTraceService } from '../tracing/trace-service.ts';
@@ -58,6 +60,7 @@ export class Runner {
   readonly agent: BaseAgent;
   readonly sessionService: BaseSessionService;
   readonly artifactService: BaseArtifactService | undefined;
+  readonly memoryService: BaseMemoryService | undefined;
   readonly resumabilityConfig: ResumabilityConfig;
   /** Where the spans of its runs are kept (absent: runs are not traced). See src/tracing. */
   readonly traces: BaseTraceService | undefined;
@@ -74,6 +77,7 @@ export class Runner {
     this.agent = options.agent;
     this.sessionService = options.sessionService;
     this.artifactService = options.artifactService;
+    this.memoryService = options.memoryService;
     this.resumabilityConfig = options.resumabilityConfig ?? { isResumable: false };
     this.traces = options.traceService;
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
@@ -164,15 +168,18 @@ export class Runner {
    * Errors, with nothing written: unknown session → SessionNotFoundError; unknown invocation →
    * InvocationNotFoundError; unknown event → EventNotFoundError; neither or both targets, or an
    * event that is a marker, was rewound, or is the last active one → InvalidRequestError.
+   * With a memory service, what the rewound events added to memory is removed after the rewind
+   * is written (rewound-memories.ts).
    */
-  rewindAsync({ userId, sessionId, ...target }: RewindRequest): Promise<Event> {
-    return this.sessionService.rewindSession({
-      appName: this.appName,
-      userId,
-      sessionId,
+  async rewindAsync({ userId, sessionId, ...target }: RewindRequest): Promise<Event> {
+    const key = { appName: this.appName, userId, sessionId };
+    const marker = await this.sessionService.rewindSession({
+      ...key,
       ...target,
       artifactService: this.artifactService,
     });
+    if (this.memoryService) await forgetRewoundEvents(this.memoryService, this.sessionService, key);
+    return marker;
   }
 
   /**
@@ -242,6 +249,7 @@ export class Runner {
       session,
       sessionService: this.sessionService,
       artifactService: this.artifactService,
+      memoryService: this.memoryService,
       userContent,
       runConfig: runConfig ?? {},
       resumable: this.resumabilityConfig.isResumable,

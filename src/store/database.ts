@@ -3,6 +3,7 @@
 // IndexedDB; the connection is connection.ts, the upgrade steps migrations.ts.
 
 import { type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { Content } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import type { AgentSpec } from '../agents/agent-spec.ts';
 import type { Flow } from '../flows/flow.ts';
@@ -15,7 +16,7 @@ import type { SpanRecord } from '../tracing/span.ts';
  * The schema version. Bump it and add a step to `migrate` (migrations.ts); never edit a step once
  * shipped.
  */
-export const DB_VERSION = 8;
+export const DB_VERSION = 9;
 
 export const Stores = {
   sessions: 'sessions',
@@ -32,6 +33,8 @@ export const Stores = {
   agents: 'agents',
   spans: 'spans',
   longValues: 'longValues',
+  memories: 'memories',
+  memoryRevisions: 'memoryRevisions',
 } as const;
 
 export interface EventRecord {
@@ -98,6 +101,30 @@ export interface LongValueRecord {
   value: unknown;
 }
 
+/** What a session added to its user's memory: one event's text (indexeddb-memory-service.ts). */
+export interface MemoryRecord {
+  appName: string;
+  userId: string;
+  sessionId: string;
+  eventId: string;
+  invocationId: string;
+  author: string;
+  /** The event's time, in milliseconds. */
+  timestamp: number;
+  /** The event's content, its text parts only (what search and the memory tools read). */
+  content: Content;
+}
+
+/**
+ * A user's memory changes under a new revision (a random id) with every write, so a search can
+ * tell whether the index it holds is still the stored memory, whichever tab changed it.
+ */
+export interface MemoryRevisionRecord {
+  appName: string;
+  userId: string;
+  revision: string;
+}
+
 export interface TrellisSchema extends DBSchema {
   sessions: {
     key: SessionKeyTuple;
@@ -145,6 +172,11 @@ export interface TrellisSchema extends DBSchema {
     key: [...SessionKeyTuple, id: string];
     value: LongValueRecord;
   };
+  memories: {
+    key: [...SessionKeyTuple, eventId: string];
+    value: MemoryRecord;
+  };
+  memoryRevisions: { key: [appName: string, userId: string]; value: MemoryRevisionRecord };
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;

@@ -79,4 +79,13 @@ export function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void 
       keyPath: ['appName', 'userId', 'sessionId', 'id'],
     });
   }
+  if (oldVersion < 9) {
+    // Memory (src/store/indexeddb-memory-service.ts): what sessions added to their user's
+    // memory, one record per event, and each user's memory revision, which tells a search
+    // whether the index it holds is still what is stored.
+    db.createObjectStore(Stores.memories, {
+      keyPath: ['appName', 'userId', 'sessionId', 'eventId'],
+    });
+    db.createObjectStore(Stores.memoryRevisions, { keyPath: ['appName', 'userId'] });
+  }
 }

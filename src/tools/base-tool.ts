@@ -1,8 +1,15 @@
 // A tool an LlmAgent can call.
 
-import type { FunctionDeclaration, JsonSchema } from '../models/llm.ts';
+import type { FunctionDeclaration, JsonSchema, LlmRequest } from '../models/llm.ts';
 import type { ToolContext } from './tool-context.ts';
 import { validateAgainstSchema } from './validate-args.ts';
+
+/** What a tool may change of a model request before it is sent (ADK's ToolProcessLlmRequest). */
+export interface ToolProcessLlmRequest {
+  /** The invocation the request is made in (no call is being answered: `functionCallId` is ''). */
+  toolContext: ToolContext;
+  llmRequest: LlmRequest;
+}
 
 export abstract class BaseTool {
   /** A long-running tool's call pauses the invocation until its final response arrives. */
@@ -22,6 +29,15 @@ export abstract class BaseTool {
       description: this.description,
       ...(this.parameters ? { parameters: this.parameters } : {}),
     };
+  }
+
+  /**
+   * Adds this tool to a model request of its agent (ADK's processLlmRequest), before each call:
+   * its declaration, so the model can call it. A tool may add to the system instruction too
+   * (LOAD_MEMORY), or only that, never being called (PRELOAD_MEMORY).
+   */
+  async processLlmRequest({ llmRequest }: ToolProcessLlmRequest): Promise<void> {
+    (llmRequest.tools ??= []).push(this.declaration());
   }
 
   /** Problems with the arguments of a call (empty when they fit the schema). */

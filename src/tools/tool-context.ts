@@ -1,40 +1,36 @@
 // What a tool sees while it runs: the invocation's state, the actions of its response event, and
 // the artifacts of the session.
 
+import { CallbackContext } from '../agents/callback-context.ts';
 import type { Part } from '../core/content.ts';
 import { InvalidRequestError } from '../core/errors.ts';
 import type { EventActions, ToolConfirmation } from '../core/event.ts';
-import { setOwn, stateView, type StateView } from '../core/state.ts';
+import { setOwn, type StateView } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import type { SearchMemoryResponse } from '../store/memory-service.ts';
 
 /** State as a tool sees it (see StateView): its writes go into its response event's delta. */
 export type ToolState = StateView;
 
-export class ToolContext {
-  /** The actions of the tool's response event: `escalate`, `skipSummarization`, `transferToAgent`… */
-  readonly actions: EventActions;
-  readonly state: ToolState;
+/**
+ * A callback's context (state, `actions`: those of the tool's response event, where `escalate`,
+ * `skipSummarization`, `transferToAgent`… go) with the call's own: its id, its confirmation, the
+ * session's artifacts. ADK Python's ToolContext extends its CallbackContext alike; the tool
+ * callbacks get the tool's.
+ */
+export class ToolContext extends CallbackContext {
   /** File name → how many times this call saved it so far. */
   private readonly saves = new Map<string, number>();
 
   constructor(
-    readonly invocationContext: InvocationContext,
+    invocationContext: InvocationContext,
     /** The id of the function call being answered. */
     readonly functionCallId: string,
     actions: EventActions,
     /** The human's answer, when this call was paused for confirmation and then answered. */
     readonly toolConfirmation?: ToolConfirmation,
   ) {
-    this.actions = actions;
-    this.state = stateView(() => invocationContext.session.state, actions.stateDelta);
-  }
-
-  get invocationId(): string {
-    return this.invocationContext.invocationId;
-  }
-
-  get agentName(): string {
-    return this.invocationContext.agent.name;
+    super(invocationContext, actions);
   }
 
   /**
@@ -83,6 +79,14 @@ export class ToolContext {
 
   listArtifacts(): Promise<string[]> {
     return this.artifactService().listArtifactKeys(this.artifactScope());
+  }
+
+  /** The user's memories that match `query`, from the runner's memory service (ADK's). */
+  searchMemory(query: string): Promise<SearchMemoryResponse> {
+    const service = this.invocationContext.memoryService;
+    if (!service) throw new InvalidRequestError('This runner has no memory service');
+    const { appName, userId } = this.invocationContext.session;
+    return service.searchMemory({ appName, userId, query });
   }
 
   private artifactScope() {

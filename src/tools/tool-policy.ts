@@ -3,7 +3,7 @@
 // They work through the confirmation every run already has (`adk_request_confirmation`), so a
 // call waiting for an answer survives a reload and resumes as any approval does.
 
-import { BaseTool } from './base-tool.ts';
+import { BaseTool, type ToolProcessLlmRequest } from './base-tool.ts';
 import { MappedToolset, type BaseToolset } from './base-toolset.ts';
 import type { ToolContext } from './tool-context.ts';
 
@@ -29,6 +29,10 @@ export class PolicyTool extends BaseTool {
 
   override declaration() {
     return this.inner.declaration();
+  }
+
+  override processLlmRequest(request: ToolProcessLlmRequest): Promise<void> {
+    return this.inner.processLlmRequest(request);
   }
 
   override validateArgs(args: Record<string, unknown>): string[] {

@@ -12,10 +12,9 @@
 
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it, vi } from 'vitest';
-import { nodeMachine } from './machine.ts';
 import { collectGarbage, pairedRatio, pairedRounds, summarize, time } from './measure.ts';
-import { textTable, updateBenchmarksMd } from './report.ts';
-import { figure, mergeResults, type BenchResult } from './results-file.ts';
+import { publishNodeResults } from './report.ts';
+import { figure, type BenchResult } from './results-file.ts';
 
 const GROUP = 'custom function (code node)';
 const CALLS = 300;
@@ -116,14 +115,7 @@ describe('custom function', () => {
         );
       }
 
-      console.log(textTable(results));
-      const file = await mergeResults(
-        'node',
-        { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
-        GROUP,
-        results,
-      );
-      await updateBenchmarksMd(file);
+      await publishNodeResults(GROUP, results);
       expect(results.length).toBeGreaterThan(0);
     },
   );

@@ -10,10 +10,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import { McpToolset, type ToolContext } from '../../src/index.ts';
 import { startMcpServer } from '../support/mcp-server.ts';
-import { nodeMachine } from './machine.ts';
 import { pairedRatio, pairedRounds, summarize } from './measure.ts';
-import { textTable, updateBenchmarksMd } from './report.ts';
-import { figure, mergeResults } from './results-file.ts';
+import { publishNodeResults } from './report.ts';
+import { figure } from './results-file.ts';
 
 const GROUP = 'MCP tool call';
 const CALLS = 200;
@@ -67,14 +66,7 @@ describe('MCP', () => {
             },
           }),
         ];
-        console.log(textTable(results));
-        const file = await mergeResults(
-          'node',
-          { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
-          GROUP,
-          results,
-        );
-        await updateBenchmarksMd(file);
+        await publishNodeResults(GROUP, results);
       } finally {
         await toolset.close();
         await direct.close();

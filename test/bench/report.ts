@@ -4,8 +4,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
+import { nodeMachine } from './machine.ts';
 import { formatNumber, formatTable } from './measure.ts';
-import type { BenchResult, Environment, EnvironmentResults, ResultsFile } from './results-file.ts';
+import {
+  mergeResults,
+  type BenchResult,
+  type Environment,
+  type EnvironmentResults,
+  type ResultsFile,
+} from './results-file.ts';
 
 const BENCHMARKS_URL = new URL('../../BENCHMARKS.md', import.meta.url);
 const START = '<!-- bench:results:start (written by npm run bench; edit around, not inside) -->';
@@ -92,6 +99,24 @@ export function markdownResults(file: ResultsFile): string {
     const env = file.groups[name];
     return env ? [environmentSection(TITLES[name], env)] : [];
   }).join('\n\n');
+}
+
+/**
+ * What a Node benchmark ends with: its table printed, its results kept in results.json in place
+ * of its group's old ones, and BENCHMARKS.md's tables written again.
+ */
+export async function publishNodeResults(
+  group: string,
+  results: readonly BenchResult[],
+): Promise<void> {
+  console.log(textTable(results));
+  const file = await mergeResults(
+    'node',
+    { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
+    group,
+    results,
+  );
+  await updateBenchmarksMd(file);
 }
 
 /** Rewrites the generated part of BENCHMARKS.md; says so and leaves the file if it has no markers. */

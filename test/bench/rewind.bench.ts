@@ -5,10 +5,9 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { nodeMachine } from './machine.ts';
 import { pairedRatio, summarize, time } from './measure.ts';
-import { textTable, updateBenchmarksMd } from './report.ts';
-import { figure, mergeResults, skipped, type BenchResult } from './results-file.ts';
+import { publishNodeResults } from './report.ts';
+import { figure, skipped, type BenchResult } from './results-file.ts';
 import { buildThread } from './rewind/langgraph-fork.ts';
 import { buildSession, inMemory, indexedDb } from './rewind/trellis-rewind.ts';
 
@@ -141,14 +140,7 @@ function toResults(samples: Map<Subject, Record<Target, number[]>>): BenchResult
 describe('rewind', () => {
   it('rewind cost against the length of the history', { timeout: 900_000 }, async () => {
     const results = toResults(await measureAll(await subjects()));
-    console.log(textTable(results));
-    const file = await mergeResults(
-      'node',
-      { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
-      GROUP,
-      results,
-    );
-    await updateBenchmarksMd(file);
+    await publishNodeResults(GROUP, results);
     expect(results.length).toBeGreaterThan(0);
   });
 });

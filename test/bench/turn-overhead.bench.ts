@@ -6,10 +6,9 @@
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { nodeMachine } from './machine.ts';
 import { collectGarbage, pairedRatio, summarize } from './measure.ts';
-import { textTable, updateBenchmarksMd } from './report.ts';
-import { figure, mergeResults, skipped, type BenchResult } from './results-file.ts';
+import { publishNodeResults } from './report.ts';
+import { figure, skipped, type BenchResult } from './results-file.ts';
 import { adkInMemory } from './turns/adk-session.ts';
 import { langGraphMemorySaver } from './turns/langgraph-session.ts';
 import { trellisInMemory, trellisIndexedDb } from './turns/trellis-session.ts';
@@ -203,14 +202,7 @@ describe('turn overhead', () => {
 
   it('per turn, at 10, 100, 1,000 and 10,000 turns a session', { timeout: 1_200_000 }, async () => {
     const results = toResults(await measureAll());
-    console.log(textTable(results));
-    const file = await mergeResults(
-      'node',
-      { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
-      GROUP,
-      results,
-    );
-    await updateBenchmarksMd(file);
+    await publishNodeResults(GROUP, results);
     expect(results.length).toBeGreaterThan(0);
   });
 });

@@ -6,10 +6,9 @@
 import * as adk from '@google/adk';
 import { describe, expect, it } from 'vitest';
 import * as trellis from '../../src/index.ts';
-import { nodeMachine } from './machine.ts';
 import { collectGarbage, pairedRatio, summarize } from './measure.ts';
-import { textTable, updateBenchmarksMd } from './report.ts';
-import { figure, mergeResults, type BenchResult } from './results-file.ts';
+import { publishNodeResults } from './report.ts';
+import { figure, type BenchResult } from './results-file.ts';
 
 const GROUP = 'workflow node runs';
 const NODES = 5;
@@ -171,14 +170,7 @@ describe('workflow node runs', () => {
         );
       }
     }
-    console.log(textTable(results));
-    const file = await mergeResults(
-      'node',
-      { machine: nodeMachine(), date: new Date().toISOString(), node: process.version },
-      GROUP,
-      results,
-    );
-    await updateBenchmarksMd(file);
+    await publishNodeResults(GROUP, results);
     expect(results.length).toBeGreaterThan(0);
   });
 });

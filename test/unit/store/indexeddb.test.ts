@@ -13,6 +13,15 @@ import { IndexedDbAppStore } from '../../../src/store/app-store.ts';
 import { DB_VERSION } from '../../../src/store/database.ts';
 import { withStorageErrors } from '../../../src/store/connection.ts';
 import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+import {
+  SCHEMA_V1,
+  SCHEMA_V3,
+  SCHEMA_V4,
+  SCHEMA_V5,
+  SCHEMA_V9,
+  createDatabase,
+  readSchema,
+} from '../../support/schema-fixtures.ts';
 
 const toClose: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -24,131 +33,6 @@ function services(dbName: string) {
   const artifactService = new IndexedDbArtifactService({ dbName });
   toClose.push(sessionService, artifactService);
   return { sessionService, artifactService };
-}
-
-/** The schema as version 1 shipped it: frozen, as the fixture the migration tests start from. */
-const SCHEMA_V1 = {
-  appStates: { keyPath: 'appName', indexes: {} },
-  artifacts: { keyPath: ['appName', 'userId', 'sessionId', 'filename', 'version'], indexes: {} },
-  checkpoints: { keyPath: ['appName', 'userId', 'sessionId', 'invocationId'], indexes: {} },
-  events: {
-    keyPath: ['appName', 'userId', 'sessionId', 'seq'],
-    indexes: {
-      byEventId: { keyPath: ['appName', 'userId', 'sessionId', 'event.id'], unique: true },
-    },
-  },
-  sessions: {
-    keyPath: ['appName', 'userId', 'id'],
-    indexes: { byUser: { keyPath: ['appName', 'userId'], unique: false } },
-  },
-  userStates: { keyPath: ['appName', 'userId'], indexes: {} },
-};
-
-/** Version 2 adds the runs in flight. */
-const SCHEMA_V2 = {
-  ...SCHEMA_V1,
-  runs: {
-    keyPath: ['appName', 'userId', 'sessionId', 'invocationId'],
-    indexes: { byUser: { keyPath: ['appName', 'userId'], unique: false } },
-  },
-};
-
-/** Version 3 adds what the app keeps: session titles and agents, and settings. */
-const SCHEMA_V3 = {
-  ...SCHEMA_V2,
-  sessionMeta: {
-    keyPath: ['appName', 'userId', 'sessionId'],
-    indexes: { byUser: { keyPath: ['appName', 'userId'], unique: false } },
-  },
-  settings: { keyPath: 'name', indexes: {} },
-};
-
-/** Version 4 adds the user's flows. */
-const SCHEMA_V4 = {
-  ...SCHEMA_V3,
-  flows: { keyPath: 'id', indexes: {} },
-};
-
-/** Version 5 adds model providers (with their keys) and the agents of the agent builder. */
-const SCHEMA_V5 = {
-  ...SCHEMA_V4,
-  providers: { keyPath: 'id', indexes: {} },
-  agents: { keyPath: 'id', indexes: {} },
-};
-
-/** Version 6 adds the turn summary's indexes: turns by parent, markers that moved the tip. */
-const SCHEMA_V6 = {
-  ...SCHEMA_V5,
-  checkpoints: {
-    ...SCHEMA_V5.checkpoints,
-    indexes: {
-      byParentTurn: {
-        keyPath: ['appName', 'userId', 'sessionId', 'turn.parentId'],
-        unique: false,
-      },
-      byMarker: {
-        keyPath: ['appName', 'userId', 'sessionId', 'marker.abandonedTip'],
-        unique: false,
-      },
-    },
-  },
-};
-
-/** Version 7 adds the traces: each invocation's spans, beside their session. */
-const SCHEMA_V7 = {
-  ...SCHEMA_V6,
-  spans: {
-    keyPath: ['appName', 'userId', 'sessionId', 'invocationId', 'spanId'],
-    indexes: {},
-  },
-};
-
-/** Version 8 adds long state values, kept out of line (src/store/long-values.ts). */
-const SCHEMA_V8 = {
-  ...SCHEMA_V7,
-  longValues: { keyPath: ['appName', 'userId', 'sessionId', 'id'], indexes: {} },
-};
-
-type Schema = Record<
-  string,
-  {
-    keyPath: string | string[];
-    indexes: Record<string, { keyPath: string | string[]; unique: boolean }>;
-  }
->;
-
-/** Creates a database with exactly `schema`, as an older version of Trellis left it. */
-async function createDatabase(name: string, version: number, schema: Schema) {
-  return openDB(name, version, {
-    upgrade(db) {
-      for (const [store, { keyPath, indexes }] of Object.entries(schema)) {
-        const created = db.createObjectStore(store, { keyPath });
-        for (const [index, { keyPath: indexPath, unique }] of Object.entries(indexes)) {
-          created.createIndex(index, indexPath, { unique });
-        }
-      }
-    },
-  });
-}
-
-async function readSchema(name: string) {
-  const db = await openDB(name);
-  const tx = db.transaction([...db.objectStoreNames], 'readonly');
-  const schema = Object.fromEntries(
-    [...db.objectStoreNames].map((store) => {
-      const objectStore = tx.objectStore(store);
-      const indexes = Object.fromEntries(
-        [...objectStore.indexNames].map((index) => {
-          const { keyPath, unique } = objectStore.index(index);
-          return [index, { keyPath, unique }];
-        }),
-      );
-      return [store, { keyPath: objectStore.keyPath, indexes }];
-    }),
-  );
-  const version = db.version;
-  db.close();
-  return { version, schema };
 }
 
 /** Every record of the stores a session's turn summary lives in. */
@@ -213,7 +97,7 @@ describe('IndexedDB storage', () => {
     expect(await upgraded.getSessionSummary(key)).toEqual(expected);
     await upgraded.close();
     expect(await sessionRecords(dbName)).toEqual(written);
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
   });
 
   it('creates the current schema', async () => {
@@ -221,7 +105,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -253,7 +137,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -280,7 +164,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
   });
 
   it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
@@ -322,7 +206,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listAgentSpecs()).toEqual([agent]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V8 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
   });
 
   it('stores artifact bytes as Blobs', async () => {

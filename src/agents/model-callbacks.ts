@@ -1,0 +1,46 @@
+// An LlmAgent's model callbacks for one model call (see callbacks.ts and llm-call.ts): one
+// context for the call, whose changes go into the actions of the call's answer event, as ADK's
+// go into its model response event.
+
+import type { EventActions } from '../core/event.ts';
+import type { LlmRequest, LlmResponse } from '../models/llm.ts';
+import type { InvocationContext } from '../runner/invocation-context.ts';
+import { CallbackContext } from './callback-context.ts';
+import { firstAnswer, type ModelCallbacks } from './callbacks.ts';
+
+export class ModelCallHooks {
+  private readonly context: CallbackContext;
+
+  constructor(
+    private readonly callbacks: ModelCallbacks,
+    ctx: InvocationContext,
+    /** The actions of the event the call's answer becomes. */
+    actions: EventActions,
+  ) {
+    this.context = new CallbackContext(ctx, actions);
+  }
+
+  /** What a before-model callback answered instead of the model, if any (`request` may change). */
+  async before(request: LlmRequest): Promise<LlmResponse | undefined> {
+    if (this.callbacks.before.length === 0) return undefined;
+    // They may change the request, its contents too (ADK builds them afresh for each call); ours
+    // share their parts with the session's events and the next calls (contents-cache.ts), so
+    // they get a copy of their own.
+    request.contents = structuredClone(Array.from(request.contents));
+    return firstAnswer(this.callbacks.before, { context: this.context, request });
+  }
+
+  /** The response as the after-model callbacks leave it. */
+  async after(response: LlmResponse): Promise<LlmResponse> {
+    if (this.callbacks.after.length === 0) return response;
+    return (
+      (await firstAnswer(this.callbacks.after, { context: this.context, response })) ?? response
+    );
+  }
+
+  /** What an error callback answers in place of the failed call, if any. */
+  async onError(request: LlmRequest, error: Error): Promise<LlmResponse | undefined> {
+    if (this.callbacks.onError.length === 0) return undefined;
+    return firstAnswer(this.callbacks.onError, { context: this.context, request, error });
+  }
+}
