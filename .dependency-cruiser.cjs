@@ -2,11 +2,11 @@
 // by dependency-cruiser on every import, type-only ones included. test/unit/architecture.test.ts
 // runs it (npm test), so an import that breaks a rule fails CI.
 //
-// Layers: src/core (pure) → src/store (IndexedDB) → the library rooms (agents, tools, models,
+// Layers: src/core (pure) → src/store (IndexedDB) → the library rooms (agents, context, plugins, tools, models,
 // runner, flows, workflow, tracing, remote, demos) → workers/ (the app's runtime); src/ui (the
 // page) reaches the worker only through src/ui/workbench/runtime-client.ts.
 
-const ROOMS = '^src/(agents|tools|models|runner|flows|workflow|tracing|remote|demos)/';
+const ROOMS = '^src/(agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -41,7 +41,7 @@ module.exports = {
         'The library (src/core, src/store and the rooms, exported by src/index.ts) runs in Node and in any page: it imports neither the worker nor the page.',
       severity: 'error',
       from: {
-        path: '^src/(core|store|agents|tools|models|runner|flows|workflow|tracing|remote|demos)/|^src/index\\.ts$',
+        path: '^src/(core|store|agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos)/|^src/index\\.ts$',
       },
       to: { path: '^(workers/|src/ui/|src/main\\.tsx$|src/sw\\.ts$)' },
     },

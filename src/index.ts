@@ -31,7 +31,11 @@ export {
 // memory
 export {
   BaseMemoryService,
+  type AddEventsToMemoryRequest,
+  type ListMemoriesResponse,
+  type ListMemorySessionsResponse,
   type MemoryEntry,
+  type MemoryUserKey,
   type RemoveEventsFromMemoryRequest,
   type SearchMemoryRequest,
   type SearchMemoryResponse,
@@ -65,6 +69,10 @@ export type {
   SingleOnModelErrorCallback,
   SingleOnToolErrorCallback,
 } from './agents/callbacks.ts';
+export { BasePlugin, type PluginAgent } from './plugins/base-plugin.ts';
+export { PluginManager } from './plugins/plugin-manager.ts';
+export { LoggingPlugin } from './plugins/logging-plugin.ts';
+export { GlobalInstructionPlugin } from './plugins/global-instruction-plugin.ts';
 export { SequentialAgent, type SequentialAgentState } from './agents/sequential-agent.ts';
 export { LoopAgent, type LoopAgentOptions, type LoopAgentState } from './agents/loop-agent.ts';
 export { REQUEST_CONFIRMATION_FUNCTION } from './agents/confirmation.ts';
@@ -98,6 +106,49 @@ export { node, type NodeLike, type NodeOptions } from './workflow/build-node.ts'
 export type { NodeSchema, ParsingSchema } from './workflow/node-schema.ts';
 export { AgentNode, ToolNode } from './workflow/agent-nodes.ts';
 
+// context compaction (docs/compaction.md)
+export {
+  COMPACTION_AUTHOR,
+  SUMMARY_PREFIX,
+  compactionText,
+  contextEvents,
+  isCompactionEvent,
+  modelEvents,
+} from './core/compaction.ts';
+export {
+  ContextCompactionTrigger,
+  type BaseContextCompactor,
+  type BaseSummarizer,
+} from './context/base-context-compactor.ts';
+export {
+  TokenBasedContextCompactor,
+  type TokenBasedContextCompactorOptions,
+} from './context/token-based-context-compactor.ts';
+export {
+  TruncatingContextCompactor,
+  type TruncatingContextCompactorOptions,
+} from './context/truncating-context-compactor.ts';
+export {
+  AgentControlledContextCompactor,
+  type AgentControlledContextCompactorOptions,
+} from './context/agent-controlled-context-compactor.ts';
+export {
+  CONSOLIDATE_CONTEXT_DETAIL_KEY,
+  CONSOLIDATE_CONTEXT_KEY,
+  CONSOLIDATE_CONTEXT_TOOL,
+  ConsolidateContextTool,
+} from './context/consolidate-context-tool.ts';
+export {
+  DEFAULT_SUMMARY_PROMPT,
+  LlmSummarizer,
+  type LlmSummarizerOptions,
+} from './context/llm-summarizer.ts';
+export {
+  estimateContentsTokens,
+  estimateContextTokens,
+  latestPromptTokenCount,
+} from './context/token-count.ts';
+
 // tools
 export { BaseTool, type ToolProcessLlmRequest } from './tools/base-tool.ts';
 export { BaseToolset } from './tools/base-toolset.ts';
@@ -115,6 +166,7 @@ export {
   type FunctionToolOptions,
 } from './tools/function-tool.ts';
 export { ToolContext, type ToolState } from './tools/tool-context.ts';
+export { AgentTool, type AgentToolConfig } from './tools/agent-tool.ts';
 export { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from './tools/builtin-tools.ts';
 export {
   LOAD_MEMORY,

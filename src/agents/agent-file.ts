@@ -78,7 +78,7 @@ export function toAgentFile(
 /** Only the fields of a spec, in a stable order (a record may carry more, like `updatedAt`). */
 export function specFields(spec: AgentSpec): AgentSpec {
   const { id, name, displayName, description, providerId, model, instruction, tools } = spec;
-  const { subAgentIds, resumable } = spec;
+  const { subAgentIds, agentToolIds, resumable } = spec;
   const toolServers = spec.toolServers?.map(({ serverId, tools: named }) => ({
     serverId,
     ...(named ? { tools: [...named] } : {}),
@@ -93,8 +93,16 @@ export function specFields(spec: AgentSpec): AgentSpec {
     instruction,
     tools,
     subAgentIds,
+    ...(agentToolIds && agentToolIds.length > 0 ? { agentToolIds } : {}),
     resumable,
     ...(toolServers && toolServers.length > 0 ? { toolServers } : {}),
+    // Kept only when on: off is the default, and older files say nothing.
+    ...(spec.memory === true ? { memory: true } : {}),
+    // Left out when on (the default; older files say nothing); anything else is kept, for the
+    // checks to refuse what is not false.
+    ...(spec.compactLongChats !== undefined && spec.compactLongChats !== true
+      ? { compactLongChats: spec.compactLongChats }
+      : {}),
   };
 }
 
@@ -182,6 +190,10 @@ export function parseAgentFile(
     for (const childId of spec.subAgentIds) {
       if (!byId.has(childId))
         refuse(`${spec.name} has a sub-agent ${childId} that is not in the file`);
+    }
+    for (const calledId of spec.agentToolIds ?? []) {
+      if (!byId.has(calledId))
+        refuse(`${spec.name} calls an agent ${calledId} that is not in the file`);
     }
     if (!providers.some((provider) => provider.id === spec.providerId))
       refuse(`${spec.name} uses a provider (${spec.providerId}) that is not in the file`);

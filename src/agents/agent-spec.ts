@@ -1,16 +1,21 @@
 // An agent as the app's agent builder saves it: plain data that names its provider, model, built-in
-// tools and sub-agents (other saved specs) by id. `buildSpecAgent` turns a spec and its sub-agents
-// into an LlmAgent tree; `agentSpecProblems` and `specTreeProblems` say what stands in the way.
+// tools, sub-agents and the agents it calls as tools (other saved specs) by id. `buildSpecAgent`
+// turns a spec and those into an LlmAgent tree; `agentSpecProblems` and `specTreeProblems` say
+// what stands in the way.
 //
 // What must stay true: a spec that has problems is never saved, and a tree is never built from a
-// cycle (a → b → a) or with one agent twice in it (agent names must be unique in a tree).
+// cycle (a → b → a, through sub-agents or agents called as tools) or with one agent twice in it
+// (agent names must be unique in a tree and the agents it calls).
 
 import { InvalidRequestError } from '../core/errors.ts';
+import type { BaseContextCompactor } from '../context/base-context-compactor.ts';
 import type { BaseLlm } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import type { BaseToolset } from '../tools/base-toolset.ts';
+import { LOAD_MEMORY } from '../tools/memory-tools.ts';
 import { MAX_DISPLAY_NAME } from './agent-name.ts';
 import { LlmAgent } from './llm-agent.ts';
+import { AgentTool } from '../tools/agent-tool.ts';
 
 export interface AgentSpec {
   id: string;
@@ -32,8 +37,23 @@ export interface AgentSpec {
   toolServers?: ToolServerUse[];
   /** Ids of other saved specs, in order. */
   subAgentIds: string[];
+  /**
+   * Ids of other saved specs it calls as tools (ADK's AgentTool: "another of your agents as a
+   * tool"); each is the root of a tree of its own. Absent: none.
+   */
+  agentToolIds?: string[];
   /** Runs can be resumed after a reload, a crash or Stop (default true). */
   resumable: boolean;
+  /**
+   * "Remembers across sessions": the agent has ADK's `load_memory` tool, and the app adds its
+   * turns to memory (workers/memory/memory.ts). Absent: off.
+   */
+  memory?: boolean;
+  /**
+   * A chat that nears the model's window is compacted (earlier events summarised for the model)
+   * unless this is false; absent: on (workers/agents/compaction.ts).
+   */
+  compactLongChats?: boolean;
 }
 
 export interface ToolServerUse {
@@ -92,7 +112,7 @@ export function agentSpecProblems(
   text('providerId', true);
   text('model', false);
   text('instruction', false);
-  const list = (field: 'tools' | 'subAgentIds') => {
+  const list = (field: 'tools' | 'subAgentIds' | 'agentToolIds') => {
     const v = spec[field];
     if (!Array.isArray(v) || v.some((item) => typeof item !== 'string')) {
       problems.push(`${field} must be a list of names`);
@@ -111,7 +131,13 @@ export function agentSpecProblems(
   }
   if (list('subAgentIds').includes(spec.id as string))
     problems.push('subAgentIds: an agent cannot be its own sub-agent');
+  if (spec.agentToolIds !== undefined && list('agentToolIds').includes(spec.id as string))
+    problems.push('agentToolIds: an agent cannot call itself as a tool');
   if (typeof spec.resumable !== 'boolean') problems.push('resumable must be true or false');
+  if (spec.memory !== undefined && typeof spec.memory !== 'boolean')
+    problems.push('memory must be true or false');
+  if (spec.compactLongChats !== undefined && typeof spec.compactLongChats !== 'boolean')
+    problems.push('compactLongChats must be true or false');
   problems.push(...toolServerProblems(spec.toolServers));
   return problems;
 }
@@ -148,11 +174,13 @@ export function specTreeProblems(
   const problems: string[] = [];
   const placed = new Map<string, string>(); // spec id → the name of its parent in the tree
   const names = new Map<string, string>(); // agent name → spec id
+  const tools = new Map<string, string>(); // spec id → the name of an agent calling it as a tool
   const visit = (spec: AgentSpec, path: readonly AgentSpec[]) => {
     const sameName = names.get(spec.name);
     if (sameName !== undefined && sameName !== spec.id)
       problems.push(`Two agents in ${root.name}'s tree are called ${spec.name}: rename one`);
     names.set(spec.name, spec.id);
+    visitTools(spec, path);
     for (const childId of spec.subAgentIds) {
       const child = lookup(childId);
       if (!child) {
@@ -167,6 +195,11 @@ export function specTreeProblems(
         );
         continue;
       }
+      const caller = tools.get(child.id);
+      if (caller !== undefined) {
+        problems.push(bothProblem(child, spec.name, caller));
+        continue;
+      }
       const parent = placed.get(child.id);
       if (parent !== undefined) {
         problems.push(
@@ -178,8 +211,39 @@ export function specTreeProblems(
       visit(child, [...path, spec]);
     }
   };
+  // An agent called as a tool is built once, as the root of its own tree (src/tools/agent-tool.ts),
+  // so several agents may call it, but it cannot also be a sub-agent, nor lead back to a caller.
+  const visitTools = (spec: AgentSpec, path: readonly AgentSpec[]) => {
+    for (const calledId of spec.agentToolIds ?? []) {
+      const called = lookup(calledId);
+      if (!called) {
+        problems.push(`${spec.name} calls an agent that no longer exists (${calledId})`);
+        continue;
+      }
+      const cycleAt = path.findIndex((ancestor) => ancestor.id === called.id);
+      if (cycleAt >= 0 || called.id === spec.id) {
+        const loop = [...(cycleAt >= 0 ? path.slice(cycleAt) : []), spec, called];
+        problems.push(
+          `Agents call each other in a circle (${loop.map((s) => s.name).join(' → ')}): an agent cannot call itself`,
+        );
+        continue;
+      }
+      const parent = placed.get(called.id);
+      if (parent !== undefined) {
+        problems.push(bothProblem(called, parent, spec.name));
+        continue;
+      }
+      if (tools.has(called.id)) continue;
+      tools.set(called.id, spec.name);
+      visit(called, [...path, spec]);
+    }
+  };
   visit(root, []);
   return [...new Set(problems)];
+}
+
+function bothProblem(spec: AgentSpec, parent: string, caller: string): string {
+  return `${spec.name} is a sub-agent of ${parent} and a tool of ${caller}: an agent called as a tool cannot also be a sub-agent`;
 }
 
 export interface BuildSpecOptions {
@@ -189,21 +253,39 @@ export interface BuildSpecOptions {
   tools: (names: readonly string[]) => BaseTool[];
   /** The toolsets of a spec's tool servers (none when absent). */
   toolsets?: (spec: AgentSpec) => BaseToolset[];
+  /** A spec's context compactors, given its model (none when absent). */
+  contextCompactors?: (spec: AgentSpec, model: BaseLlm) => BaseContextCompactor[];
 }
 
 /** The LlmAgent of `root`, its sub-agents built from their specs; refuses cycles and the like. */
 export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmAgent {
   const problems = specTreeProblems(root, options.lookup);
   if (problems.length > 0) throw new InvalidRequestError(`Agent ${root.name}: ${problems[0]}`);
-  const build = (spec: AgentSpec): LlmAgent =>
-    new LlmAgent({
+  const build = (spec: AgentSpec): LlmAgent => {
+    const model = options.model(spec);
+    const contextCompactors = options.contextCompactors?.(spec, model) ?? [];
+    return new LlmAgent({
       name: spec.name,
       description: spec.description,
-      model: options.model(spec),
+      model,
       instruction: spec.instruction,
-      tools: [...options.tools(spec.tools), ...(options.toolsets?.(spec) ?? [])],
+      tools: [
+        ...options.tools(spec.tools),
+        ...(options.toolsets?.(spec) ?? []),
+        ...(spec.memory ? [LOAD_MEMORY] : []),
+        ...(spec.agentToolIds ?? []).map(calledAs),
+      ],
       subAgents: spec.subAgentIds.map((id) => build(options.lookup(id)!)),
+      ...(contextCompactors.length > 0 ? { contextCompactors } : {}),
     });
+  };
+  // One agent per spec called as a tool, however many agents call it (see specTreeProblems).
+  const called = new Map<string, AgentTool>();
+  const calledAs = (id: string): AgentTool => {
+    let tool = called.get(id);
+    if (!tool) called.set(id, (tool = new AgentTool({ agent: build(options.lookup(id)!) })));
+    return tool;
+  };
   return build(root);
 }
 
@@ -213,7 +295,7 @@ export function specTree<T extends AgentSpec>(root: T, lookup: (id: string) => T
   const visit = (spec: T) => {
     if (out.has(spec.id)) return;
     out.set(spec.id, spec);
-    for (const id of spec.subAgentIds) {
+    for (const id of [...spec.subAgentIds, ...(spec.agentToolIds ?? [])]) {
       const child = lookup(id);
       if (child) visit(child);
     }

@@ -8,6 +8,7 @@
 
 import { createEventActions, type Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
+import { agentToolScope } from './agent-tool-branches.ts';
 
 export interface AgentResumeState {
   /** The agent wrote an event in its scope: it had started. */
@@ -29,8 +30,10 @@ export function agentResumeState(ctx: InvocationContext): AgentResumeState | und
     state: undefined,
     afterState: undefined,
   };
+  // An agent called as a tool twice in one invocation reads only the run on its own branch.
+  const scope = agentToolScope(ctx.branch);
   for (const { event, index } of ctx.resumeEvents()) {
-    if (event.author !== ctx.agent.name) continue;
+    if (event.author !== ctx.agent.name || agentToolScope(event.branch) !== scope) continue;
     result.started = true;
     if (event.actions.endOfAgent) {
       result.ended = true;

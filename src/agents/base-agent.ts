@@ -4,6 +4,7 @@ import { InvalidRequestError, messageOf } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import { withAgentCallbacks, type AgentCallbacks } from './agent-callbacks.ts';
+import { pluginsOf } from '../plugins/plugin-manager.ts';
 import { agentResumeState, agentStateEvent, pausesAgent } from './agent-state.ts';
 import {
   callbackList,
@@ -111,7 +112,9 @@ export abstract class BaseAgent {
     // Finished before the interruption (its span, never ended, is not written).
     const resumed = agentResumeState(ctx);
     if (resumed?.ended) return;
-    const callbacks = this.agentCallbacks;
+    // The runner's plugins' agent callbacks run first (src/plugins).
+    const plugins = pluginsOf(ctx);
+    const callbacks = plugins ? plugins.agentCallbacks(this.agentCallbacks) : this.agentCallbacks;
     let failure: string | undefined;
     try {
       const events = callbacks
@@ -191,6 +194,8 @@ export function errorCodeOf(error: Error): string {
   switch (error.name) {
     case 'ToolError':
       return 'TOOL_ERROR';
+    case 'PluginError':
+      return 'PLUGIN_ERROR';
     case 'LlmCallsLimitExceededError':
       return 'LLM_CALLS_LIMIT_EXCEEDED';
     case 'InvalidRequestError':

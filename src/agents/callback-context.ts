@@ -3,6 +3,8 @@
 // the call's ToolContext (src/tools/tool-context.ts, which extends this), as the tool does.
 
 import type { Content } from '../core/content.ts';
+import { InvalidRequestError } from '../core/errors.ts';
+import type { SearchMemoryResponse } from '../store/memory-service.ts';
 import { createEventActions, type EventActions } from '../core/event.ts';
 import { stateView, type StateView } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -44,5 +46,16 @@ export class CallbackContext {
 
   get sessionId(): string {
     return this.invocationContext.session.id;
+  }
+
+  /**
+   * The user's memories that match `query`, from the runner's memory service (ADK's; a tool's
+   * context has it too, as ToolContext extends this). InvalidRequestError without one.
+   */
+  searchMemory(query: string): Promise<SearchMemoryResponse> {
+    const service = this.invocationContext.memoryService;
+    if (!service) throw new InvalidRequestError('This runner has no memory service');
+    const { appName, userId } = this.invocationContext.session;
+    return service.searchMemory({ appName, userId, query });
   }
 }

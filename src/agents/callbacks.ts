@@ -134,7 +134,9 @@ export async function firstAnswer<P, T>(
   params: P,
 ): Promise<T | undefined> {
   for (const callback of callbacks) {
-    const answer = await callback(params);
+    let answer = callback(params);
+    // Most answer at once (nothing): no promise's turn to wait for them.
+    if (answer instanceof Promise) answer = await answer;
     if (answer !== undefined && answer !== null) return answer as T;
   }
   return undefined;

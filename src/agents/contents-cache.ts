@@ -20,6 +20,7 @@ import type { ActiveEventsView } from '../core/active-events.ts';
 import type { Content, FunctionResponse, Part } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
 import { buildContents, isVisible, rephrase, type ContentsOptions } from './contents.ts';
+import { isAgentToolRequest } from './agent-tool-branches.ts';
 
 interface ContentsState {
   generation: number;
@@ -43,13 +44,20 @@ interface ContentsState {
 }
 
 /**
+ * The events contents are kept for: the session's active events, or the events a compaction
+ * leaves the model (see compacted-contents.ts); either only grows at its end until its
+ * `generation` changes, and keeps what is derived from it in `derived`.
+ */
+export type ContentsSource = Pick<ActiveEventsView, 'peek' | 'generation' | 'derived'>;
+
+/**
  * `buildContents(view.peek(), agentName, branch, options)`, from the contents of the previous
  * request of this agent on this branch plus the events appended since, when that gives the same.
  * Not a copy: the list grows with the next request, so read its first `length` now, and lend
  * or copy them for whoever may keep or change them.
  */
 export function cachedContents(
-  view: ActiveEventsView,
+  view: ContentsSource,
   agentName: string,
   branch: string | undefined,
   options: ContentsOptions = {},
@@ -178,6 +186,7 @@ function isOtherAgent(event: Event, agentName: string, ownCalls: ReadonlySet<str
   return (
     event.author !== 'user' &&
     event.author !== agentName &&
+    !isAgentToolRequest(event) &&
     !event.content!.parts.every(
       (part) => part.functionResponse?.id !== undefined && ownCalls.has(part.functionResponse.id),
     )

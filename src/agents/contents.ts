@@ -2,23 +2,21 @@
 
 import type { Content, FunctionResponse, Part } from '../core/content.ts';
 import type { Event } from '../core/event.ts';
+import { isAgentToolRequest, isOnBranch } from './agent-tool-branches.ts';
 import { REQUEST_CONFIRMATION_FUNCTION } from './confirmation.ts';
+
+export { isOnBranch };
 
 export interface ContentsOptions {
   /** `'none'`: only the current turn (from the last message of the user or another agent). */
   includeContents?: 'default' | 'none';
 }
 
-/** Whether an event on `eventBranch` is visible to an agent running on `branch`. */
-export function isOnBranch(branch: string | undefined, eventBranch: string | undefined): boolean {
-  if (!branch || !eventBranch) return true;
-  return branch === eventBranch || branch.startsWith(`${eventBranch}.`);
-}
-
 /**
  * The contents for the model of agent `agentName`, from the active events:
  * - only events with content, on the agent's branch, and no confirmation requests or answers;
- * - other agents' messages become user messages that start with "For context:";
+ * - other agents' messages become user messages that start with "For context:" (not an agent
+ *   tool's request: it is the user's message of the tool's run, see agent-tool-branches.ts);
  * - an answer to an older call ends the conversation right after that call;
  * - every function call is followed by the latest response to it, and calls that were never
  *   answered (a tool that failed, a run that was cut off) are left out, as are responses
@@ -124,6 +122,7 @@ function otherAgentTest(events: readonly Event[], agentName: string): (event: Ev
   return (event) =>
     event.author !== 'user' &&
     event.author !== agentName &&
+    !isAgentToolRequest(event) &&
     !event.content!.parts.every(
       (part) => part.functionResponse?.id !== undefined && ownCalls.has(part.functionResponse.id),
     );

@@ -15,6 +15,7 @@ import type { ToolCallbacks } from './callbacks.ts';
 import { confirmationRequestEvent } from './confirmation.ts';
 import { answered, callTool, type CallOutcome } from './tool-call.ts';
 import { callWithCallbacks } from './tool-callbacks.ts';
+import { pluginsOf } from '../plugins/plugin-manager.ts';
 
 export interface FunctionCallsResult {
   /** The event answering the calls (parts in call order), if any call was answered. */
@@ -41,8 +42,11 @@ export async function runFunctionCalls(
   /** Call id → the human's answer, for calls that were paused for confirmation. */
   confirmations: ReadonlyMap<string, ToolConfirmation> = new Map(),
   /** The calling agent's tool callbacks (see tool-callbacks.ts), if it has any. */
-  callbacks?: ToolCallbacks,
+  own?: ToolCallbacks,
 ): Promise<FunctionCallsResult> {
+  // The runner's plugins' tool callbacks run first (src/plugins).
+  const plugins = pluginsOf(ctx);
+  const callbacks = plugins ? plugins.toolCallbacks(own) : own;
   const outcomes = await Promise.all(
     calls.map((call) => tracedCall(ctx, call, tools, confirmations.get(call.id!), callbacks)),
   );

@@ -9,6 +9,8 @@ import {
   type Event,
   type ToolConfirmation,
 } from '../core/event.ts';
+import type { BaseContextCompactor } from '../context/base-context-compactor.ts';
+import { compactContext } from '../context/compact-context.ts';
 import type { BaseLlm } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
@@ -35,6 +37,7 @@ import { runFunctionCalls } from './function-calls.ts';
 import type { Instruction } from './instructions.ts';
 import { buildLlmRequest, callModel, type HistorySelector } from './llm-call.ts';
 import { pendingCalls } from './pending-calls.ts';
+import { whileToolsRun } from './tool-events.ts';
 import {
   transferTargets,
   transferTool,
@@ -72,6 +75,11 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   afterToolCallback?: AfterToolCallback;
   /** When a tool throws; may give the call's result in its place (ADK Python's). */
   onToolErrorCallback?: OnToolErrorCallback;
+  /**
+   * ADK 2.0's context compaction: before each model call, the first of these that should
+   * compact does (src/context), and the model then sees its summary instead of what it covers.
+   */
+  contextCompactors?: readonly BaseContextCompactor[];
 }
 
 export type { HistorySelector } from './llm-call.ts';
@@ -94,6 +102,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   readonly modelCallbacks: ModelCallbacks | undefined;
   /** Its tool callbacks as lists, `undefined` when it has none. */
   readonly toolCallbacks: ToolCallbacks | undefined;
+  readonly contextCompactors: readonly BaseContextCompactor[];
   private readonly ownModel: BaseLlm | undefined;
 
   constructor(options: LlmAgentOptions) {
@@ -116,6 +125,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
       options.afterToolCallback,
       options.onToolErrorCallback,
     );
+    this.contextCompactors = options.contextCompactors ?? [];
     this.transferPolicy = {
       disallowTransferToParent: options.disallowTransferToParent ?? false,
       disallowTransferToPeers: options.disallowTransferToPeers ?? false,
@@ -159,6 +169,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     ctx: InvocationContext,
     tools: ReadonlyMap<string, BaseTool>,
   ): AsyncGenerator<Event, StepOutcome> {
+    if (this.contextCompactors.length > 0) yield* compactContext(this.contextCompactors, ctx);
     const request = await buildLlmRequest(this, ctx, tools);
     const modelEvent = yield* callModel(this, ctx, request, tools);
     if (!modelEvent) return 'done';
@@ -181,17 +192,16 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     confirmations: ReadonlyMap<string, ToolConfirmation>,
     longRunning: boolean,
   ): AsyncGenerator<Event, StepOutcome> {
-    const { event, confirmationRequest, error } = await runFunctionCalls(
-      ctx,
-      calls,
-      tools,
-      confirmations,
-      this.toolCallbacks,
+    // An agent tool's events come while its call runs (tool-events.ts).
+    const { event, confirmationRequest, error } = yield* whileToolsRun(ctx, () =>
+      runFunctionCalls(ctx, calls, tools, confirmations, this.toolCallbacks),
     );
     if (confirmationRequest) yield confirmationRequest;
     if (event) yield event;
     if (error) throw error;
-    if (confirmationRequest || longRunning) return 'paused';
+    // An agent called as a tool that waits for a human leaves its call open: this one waits too.
+    if (confirmationRequest || longRunning || (ctx.resumable && ctx.isPausedBelow()))
+      return 'paused';
     if (!event) return 'done';
     const transferTo = event.actions.transferToAgent;
     if (transferTo) return yield* this.transfer(ctx, transferTo, undefined);

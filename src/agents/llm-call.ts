@@ -15,9 +15,11 @@ import type { BaseTool } from '../tools/base-tool.ts';
 import type { ModelCallbacks } from './callbacks.ts';
 import { buildContents } from './contents.ts';
 import { cachedContents } from './contents-cache.ts';
+import { contentsSource } from './compacted-contents.ts';
 import { renderInstruction, type Instruction } from './instructions.ts';
 import { lendContents } from './lent-contents.ts';
 import { ModelCallHooks } from './model-callbacks.ts';
+import { pluginsOf } from '../plugins/plugin-manager.ts';
 import { withModelWaits } from './model-stream.ts';
 import { transferInstruction, transferTargets, type TransferCapable } from './transfer.ts';
 import type { BaseAgent } from './base-agent.ts';
@@ -68,17 +70,20 @@ export async function buildLlmRequest(
 }
 
 /**
- * The conversation for the model: kept up to date with the active events (see contents-cache)
- * unless a history selector chose other events than all of them.
+ * The conversation for the model: kept up to date with the active events (see contents-cache),
+ * from the latest context compaction on if there is one, unless a history selector chose other
+ * events than all of them.
  */
 function contentsFor(agent: ModelCallingAgent, ctx: InvocationContext): readonly Content[] {
   const options = { includeContents: agent.includeContents };
+  // After a context compaction the model sees its summary and what followed (compacted-contents).
+  const source = contentsSource(ctx.activeView);
   if (agent.history) {
-    const events = ctx.activeEvents();
+    const events = source === ctx.activeView ? ctx.activeEvents() : [...source.peek()];
     const chosen = agent.history(events, ctx);
     if (chosen !== events) return buildContents(chosen, agent.name, ctx.branch, options);
   }
-  return cachedContents(ctx.activeView, agent.name, ctx.branch, options);
+  return cachedContents(source, agent.name, ctx.branch, options);
 }
 
 /**
@@ -128,7 +133,9 @@ export async function* callModel(
   tools: ReadonlyMap<string, BaseTool>,
 ): AsyncGenerator<Event, Event | undefined> {
   const streamed = ctx.createEvent();
-  const callbacks = agent.modelCallbacks;
+  // The runner's plugins' model callbacks run first (src/plugins).
+  const plugins = pluginsOf(ctx);
+  const callbacks = plugins ? plugins.modelCallbacks(agent.modelCallbacks) : agent.modelCallbacks;
   const hooks = callbacks && new ModelCallHooks(callbacks, ctx, streamed.actions);
   const answer = hooks && (await hooks.before(request));
   if (answer) return modelEvent(agent, streamed, answer, tools, undefined);

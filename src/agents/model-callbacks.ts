@@ -7,6 +7,7 @@ import type { LlmRequest, LlmResponse } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import { CallbackContext } from './callback-context.ts';
 import { firstAnswer, type ModelCallbacks } from './callbacks.ts';
+import { contentsOnRead } from './contents-on-read.ts';
 
 export class ModelCallHooks {
   private readonly context: CallbackContext;
@@ -23,11 +24,15 @@ export class ModelCallHooks {
   /** What a before-model callback answered instead of the model, if any (`request` may change). */
   async before(request: LlmRequest): Promise<LlmResponse | undefined> {
     if (this.callbacks.before.length === 0) return undefined;
-    // They may change the request, its contents too (ADK builds them afresh for each call); ours
-    // share their parts with the session's events and the next calls (contents-cache.ts), so
-    // they get a copy of their own.
-    request.contents = structuredClone(Array.from(request.contents));
-    return firstAnswer(this.callbacks.before, { context: this.context, request });
+    // They may change the request, its contents too: each content they read is a copy of their
+    // own (contents-on-read.ts), and the model gets the contents as they left them.
+    const contents = contentsOnRead(request.contents);
+    request.contents = contents.view;
+    try {
+      return await firstAnswer(this.callbacks.before, { context: this.context, request });
+    } finally {
+      request.contents = contents.settle(request.contents);
+    }
   }
 
   /** The response as the after-model callbacks leave it. */

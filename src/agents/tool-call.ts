@@ -8,6 +8,7 @@ import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { ToolContext } from '../tools/tool-context.ts';
 import { CONFIRMATION_REQUIRED, rejectionMessage } from './confirmation.ts';
+import { NO_ANSWER_YET } from './tool-events.ts';
 
 export interface CallOutcome {
   /** The function response part; none for a long-running tool that has nothing to say yet. */
@@ -59,6 +60,7 @@ export async function callTool(
     }
     const context = toolContext ?? new ToolContext(ctx, call.id!, actions, confirmation);
     const result = await tool.runAsync(structuredClone(args), context);
+    if (result === NO_ANSWER_YET) return { actions };
     if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
     return respond(toResponse(result));
   } catch (thrown) {

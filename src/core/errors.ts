@@ -123,6 +123,18 @@ export class ModelError extends Error {
   }
 }
 
+/**
+ * A context compactor failed (its summariser's model, say) before the model call it runs before:
+ * nothing was compacted, the log is as it was, and the invocation ends with an error event.
+ */
+export class ContextCompactionError extends Error {
+  override name = 'ContextCompactionError' as const;
+  readonly code = 'CONTEXT_COMPACTION_FAILED';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
 /** A tool threw. The invocation ends with an error event. */
 export class ToolError extends Error {
   override name = 'ToolError' as const;
@@ -132,6 +144,26 @@ export class ToolError extends Error {
     options?: { cause?: unknown },
   ) {
     super(`Tool '${toolName}' failed: ${message}`, options);
+  }
+}
+
+/**
+ * A plugin's callback threw (ADK's PluginManager wraps it alike): the message names the plugin
+ * and the callback, `cause` is what it threw. The run fails with it.
+ */
+export class PluginError extends Error {
+  override name = 'PluginError' as const;
+  constructor(
+    readonly pluginName: string,
+    readonly callbackName: string,
+    cause: unknown,
+  ) {
+    super(
+      `Error in plugin '${pluginName}' during '${callbackName}' callback: ${messageOf(cause)}`,
+      {
+        cause,
+      },
+    );
   }
 }
 
@@ -244,6 +276,7 @@ const NAMES = [
   'ModelUnreachableError',
   'McpServerUnreachableError',
   'ToolError',
+  'PluginError',
   'LlmCallsLimitExceededError',
   'StorageFullError',
   'StorageError',

@@ -34,6 +34,30 @@ export interface EventActions {
    * can go back to a checkpoint inside an invocation and resume from there.
    */
   rewindAfterEventId?: string;
+  /**
+   * Set on a context compaction (ADK's `EventCompaction`, see core/compaction.ts): from now on
+   * the model sees `compactedContent` in place of the events it covers. The log keeps them.
+   */
+  compaction?: EventCompaction;
+}
+
+/**
+ * What a compaction event stands for (ADK Python's `actions.compaction`, in milliseconds like
+ * every Trellis timestamp; seconds in a session file).
+ */
+export interface EventCompaction {
+  /** The time of the first and last event covered. */
+  startTimestamp: number;
+  endTimestamp: number;
+  /** The summary the model sees instead (no parts: the events were dropped, not summarised). */
+  compactedContent: Content;
+  /**
+   * Trellis's own: the ids of the first and last event covered. Timestamps are milliseconds, and
+   * a fast model or tool writes several events in one, so a timestamp alone cannot say where
+   * the covered events end; a compaction without ids (ADK Python's) falls back to them.
+   */
+  startEventId?: string;
+  endEventId?: string;
 }
 
 export interface UsageMetadata {

@@ -6,6 +6,7 @@
 import { artifactPayloadProblems, TRELLIS_METADATA } from './artifact-payloads.ts';
 import type { Content, Part } from './content.ts';
 import type { Event } from './event.ts';
+import { restoreCompaction, type CompactionIds } from './session-file-compaction.ts';
 import { newEventId } from './ids.ts';
 import { ownValue, setOwn } from './state.ts';
 
@@ -15,6 +16,8 @@ export interface TrellisMetadata {
   session?: SessionFileExtras;
   /** On a checkpoint rewind's marker: the event it rewound to (not a field of ADK's actions). */
   rewindAfterEventId?: string;
+  /** On a compaction event: the ids of the events it covers (core/session-file-compaction). */
+  compaction?: CompactionIds;
   /** On an event that saved artifact versions: their bytes (core/artifact-payloads). */
   artifacts?: Record<string, unknown>;
   /**
@@ -69,6 +72,7 @@ export function restoreEvent(
     problems.push(`${at} is not an object`);
     return undefined;
   }
+  const compactionIds = trellisMetadataOf(raw)?.compaction;
   const event = withoutTrellisFields(withoutNulls(raw));
   const before = problems.length;
   const name = (field: 'id' | 'invocationId' | 'author') => {
@@ -89,7 +93,18 @@ export function restoreEvent(
   }
   if (event.content !== undefined)
     event.content = restoreContent(event.content, `${at}.content`, problems);
-  event.actions = restoreActions(event.actions, `${at}.actions`, problems);
+  const actions = restoreActions(event.actions, `${at}.actions`, problems);
+  event.actions = actions;
+  if (actions.compaction !== undefined) {
+    actions.compaction = restoreCompaction(
+      actions.compaction,
+      compactionIds,
+      `${at}.actions.compaction`,
+      problems,
+      unit === 'seconds',
+      restoreContent,
+    );
+  }
   if (event.longRunningToolIds !== undefined && !isStringList(event.longRunningToolIds)) {
     problems.push(`${at}.longRunningToolIds must be a list of strings`);
   }
@@ -114,8 +129,14 @@ export function restoreEvent(
  */
 function withoutTrellisFields(event: Record<string, unknown>): Record<string, unknown> {
   const own = trellisMetadataOf(event);
-  if (!own || (own.session === undefined && own.rewindAfterEventId === undefined)) return event;
-  const { session: _session, rewindAfterEventId, ...rest } = own;
+  if (
+    !own ||
+    (own.session === undefined &&
+      own.rewindAfterEventId === undefined &&
+      own.compaction === undefined)
+  )
+    return event;
+  const { session: _session, rewindAfterEventId, compaction: _compaction, ...rest } = own;
   const metadata = { ...(event.customMetadata as Record<string, unknown>) };
   if (Object.keys(rest).length > 0) setOwn(metadata, TRELLIS_METADATA, rest);
   else delete metadata[TRELLIS_METADATA];

@@ -21,6 +21,7 @@ import { InvalidSessionFileError } from './errors.ts';
 import type { Event } from './event.ts';
 import { newInvocationId } from './ids.ts';
 import { SESSION_FILE_LIMITS, jsonTextProblem, jsonTreeProblem } from './json-limits.ts';
+import { compactionToFile } from './session-file-compaction.ts';
 import { ownValue, setOwn } from './state.ts';
 import {
   MAX_FILE_ID,
@@ -118,6 +119,11 @@ function toFileEvent(event: Event, session: SessionFileExtras | undefined): Even
   const own: TrellisMetadata = {};
   if (hasExtras(session)) own.session = { ...session };
   if (rewindAfterEventId !== undefined) own.rewindAfterEventId = rewindAfterEventId;
+  if (actions.compaction) {
+    const file = compactionToFile(actions.compaction);
+    actions.compaction = file.compaction;
+    if (file.ids) own.compaction = file.ids;
+  }
   let customMetadata = event.customMetadata;
   if (Object.keys(own).length > 0) {
     customMetadata = { ...customMetadata };

@@ -7,11 +7,14 @@ import { InMemorySessionService } from '../store/in-memory-session-service.ts';
 import { InMemoryTraceService } from '../tracing/trace-service.ts';
 import { Runner } from './runner.ts';
 import type { ResumabilityConfig } from './runner-types.ts';
+import type { BasePlugin } from '../plugins/base-plugin.ts';
 
 export interface InMemoryRunnerOptions {
   agent: BaseAgent;
   appName?: string;
   resumabilityConfig?: ResumabilityConfig;
+  /** ADK's plugins (see RunnerOptions.plugins). */
+  plugins?: readonly BasePlugin[];
   /** Trace every invocation in memory (`runner.traces`; default true). */
   tracing?: boolean;
 }
@@ -26,6 +29,7 @@ export class InMemoryRunner extends Runner {
       artifactService: new InMemoryArtifactService(),
       memoryService: new InMemoryMemoryService(),
       ...(options.resumabilityConfig ? { resumabilityConfig: options.resumabilityConfig } : {}),
+      ...(options.plugins ? { plugins: options.plugins } : {}),
       ...(options.tracing === false ? {} : { traceService: new InMemoryTraceService() }),
     });
   }

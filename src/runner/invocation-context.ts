@@ -59,6 +59,15 @@ export interface LiveSession {
   readonly events: Event[];
 }
 
+/**
+ * The runner's plugins (src/plugins/plugin-manager.ts), carried for the agents to run. The
+ * context knows them by this much only: plugins know the context (their callbacks take it), and
+ * imports run one way; `pluginsOf(ctx)` gives the agents the PluginManager.
+ */
+export interface InvocationPlugins {
+  readonly hasPlugins: boolean;
+}
+
 interface InvocationShared {
   endInvocation: boolean;
   llmCalls: number;
@@ -70,6 +79,7 @@ interface InvocationShared {
   /** Records the run's spans (absent: not traced). */
   readonly tracer: InvocationTracer | undefined;
   readonly memoryService: BaseMemoryService | undefined;
+  readonly pluginManager: InvocationPlugins | undefined;
 }
 
 export interface InvocationContextInit {
@@ -80,6 +90,8 @@ export interface InvocationContextInit {
   artifactService?: BaseArtifactService | undefined;
   /** The user's memory across sessions (the runner's), for tools to search. */
   memoryService?: BaseMemoryService | undefined;
+  /** The runner's plugins, whose callbacks run for every agent, model call and tool call. */
+  pluginManager?: InvocationPlugins | undefined;
   userContent?: Content | undefined;
   runConfig?: RunConfig;
   resumable?: boolean;
@@ -180,6 +192,7 @@ export class InvocationContext {
         pausedBranches: new Set(),
         tracer: init.tracer,
         memoryService: init.memoryService,
+        pluginManager: init.pluginManager,
       },
     });
   }
@@ -213,6 +226,11 @@ export class InvocationContext {
   /** The user's memory across sessions (the runner's), if it has one. */
   get memoryService(): BaseMemoryService | undefined {
     return this.shared.memoryService;
+  }
+
+  /** The runner's plugins, if it has any (see src/plugins). */
+  get pluginManager(): InvocationPlugins | undefined {
+    return this.shared.pluginManager;
   }
 
   /** This context, stopped by `signal` too (a workflow node's deadline, say). */

@@ -8,6 +8,7 @@ import type { BaseArtifactService } from '../store/artifact-service.ts';
 import type { BaseMemoryService } from '../store/memory-service.ts';
 import type { BaseSessionService, RunRecord } from '../store/session-service.ts';
 import type { RunConfig } from './invocation-context.ts';
+import type { BasePlugin } from '../plugins/base-plugin.ts';
 
 export interface ResumabilityConfig {
   /** Workflow agents write checkpoints, and `runAsync({ invocationId })` continues a run. */
@@ -24,6 +25,11 @@ export interface RunnerOptions {
    * tools search, and what a rewind takes the rewound events out of.
    */
   memoryService?: BaseMemoryService;
+  /**
+   * ADK's plugins: their callbacks run, in this order and before the agents' own, for every
+   * agent, model call, tool call and workflow node of the runner's runs (src/plugins).
+   */
+  plugins?: readonly BasePlugin[];
   resumabilityConfig?: ResumabilityConfig;
   /** How often a run in flight refreshes its record (default 5 s); 3 missed beats = cut off. */
   heartbeatMs?: number;

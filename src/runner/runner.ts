@@ -40,6 +40,8 @@ import { RunTracker, type RunOutcome } from './run-tracker.ts';
 import { forgetRewoundEvents } from './rewound-memories.ts';
 import { checkAgentTree, checkMessage, invocationEvents, userEvent } from './runner-checks.ts';
 import { traceRun } from '../tracing/run-trace.ts';
+import { PluginManager } from '../plugins/plugin-manager.ts';
+import { beforeRun, pluginEvent, userMessageOf } from './run-plugins.ts';
 import type { BaseTraceService } from '../tracing/trace-service.ts';
 import { InvocationTracer } from '../tracing/tracer.ts';
 import type {
@@ -64,6 +66,8 @@ export class Runner {
   readonly resumabilityConfig: ResumabilityConfig;
   /** Where the spans of its runs are kept (absent: runs are not traced). See src/tracing. */
   readonly traces: BaseTraceService | undefined;
+  /** Its plugins (ADK's): callbacks for every agent, model and tool call, node, run. */
+  readonly pluginManager: PluginManager;
   /** Identifies this runner in the records of the runs it runs. */
   readonly instanceId = crypto.randomUUID();
   private readonly heartbeatMs: number;
@@ -80,6 +84,7 @@ export class Runner {
     this.memoryService = options.memoryService;
     this.resumabilityConfig = options.resumabilityConfig ?? { isResumable: false };
     this.traces = options.traceService;
+    this.pluginManager = new PluginManager(options.plugins);
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.runLiveness = options.runLiveness;
     this.clock = options.clock ?? Date.now;
@@ -121,8 +126,13 @@ export class Runner {
     if (!message)
       throw new InvalidRequestError('runAsync needs a newMessage (or an invocationId to resume)');
     const invocationId = newInvocationId();
-    const userContent: Content = { role: 'user', parts: message.parts };
-    const ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
+    let userContent: Content = { role: 'user', parts: message.parts };
+    let ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
+    const replaced = await userMessageOf(this.pluginManager, ctx, userContent);
+    if (replaced) {
+      userContent = replaced;
+      ctx = ctx.withUserContent(userContent);
+    }
     const first = userEvent(invocationId, userContent, request.stateDelta, answered?.branch);
     yield* this.runAgent(ctx, findAgentToRun(active, this.agent, first), { message: first });
   }
@@ -250,6 +260,7 @@ export class Runner {
       sessionService: this.sessionService,
       artifactService: this.artifactService,
       memoryService: this.memoryService,
+      pluginManager: this.pluginManager,
       userContent,
       runConfig: runConfig ?? {},
       resumable: this.resumabilityConfig.isResumable,
@@ -309,16 +320,20 @@ export class Runner {
     }
     const trace = traceRun(ctx, agent.name, resume, stored);
     const runCtx = (resume ? beginResume(ctx) : ctx).withSpan(trace?.root);
+    const plugins = this.pluginManager.hasPlugins ? this.pluginManager : undefined;
     let outcome: { outcome: RunOutcome; details?: Pick<RunRecord, 'pendingCallIds' | 'error'> } = {
       outcome: 'interrupted',
     };
     try {
       if (stored) ctx.runConfig.onMessageStored?.(stored);
-      for await (const event of agent.runAsync(runCtx)) {
+      const early = plugins && (await beforeRun(plugins, runCtx));
+      for await (let event of early ? [early] : agent.runAsync(runCtx)) {
+        if (plugins?.watchesEvents) event = await pluginEvent(plugins, runCtx, event);
         // Once stopped, nothing more is stored but what the answer cut short had said.
         if (!isStoppedAnswer(event)) signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
+      if (plugins) await plugins.runAfterRunCallback({ invocationContext: runCtx });
       if (ctx.isPausedBelow()) {
         const pendingCallIds = awaitedCallIds(invocationEvents(ctx));
         outcome = { outcome: 'paused', details: { pendingCallIds } };

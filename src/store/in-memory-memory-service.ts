@@ -11,12 +11,18 @@
 //   `c` and app `a` with user `b/c` are two users here, one there;
 // - the events of a branch a rewind left are not remembered (eventsToRemember; ADK has no rewind).
 
+import type { Event } from '../core/event.ts';
 import type { SessionKey } from './session-service.ts';
 import {
   BaseMemoryService,
   eventsToRemember,
   memoryOf,
+  hasContent,
+  type AddEventsToMemoryRequest,
+  type ListMemoriesResponse,
+  type ListMemorySessionsResponse,
   type MemoryEntry,
+  type MemoryUserKey,
   type RemoveEventsFromMemoryRequest,
   type SearchMemoryRequest,
   type SearchMemoryResponse,
@@ -53,13 +59,18 @@ export class InMemoryMemoryService extends BaseMemoryService {
     const key = userKeyOf(session.appName, session.userId);
     let sessions = this.users.get(key);
     if (!sessions) this.users.set(key, (sessions = new Map()));
-    sessions.set(
-      session.id,
-      eventsToRemember(session).map((event) => {
-        const entry = memoryOf(session.id, event, event.content!);
-        return { entry, words: wordsOf(memoryText(entry)) };
-      }),
-    );
+    sessions.set(session.id, eventsToRemember(session).map(rememberedOf(session.id)));
+  }
+
+  override async addEventsToMemory(request: AddEventsToMemoryRequest): Promise<void> {
+    const { appName, userId, sessionId } = request;
+    const key = userKeyOf(appName, userId);
+    let sessions = this.users.get(key);
+    if (!sessions) this.users.set(key, (sessions = new Map()));
+    const held = sessions.get(sessionId) ?? [];
+    const ids = new Set(held.map(({ entry }) => entry.eventId));
+    const added = request.events.filter((event) => hasContent(event) && !ids.has(event.id));
+    sessions.set(sessionId, [...held, ...added.map(rememberedOf(sessionId))]);
   }
 
   override async searchMemory(request: SearchMemoryRequest): Promise<SearchMemoryResponse> {
@@ -90,7 +101,39 @@ export class InMemoryMemoryService extends BaseMemoryService {
       remembered.filter(({ entry }) => !gone.has(entry.eventId!)),
     );
   }
+
+  override async listMemories({
+    appName,
+    userId,
+    sessionId,
+  }: SessionKey): Promise<ListMemoriesResponse> {
+    const remembered = this.users.get(userKeyOf(appName, userId))?.get(sessionId) ?? [];
+    return { memories: remembered.map(({ entry }) => entry) };
+  }
+
+  override async listMemorySessions({
+    appName,
+    userId,
+  }: MemoryUserKey): Promise<ListMemorySessionsResponse> {
+    const sessions = this.users.get(userKeyOf(appName, userId)) ?? new Map<string, Remembered[]>();
+    return {
+      sessions: [...sessions]
+        .filter(([, remembered]) => remembered.length > 0)
+        .map(([sessionId, remembered]) => ({ sessionId, count: remembered.length })),
+    };
+  }
+
+  override async removeSessionFromMemory({ appName, userId, sessionId }: SessionKey) {
+    this.users.get(userKeyOf(appName, userId))?.delete(sessionId);
+  }
 }
+
+const rememberedOf =
+  (sessionId: string) =>
+  (event: Event): Remembered => {
+    const entry = memoryOf(sessionId, event, event.content!);
+    return { entry, words: wordsOf(memoryText(entry)) };
+  };
 
 /** Whether two sets of words meet: walks the smaller one, so a huge query costs no more. */
 function sharesWord(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -17,6 +17,12 @@ import { MemoryIndex, memoryId, type MemoryChange } from './memory-index.ts';
 import {
   BaseMemoryService,
   eventsToRemember,
+  hasContent,
+  memoryOf,
+  type AddEventsToMemoryRequest,
+  type ListMemoriesResponse,
+  type ListMemorySessionsResponse,
+  type MemoryUserKey,
   type RemoveEventsFromMemoryRequest,
   type SearchMemoryRequest,
   type SearchMemoryResponse,
@@ -83,6 +89,25 @@ export class IndexedDbMemoryService extends BaseMemoryService {
     });
   }
 
+  override async addEventsToMemory(request: AddEventsToMemoryRequest): Promise<void> {
+    const { appName, userId, sessionId } = request;
+    const session = { id: sessionId, appName, userId };
+    const wanted = new Map<string, MemoryRecord>();
+    for (const event of request.events) {
+      const record = hasContent(event) ? recordOf(session, event) : undefined;
+      if (record) wanted.set(record.eventId, record);
+    }
+    if (wanted.size === 0) return;
+    await this.change(appName, userId, async (tx) => {
+      const store = tx.objectStore(Stores.memories);
+      const held = await store.getAllKeys(sessionRange(appName, userId, sessionId));
+      for (const key of held) wanted.delete(key[3]);
+      const added = [...wanted.values()];
+      await Promise.all(added.map((record) => store.put(record)));
+      return { removed: [], added };
+    });
+  }
+
   override async searchMemory({
     appName,
     userId,
@@ -110,6 +135,48 @@ export class IndexedDbMemoryService extends BaseMemoryService {
       const gone = held.filter((key) => ids.has(key[3]));
       await Promise.all(gone.map((key) => store.delete(key)));
       return { removed: gone.map((key) => memoryId(key[2], key[3])), added: [] };
+    });
+  }
+
+  override async listMemories({
+    appName,
+    userId,
+    sessionId,
+  }: SessionKey): Promise<ListMemoriesResponse> {
+    const db = await this.database.open();
+    const records = await readTransaction(db, [Stores.memories], (tx) =>
+      tx.objectStore(Stores.memories).getAll(sessionRange(appName, userId, sessionId)),
+    );
+    // Records sort by event id; a session's events are in time order (a stable sort keeps ties).
+    records.sort((a, b) => a.timestamp - b.timestamp);
+    return {
+      memories: records.map((record) =>
+        memoryOf(sessionId, { ...record, id: record.eventId }, record.content),
+      ),
+    };
+  }
+
+  override async listMemorySessions({
+    appName,
+    userId,
+  }: MemoryUserKey): Promise<ListMemorySessionsResponse> {
+    const db = await this.database.open();
+    // Keys only: what is counted is never read whole.
+    const keys = await readTransaction(db, [Stores.memories], (tx) =>
+      tx.objectStore(Stores.memories).getAllKeys(userRange(appName, userId)),
+    );
+    const counts = new Map<string, number>();
+    for (const key of keys) counts.set(key[2], (counts.get(key[2]) ?? 0) + 1);
+    return { sessions: [...counts].map(([sessionId, count]) => ({ sessionId, count })) };
+  }
+
+  override async removeSessionFromMemory({ appName, userId, sessionId }: SessionKey) {
+    await this.change(appName, userId, async (tx) => {
+      const store = tx.objectStore(Stores.memories);
+      const range = sessionRange(appName, userId, sessionId);
+      const held = await store.getAllKeys(range);
+      if (held.length > 0) await store.delete(range);
+      return { removed: held.map((key) => memoryId(key[2], key[3])), added: [] };
     });
   }
 
@@ -191,7 +258,10 @@ export class IndexedDbMemoryService extends BaseMemoryService {
 }
 
 /** The record of an event's text; none for an event with no text (search could never find it). */
-function recordOf(session: SessionToRemember, event: Event): MemoryRecord | undefined {
+function recordOf(
+  session: Omit<SessionToRemember, 'events'>,
+  event: Event,
+): MemoryRecord | undefined {
   const parts = event.content!.parts.flatMap((part) =>
     part.text ? [{ text: part.text, ...(part.thought ? { thought: true } : {}) }] : [],
   );

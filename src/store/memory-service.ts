@@ -44,6 +44,28 @@ export interface RemoveEventsFromMemoryRequest extends SessionKey {
   eventIds: readonly string[];
 }
 
+/** ADK's `addEventsToMemory` request, of one session (each memory knows where it came from). */
+export interface AddEventsToMemoryRequest extends SessionKey {
+  /** Events of the session to remember: those without content are skipped. */
+  events: readonly Event[];
+}
+
+/** A user of an app, whose memory a listing reads. */
+export interface MemoryUserKey {
+  appName: string;
+  userId: string;
+}
+
+export interface ListMemoriesResponse {
+  /** One session's memories, oldest first. */
+  memories: MemoryEntry[];
+}
+
+export interface ListMemorySessionsResponse {
+  /** Each session memory holds something of, with how many memories (in no promised order). */
+  sessions: { sessionId: string; count: number }[];
+}
+
 export abstract class BaseMemoryService {
   /**
    * Remembers a session: each of its active events that has content, in log order (a branch a
@@ -60,6 +82,23 @@ export abstract class BaseMemoryService {
 
   /** Forgets what these events of a session added (a rewind took them off its active path). */
   abstract removeEventsFromMemory(request: RemoveEventsFromMemoryRequest): Promise<void>;
+
+  /**
+   * Adds these events of a session to what memory holds of it, unlike `addSessionToMemory`
+   * replacing nothing (ADK's `addEventsToMemory`, which its Memory Bank service has): an event
+   * held already stays as it is. What an app calls after each turn, so that a memory the user
+   * deleted stays deleted.
+   */
+  abstract addEventsToMemory(request: AddEventsToMemoryRequest): Promise<void>;
+
+  /** Trellis: a session's memories, oldest first (what a view of memory shows and deletes). */
+  abstract listMemories(request: SessionKey): Promise<ListMemoriesResponse>;
+
+  /** Trellis: the sessions the user's memory holds something of, without reading the memories. */
+  abstract listMemorySessions(request: MemoryUserKey): Promise<ListMemorySessionsResponse>;
+
+  /** Trellis: forgets all a session added (the session was deleted, or the user said so). */
+  abstract removeSessionFromMemory(request: SessionKey): Promise<void>;
 }
 
 /**
@@ -67,8 +106,11 @@ export abstract class BaseMemoryService {
  * keeps every event with parts; it has no rewind, so on a log without markers the two agree.
  */
 export function eventsToRemember(session: SessionToRemember): Event[] {
-  return activeEvents(session.events).filter((event) => (event.content?.parts?.length ?? 0) > 0);
+  return activeEvents(session.events).filter(hasContent);
 }
+
+/** Whether memory can keep anything of an event: it has parts. */
+export const hasContent = (event: Event) => (event.content?.parts?.length ?? 0) > 0;
 
 /** An event's time as a memory gives it (ADK's ISO 8601); none for a time no date can hold. */
 export function memoryTimestamp(milliseconds: number): string | undefined {

@@ -7,7 +7,6 @@ import { InvalidRequestError } from '../core/errors.ts';
 import type { EventActions, ToolConfirmation } from '../core/event.ts';
 import { setOwn, type StateView } from '../core/state.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
-import type { SearchMemoryResponse } from '../store/memory-service.ts';
 
 /** State as a tool sees it (see StateView): its writes go into its response event's delta. */
 export type ToolState = StateView;
@@ -79,14 +78,6 @@ export class ToolContext extends CallbackContext {
 
   listArtifacts(): Promise<string[]> {
     return this.artifactService().listArtifactKeys(this.artifactScope());
-  }
-
-  /** The user's memories that match `query`, from the runner's memory service (ADK's). */
-  searchMemory(query: string): Promise<SearchMemoryResponse> {
-    const service = this.invocationContext.memoryService;
-    if (!service) throw new InvalidRequestError('This runner has no memory service');
-    const { appName, userId } = this.invocationContext.session;
-    return service.searchMemory({ appName, userId, query });
   }
 
   private artifactScope() {

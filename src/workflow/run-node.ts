@@ -15,6 +15,7 @@ import { answersOf, priorRunsByPath, type PriorRun } from './node-runs.ts';
 import { isNodeLike, node } from './build-node.ts';
 import type { GraphNode } from './nodes.ts';
 import { retryDelaySeconds, shouldRetry, sleep } from './retry.ts';
+import { pluginsOf } from '../plugins/plugin-manager.ts';
 
 export interface ChildOptions {
   runId?: string;
@@ -55,6 +56,9 @@ export async function runChild(
   const spanParent = { span: parent.span ?? parent.invocationContext.span, branch };
   let child: NodeContext;
   let inputRecorded = false;
+  const plugins = pluginsOf(parent.invocationContext);
+  const nodePlugins = plugins?.watchesNodes ? plugins : undefined;
+  let skipped = false;
   for (let attempt = 1; ; attempt++) {
     // One span per attempt: a retried node shows each of its tries.
     const span = tracer?.node(spanParent, nodePath, attempt);
@@ -75,6 +79,15 @@ export async function runChild(
       resumed: options.resumed,
     });
     child.attemptCount = attempt;
+    if (nodePlugins && attempt === 1) {
+      const given = await nodePlugins.runBeforeNodeCallback({ node, nodeContext: child, input });
+      if (given !== undefined) {
+        channel.push(outputEvent(child, node.name, given, input));
+        skipped = true;
+        if (span) tracer?.end(span);
+        break;
+      }
+    }
     try {
       const events = node.run(child, input);
       for await (const event of deadline ? deadline.race(events) : events) {
@@ -104,6 +117,12 @@ export async function runChild(
       if (!retry || !shouldRetry(error, retry, attempt)) throw error;
       await sleep(retryDelaySeconds(retry, attempt) * 1000, signal);
     }
+  }
+  if (nodePlugins && !skipped && child.interruptIds.length === 0) {
+    const output = child.output;
+    const replaced = await nodePlugins.runAfterNodeCallback({ node, nodeContext: child, output });
+    if (replaced !== undefined && replaced !== output)
+      channel.push(outputEvent(child, node.name, replaced, input));
   }
   if (!inputRecorded && !node.keepsEvents && child.interruptIds.length > 0) {
     // A node that waits because nodes inside it do (a workflow): one event of its own says so.
@@ -191,6 +210,22 @@ function markEvent(
   // The input the node waits with, as ADK records it for a node run again on resume.
   event.actions.agentState = { ...event.actions.agentState, input };
   return true;
+}
+
+/**
+ * An output a plugin gave the node (before it ran, instead of running it; or after, replacing
+ * its own): recorded as an event of the node with no content, so a resume reads it back as the
+ * node's output. ADK 2.0 only sets it on the node's context, which a resume does not see.
+ */
+function outputEvent(child: NodeContext, name: string, output: unknown, input: unknown): Event {
+  const event = createEvent({
+    invocationId: child.invocationId,
+    author: name,
+    ...(child.branch !== undefined ? { branch: child.branch } : {}),
+  });
+  event.output = output;
+  markEvent(event, child, name, child.nodePath, child.branch, input);
+  return event;
 }
 
 /** The calls an event of the node waits on: they pause it. */

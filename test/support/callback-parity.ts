@@ -29,6 +29,10 @@ export interface Response {
 }
 export interface Request {
   contents: Content[];
+  /** Trellis's system instruction. */
+  systemInstruction?: string;
+  /** ADK's. */
+  config?: { systemInstruction?: unknown };
 }
 
 /** The model's logic: the response to a request (a list for a stream: chunks, then the whole). */
@@ -43,6 +47,9 @@ export interface Lib {
   /** A tool taking `{ city: string }`. */
   cityTool(name: string, execute: (args: { city: string }) => unknown): unknown;
   model(script: Script): unknown;
+  /** Each library's own plugin base class (a test's plugins extend it). */
+  BasePlugin: abstract new (name: string) => object;
+  GlobalInstructionPlugin: new (instruction: string) => object;
 }
 
 class AdkScripted extends adk.BaseLlm {
@@ -92,6 +99,8 @@ export const ADK: Lib = {
       execute: execute as never,
     }),
   model: (script) => new AdkScripted(script),
+  BasePlugin: adk.BasePlugin as never,
+  GlobalInstructionPlugin: adk.GlobalInstructionPlugin as never,
 };
 
 export const TRELLIS: Lib = {
@@ -105,6 +114,8 @@ export const TRELLIS: Lib = {
       execute: (args: { city: string }) => execute(args),
     }),
   model: (script) => new TrellisScripted(script),
+  BasePlugin: trellis.BasePlugin as never,
+  GlobalInstructionPlugin: trellis.GlobalInstructionPlugin as never,
 };
 
 /** One event as both libraries' sessions hold it, in the terms a test compares. */
@@ -116,6 +127,8 @@ export interface Held {
   stateDelta?: Record<string, unknown>;
   /** A workflow node's output (ADK 2.0's). */
   output?: unknown;
+  /** A context compaction's summary (see compaction-parity.ts). */
+  summary?: string;
 }
 
 export interface Session {
@@ -148,17 +161,34 @@ export function held(event: {
   };
 }
 
+export interface RunOptions {
+  streaming?: boolean;
+  /** The runner's plugins, built with the library's own BasePlugin. */
+  plugins?: (lib: Lib) => unknown[];
+  /** What of the sessions is compared (all of them when absent). */
+  compare?: (session: Session) => unknown;
+  /** How a stored event is read (`held` when absent). */
+  read?: (event: never) => Held;
+}
+
+/** The system instruction a model was sent (Trellis's field, or ADK's config). */
+export function systemOf(request: Request): string {
+  const instruction = request.systemInstruction ?? request.config?.systemInstruction;
+  return typeof instruction === 'string' ? instruction : JSON.stringify(instruction ?? '');
+}
+
 /** Runs `agent` on each message in turn (with the library's own runner) and reads the session. */
 export async function runOn(
   lib: Lib,
   agent: unknown,
   messages: readonly string[],
-  options: { streaming?: boolean } = {},
+  options: RunOptions = {},
 ): Promise<Session> {
+  const plugins = (options.plugins?.(lib) ?? []) as never[];
   const runner =
     lib.name === 'adk'
-      ? new adk.InMemoryRunner({ agent: agent as adk.BaseAgent, appName: 'app' })
-      : new trellis.InMemoryRunner({ agent: agent as trellis.BaseAgent, appName: 'app' });
+      ? new adk.InMemoryRunner({ agent: agent as adk.BaseAgent, appName: 'app', plugins })
+      : new trellis.InMemoryRunner({ agent: agent as trellis.BaseAgent, appName: 'app', plugins });
   const session = await runner.sessionService.createSession({ appName: 'app', userId: 'u' });
   for (const text of messages) {
     const run = runner.runAsync({
@@ -177,7 +207,7 @@ export async function runOn(
     sessionId: session.id,
   });
   return {
-    events: (stored!.events as never[]).map(held),
+    events: (stored!.events as never[]).map(options.read ?? held),
     state: { ...stored!.state },
   };
 }
@@ -189,11 +219,12 @@ export async function runOn(
 export async function sideBySide(
   build: (lib: Lib) => unknown,
   messages: readonly string[],
-  options: { streaming?: boolean } = {},
+  options: RunOptions = {},
 ): Promise<Session> {
   const theirs = await runOn(ADK, build(ADK), messages, options);
   const ours = await runOn(TRELLIS, build(TRELLIS), messages, options);
-  expect(ours).toEqual(theirs);
+  const compared = options.compare ?? ((session: Session) => session);
+  expect(compared(ours)).toEqual(compared(theirs));
   return ours;
 }
 

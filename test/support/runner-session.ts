@@ -3,6 +3,7 @@
 import {
   Runner,
   type BaseAgent,
+  type BasePlugin,
   type Event,
   type RunConfig,
   type Session,
@@ -29,7 +30,11 @@ export interface RunnerSession {
 export async function openRunnerSession(
   services: Services,
   agent: BaseAgent,
-  options: { state?: Record<string, unknown>; resumable?: boolean } = {},
+  options: {
+    state?: Record<string, unknown>;
+    resumable?: boolean;
+    plugins?: readonly BasePlugin[];
+  } = {},
 ): Promise<RunnerSession> {
   const runner = new Runner({
     appName,
@@ -37,6 +42,7 @@ export async function openRunnerSession(
     sessionService: services.sessionService,
     artifactService: services.artifactService,
     ...(options.resumable ? { resumabilityConfig: { isResumable: true } } : {}),
+    ...(options.plugins ? { plugins: options.plugins } : {}),
   });
   const session = await services.sessionService.createSession({
     appName,

@@ -11,6 +11,7 @@ import {
   functionCallResponse,
   textOf,
   textResponse,
+  type BasePlugin,
   type LlmRequest,
 } from '../../../src/index.ts';
 import {
@@ -76,6 +77,20 @@ export const trellisInMemory: Contender = {
     return openOn(new InMemoryRunner({ agent: root, appName: 'bench' }), model);
   },
 };
+
+/** InMemoryRunner with these plugins (a fresh set for each session). */
+export function trellisWithPlugins(name: string, plugins: () => BasePlugin[]): Contender {
+  return {
+    name,
+    open() {
+      const { model, agent: root } = agent();
+      return openOn(
+        new InMemoryRunner({ agent: root, appName: 'bench', plugins: plugins() }),
+        model,
+      );
+    },
+  };
+}
 
 let databases = 0;
 

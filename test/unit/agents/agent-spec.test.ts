@@ -13,23 +13,11 @@ import {
 import { LlmAgent, ScriptedModel } from '../../../src/index.ts';
 import type { ProviderSpec } from '../../../src/models/provider-spec.ts';
 import { BUILTIN_TOOL_NAMES, builtinTools } from '../../../src/tools/builtin-tools.ts';
+import { lookupOf, specOf } from '../../support/agent-specs.ts';
 
 const toolNames = BUILTIN_TOOL_NAMES;
 
-function spec(overrides: Partial<AgentSpec> = {}): AgentSpec {
-  return {
-    id: 'a1',
-    name: 'helper',
-    description: 'Helps.',
-    providerId: 'p1',
-    model: 'fixture-text',
-    instruction: 'Be brief.',
-    tools: ['calculator'],
-    subAgentIds: [],
-    resumable: true,
-    ...overrides,
-  };
-}
+const spec = specOf;
 
 const KEY = 'sk-test-0123456789abcdef-SECRET';
 const provider: ProviderSpec = {
@@ -39,11 +27,6 @@ const provider: ProviderSpec = {
   baseUrl: 'http://127.0.0.1:1/v1',
   apiKey: KEY,
   defaultModel: 'fixture-text',
-};
-
-const lookupOf = (...specs: AgentSpec[]) => {
-  const byId = new Map(specs.map((s) => [s.id, s]));
-  return (id: string) => byId.get(id);
 };
 
 describe('agent specs', () => {

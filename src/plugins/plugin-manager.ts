@@ -1,0 +1,245 @@
+// A Runner's plugins (ADK's PluginManager): runs their callbacks in order until one answers, and
+// gives the agents their callback lists with the plugins' in front (base-agent.ts, llm-call.ts,
+// function-calls.ts read them through `pluginsOf`).
+//
+// What must stay true:
+// - a callback a plugin does not override is not called, and a run whose runner has no plugin
+//   that overrides a kind pays nothing for that kind: the agents' own lists are used as they
+//   are (`undefined` when they have none), so their hot paths stay as they were;
+// - merged lists are made once per agent list and plugin set, not per call;
+// - whatever a plugin throws fails the run as a PluginError naming the plugin and the callback.
+
+import type { AgentCallbacks } from '../agents/agent-callbacks.ts';
+import type { CallbackContext } from '../agents/callback-context.ts';
+import type {
+  ModelCallbacks,
+  SingleAfterModelCallback,
+  SingleAfterToolCallback,
+  SingleAgentCallback,
+  SingleBeforeModelCallback,
+  SingleBeforeToolCallback,
+  SingleOnModelErrorCallback,
+  SingleOnToolErrorCallback,
+  ToolCallbacks,
+} from '../agents/callbacks.ts';
+import type { ContextCompactionTrigger } from '../context/base-context-compactor.ts';
+import type { Content } from '../core/content.ts';
+import { InvalidRequestError, PluginError } from '../core/errors.ts';
+import type { Event } from '../core/event.ts';
+import type { InvocationContext, InvocationPlugins } from '../runner/invocation-context.ts';
+import type { NodeContext } from '../workflow/node-context.ts';
+import type { GraphNode } from '../workflow/nodes.ts';
+import { BasePlugin, type PluginCallbackName } from './base-plugin.ts';
+
+const NONE: readonly never[] = Object.freeze([]);
+
+export class PluginManager implements InvocationPlugins {
+  private readonly plugins: BasePlugin[] = [];
+  /** Callback name → the plugins that override it, in order. */
+  private readonly overriding = new Map<PluginCallbackName, readonly BasePlugin[]>();
+  private readonly merged = new WeakMap<object, object | undefined>();
+  /** Keys the merged lists of an agent that has no callbacks of that kind. */
+  private readonly noOwn = { agent: {}, model: {}, tool: {} };
+
+  constructor(plugins: readonly BasePlugin[] = []) {
+    for (const plugin of plugins) this.registerPlugin(plugin);
+  }
+
+  get hasPlugins(): boolean {
+    return this.plugins.length > 0;
+  }
+
+  /** Adds a plugin after the others; a second plugin of the same name is refused, as in ADK. */
+  registerPlugin(plugin: BasePlugin): void {
+    if (!(plugin instanceof BasePlugin))
+      throw new InvalidRequestError('A plugin must be an instance of a BasePlugin subclass');
+    if (typeof plugin.name !== 'string' || !plugin.name)
+      throw new InvalidRequestError('A plugin needs a name');
+    if (this.getPlugin(plugin.name))
+      throw new InvalidRequestError(`A plugin named '${plugin.name}' is already registered`);
+    this.plugins.push(plugin);
+    this.overriding.clear();
+  }
+
+  getPlugin(pluginName: string): BasePlugin | undefined {
+    return this.plugins.find((plugin) => plugin.name === pluginName);
+  }
+
+  /** The plugins that override callback `name` (the others would only answer nothing). */
+  private using(name: PluginCallbackName): readonly BasePlugin[] {
+    let plugins = this.overriding.get(name);
+    if (!plugins) {
+      plugins = this.plugins.filter((plugin) => plugin[name] !== BasePlugin.prototype[name]);
+      this.overriding.set(name, plugins.length > 0 ? plugins : NONE);
+    }
+    return plugins;
+  }
+
+  /** Runs callback `name` of each plugin that has it until one returns a value. */
+  private async first<T>(
+    name: PluginCallbackName,
+    call: (plugin: BasePlugin) => unknown,
+  ): Promise<T | undefined> {
+    for (const plugin of this.using(name)) {
+      let answer = guarded(plugin, name, call);
+      if (answer instanceof Promise) answer = await answer;
+      if (answer !== undefined) return answer as T;
+    }
+    return undefined;
+  }
+
+  runOnUserMessageCallback(params: {
+    invocationContext: InvocationContext;
+    userMessage: Content;
+  }): Promise<Content | undefined> {
+    return this.first('onUserMessageCallback', (p) => p.onUserMessageCallback(params));
+  }
+
+  runBeforeRunCallback(params: { invocationContext: InvocationContext }) {
+    return this.first<Content>('beforeRunCallback', (p) => p.beforeRunCallback(params));
+  }
+
+  /** Whether any plugin looks at each event (the runner skips the call per event otherwise). */
+  get watchesEvents(): boolean {
+    return this.using('onEventCallback').length > 0;
+  }
+
+  runOnEventCallback(params: { invocationContext: InvocationContext; event: Event }) {
+    return this.first<Event>('onEventCallback', (p) => p.onEventCallback(params));
+  }
+
+  /** Every plugin's, in order (nothing to answer). */
+  async runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> {
+    for (const plugin of this.using('afterRunCallback'))
+      await guarded(plugin, 'afterRunCallback', (p) => p.afterRunCallback(params));
+  }
+
+  /** Every plugin's, in order, around a context compaction (`when`: before or after it). */
+  async runContextCompactionCallback(
+    when: 'before' | 'after',
+    params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger },
+  ): Promise<void> {
+    const name = when === 'before' ? 'beforeContextCompaction' : 'afterContextCompaction';
+    for (const plugin of this.using(name)) {
+      const done = guarded(plugin, name, (p) => p[name](params));
+      if (done instanceof Promise) await done;
+    }
+  }
+
+  get watchesNodes(): boolean {
+    return this.using('beforeNodeCallback').length + this.using('afterNodeCallback').length > 0;
+  }
+
+  runBeforeNodeCallback(params: { node: GraphNode; nodeContext: NodeContext; input: unknown }) {
+    return this.first<unknown>('beforeNodeCallback', (p) => p.beforeNodeCallback(params));
+  }
+
+  runAfterNodeCallback(params: { node: GraphNode; nodeContext: NodeContext; output: unknown }) {
+    return this.first<unknown>('afterNodeCallback', (p) => p.afterNodeCallback(params));
+  }
+
+  /** An agent's before and after agent callbacks with the plugins' in front. */
+  agentCallbacks(own: AgentCallbacks | undefined): AgentCallbacks | undefined {
+    return this.mergedOnce(own ?? this.noOwn.agent, () => {
+      const before = this.adapt('beforeAgentCallback', (p, context: CallbackContext) =>
+        p.beforeAgentCallback({ agent: context.invocationContext.agent, callbackContext: context }),
+      ) as SingleAgentCallback[];
+      const after = this.adapt('afterAgentCallback', (p, context: CallbackContext) =>
+        p.afterAgentCallback({ agent: context.invocationContext.agent, callbackContext: context }),
+      ) as SingleAgentCallback[];
+      if (before.length + after.length === 0) return own;
+      return {
+        before: [...before, ...(own?.before ?? NONE)],
+        after: [...after, ...(own?.after ?? NONE)],
+      };
+    }) as AgentCallbacks | undefined;
+  }
+
+  /** An LlmAgent's model callbacks with the plugins' in front. */
+  modelCallbacks(own: ModelCallbacks | undefined): ModelCallbacks | undefined {
+    return this.mergedOnce(own ?? this.noOwn.model, () => {
+      const before = this.adapt('beforeModelCallback', (p, { context, request }) =>
+        p.beforeModelCallback({ callbackContext: context, llmRequest: request }),
+      ) as SingleBeforeModelCallback[];
+      const after = this.adapt('afterModelCallback', (p, { context, response }) =>
+        p.afterModelCallback({ callbackContext: context, llmResponse: response }),
+      ) as SingleAfterModelCallback[];
+      const onError = this.adapt('onModelErrorCallback', (p, { context, request, error }) =>
+        p.onModelErrorCallback({ callbackContext: context, llmRequest: request, error }),
+      ) as SingleOnModelErrorCallback[];
+      if (before.length + after.length + onError.length === 0) return own;
+      return {
+        before: [...before, ...(own?.before ?? NONE)],
+        after: [...after, ...(own?.after ?? NONE)],
+        onError: [...onError, ...(own?.onError ?? NONE)],
+      };
+    }) as ModelCallbacks | undefined;
+  }
+
+  /** An LlmAgent's tool callbacks with the plugins' in front. */
+  toolCallbacks(own: ToolCallbacks | undefined): ToolCallbacks | undefined {
+    return this.mergedOnce(own ?? this.noOwn.tool, () => {
+      const before = this.adapt('beforeToolCallback', (p, { tool, args, context }) =>
+        p.beforeToolCallback({ tool, toolArgs: args, toolContext: context }),
+      ) as SingleBeforeToolCallback[];
+      const after = this.adapt('afterToolCallback', (p, { tool, args, context, response }) =>
+        p.afterToolCallback({ tool, toolArgs: args, toolContext: context, result: response }),
+      ) as SingleAfterToolCallback[];
+      const onError = this.adapt('onToolErrorCallback', (p, { tool, args, context, error }) =>
+        p.onToolErrorCallback({ tool, toolArgs: args, toolContext: context, error }),
+      ) as SingleOnToolErrorCallback[];
+      if (before.length + after.length + onError.length === 0) return own;
+      return {
+        before: [...before, ...(own?.before ?? NONE)],
+        after: [...after, ...(own?.after ?? NONE)],
+        onError: [...onError, ...(own?.onError ?? NONE)],
+      };
+    }) as ToolCallbacks | undefined;
+  }
+
+  private mergedOnce(key: object, make: () => object | undefined): object | undefined {
+    if (!this.merged.has(key)) this.merged.set(key, make());
+    return this.merged.get(key);
+  }
+
+  /** Each plugin that overrides `name`, as one callback of an agent's list of that kind. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private adapt<P = any>(
+    name: PluginCallbackName,
+    call: (plugin: BasePlugin, params: P) => unknown,
+  ): ((params: P) => unknown)[] {
+    return this.using(name).map(
+      (plugin) => (params: P) => guarded(plugin, name, (p) => call(p, params)),
+    );
+  }
+}
+
+/**
+ * The plugin's callback, its failure wrapped as a PluginError. A callback that answers at once
+ * (most do: they answer nothing) is not made to wait a promise's turn.
+ */
+function guarded(
+  plugin: BasePlugin,
+  name: PluginCallbackName,
+  call: (plugin: BasePlugin) => unknown,
+): unknown {
+  const wrap = (error: unknown) =>
+    error instanceof PluginError ? error : new PluginError(plugin.name, name, error);
+  let answer: unknown;
+  try {
+    answer = call(plugin);
+  } catch (error) {
+    throw wrap(error);
+  }
+  return answer instanceof Promise
+    ? answer.catch((error: unknown) => {
+        throw wrap(error);
+      })
+    : answer;
+}
+
+/** The plugins of the run of `ctx`, or `undefined` when its runner has none. */
+export function pluginsOf(ctx: InvocationContext): PluginManager | undefined {
+  const plugins = ctx.pluginManager;
+  return plugins instanceof PluginManager && plugins.hasPlugins ? plugins : undefined;
+}
