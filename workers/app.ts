@@ -11,6 +11,7 @@ import { DEFAULT_AGENT_ID } from '../src/demos/index.ts';
 import { INSTANT_DEMO, type DemoTiming } from '../src/demos/writing-workflow.ts';
 import {
   IndexedDbArtifactService,
+  IndexedDbMemoryService,
   IndexedDbSessionService,
   InvalidRequestError,
   Runner,
@@ -48,11 +49,14 @@ import {
 import { APP_NAME, DEFAULT_TITLE, USER_ID, newMeta, summaryOf } from './sessions/sessions.ts';
 import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
 import { sessionUsage, usageKey } from './sessions/usage.ts';
+import { agentContextFor, sessionContextUse } from './sessions/context-use.ts';
+import type { ContextUse } from '../src/models/context-windows.ts';
 import type { SessionLocks } from './runs/session-locks.ts';
 import { AppRemote } from './remote/remote.ts';
 import { AppStateEdits } from './sessions/state-edits.ts';
 import { isRemoteId, localOnly } from './remote/adk-servers.ts';
 import { AppRewinds } from './runs/rewinds.ts';
+import { AppMemory } from './memory/memory.ts';
 import { AppRuns, turnFirstEvent } from './runs/runs.ts';
 import { AppTraces } from './traces.ts';
 import { AppBackup } from './backups/backups.ts';
@@ -106,6 +110,8 @@ export class AppRuntime {
   readonly backups: AppBackup;
   /** The State panel's edits and History's "Edit state and re-run". */
   readonly stateEdits: AppStateEdits;
+  /** What agents remember across sessions, and the Memory view (workers/memory/memory.ts). */
+  readonly memory: AppMemory;
 
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
@@ -113,6 +119,7 @@ export class AppRuntime {
     this.artifacts = new IndexedDbArtifactService(dbName);
     this.store = new IndexedDbAppStore({ ...dbName, checkSetting: settingProblem });
     const traceService = new IndexedDbTraceService(dbName);
+    const memoryService = new IndexedDbMemoryService(dbName);
     this.traces = new AppTraces(this.sessions, traceService, this.store);
     this.backups = new AppBackup({
       sessions: this.sessions,
@@ -158,6 +165,8 @@ export class AppRuntime {
         artifactService: this.artifacts,
         resumabilityConfig: { isResumable: resumable },
         traceService,
+        // Every runner has it: a rewind forgets what the rewound events added, whatever the agent.
+        memoryService,
         // A run is alive exactly while its session's lock is held: a closed tab drops its locks.
         runLiveness: async (run) => (await options.locks.held()).has(run.sessionId),
       });
@@ -175,7 +184,19 @@ export class AppRuntime {
       firstEvent: (sessionId: string, invocationId: string) =>
         turnFirstEvent(this.sessions, sessionId, invocationId),
     };
-    this.runs = new AppRuns({ ...lent, agents: this.agentList, remote: this.remote });
+    this.memory = new AppMemory({
+      ...lent,
+      memory: memoryService,
+      remembers: async (sessionId) =>
+        this.agentList.remembers((await this.meta(sessionId)).agentId),
+      authorNames: async () => (await this.agentSpecs.agentInfos())[0]?.authors ?? {},
+    });
+    this.runs = new AppRuns({
+      ...lent,
+      agents: this.agentList,
+      remote: this.remote,
+      afterTurn: (sessionId, invocationIds) => this.memory.afterTurn(sessionId, invocationIds),
+    });
     this.rewinds = new AppRewinds(lent);
     this.stateEdits = new AppStateEdits({
       ...lent,
@@ -238,6 +259,8 @@ export class AppRuntime {
     await this.locked(sessionId, async () => {
       const key = this.key(sessionId);
       const files = await this.artifacts.listArtifactKeys(key);
+      // Memory first: a session that could not be deleted has lost only what it added there.
+      await this.memory.forgetSession(sessionId);
       await this.sessions.deleteSession(key);
       await Promise.all(
         files
@@ -271,6 +294,14 @@ export class AppRuntime {
   sessionUsage(sessionId: string): Promise<SessionUsage> {
     if (isRemoteId(sessionId)) return Promise.resolve(NO_USAGE);
     return sessionUsage(this.sessions, this.store, sessionId);
+  }
+
+  /** The chat header's meter: the session's context against its agent's model's window. */
+  async sessionContext(sessionId: string): Promise<ContextUse | undefined> {
+    if (isRemoteId(sessionId)) return undefined;
+    const { agentId } = await this.meta(sessionId);
+    const agent = await agentContextFor(this.store, this.providers, agentId);
+    return sessionContextUse(this.sessions, sessionId, agent);
   }
 
   /** A page of the raw log for the event log (markers included), oldest first. */

@@ -14,8 +14,12 @@ import type {
   SessionSummary as StoreSessionSummary,
 } from '../src/store/session-service.ts';
 import type { WorkflowGraph } from '../src/workflow/graph-view.ts';
+import type { RemoteSessionInfo } from './remote/remote-protocol.ts';
 
 export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
+// Rooms' own shapes, kept in their folders: the page imports them from here only.
+export * from './memory/memory-protocol.ts';
+export * from './remote/remote-protocol.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
@@ -30,6 +34,8 @@ export type RuntimeBroadcast =
   | { type: 'agents-changed' }
   /** The passphrase protecting stored keys was set, changed or removed, or a tab (un)locked. */
   | { type: 'keys-changed' }
+  /** What memory holds changed (workers/memory/memory.ts): a turn, *Add to memory*, a delete. */
+  | { type: 'memory-changed' }
   /** Add a local model by URL: how much of the file has come (total from Content-Length). */
   | { type: 'local-download'; url: string; received: number; total?: number };
 
@@ -102,7 +108,7 @@ export interface ProviderInfo {
   keyHint?: string;
   /** A local model's file: its name and size (the bytes stay in the worker's storage). */
   localFile?: { name: string; size: number };
-  /** A local model's context as the user set it (absent: the model's own, capped). */
+  /** The context window the user set (a local model's: the context it is loaded with). */
   contextTokens?: number;
   updatedAt: number;
 }
@@ -120,7 +126,7 @@ export interface ProviderInput {
   defaultModel: string;
   apiKey?: string;
   removeKey?: boolean;
-  /** A local model's context size; absent: the model's own, capped for memory. */
+  /** The context window; absent: the model's known one (a local model's: its own, capped). */
   contextTokens?: number;
 }
 
@@ -258,50 +264,6 @@ export interface SessionSummary {
   lastUpdateTime: number;
   /** A session that lives on an ADK server (Settings → ADK servers), not in this browser. */
   remote?: RemoteSessionInfo;
-}
-
-/** Where a remote session lives, and where it came from. */
-export interface RemoteSessionInfo {
-  serverId: string;
-  /** The server's base URL. */
-  url: string;
-  appName: string;
-  /** The session's id on the server. */
-  sessionId: string;
-  /** The session this one was made from by "Rewind into a new session", and what that kept. */
-  rewoundFrom?: { sessionId: string; title: string; note: string };
-}
-
-/** An ADK API server the user added (Settings → ADK servers). */
-export interface AdkServerInfo {
-  id: string;
-  /** Base URL (http://localhost:8000), and the user its sessions are under (adk-web's: `user`). */
-  url: string;
-  userId: string;
-  /** Its apps, as /list-apps last said, and the graphs of those that are Workflows. */
-  apps: string[];
-  graphs?: Record<string, WorkflowGraph>;
-}
-
-/** A session on an ADK server, as the server lists it. */
-export interface RemoteSessionListing {
-  /** The id the app knows it by (`adk:…`). */
-  id: string;
-  appName: string;
-  sessionId: string;
-  lastUpdateTime: number;
-  /** In the app's session list already. */
-  listed: boolean;
-}
-
-/** What a rewind of a remote session did. */
-export interface RemoteRewind {
-  /** `server`: the server's own rewind route; `new-session`: a new session up to that turn. */
-  how: 'server' | 'new-session';
-  /** The session to show now (the new one, for `new-session`). */
-  sessionId: string;
-  /** What the user should be told, plainly. */
-  note: string;
 }
 
 export interface ArtifactInfo {

@@ -292,6 +292,8 @@ export class AppProviders {
         baseUrl: String(input.baseUrl ?? '').trim(),
         defaultModel: String(input.defaultModel ?? ''),
         ...(newKey ? { apiKey: newKey } : {}),
+        // The window the user set (checked by providerProblems); absent: the one the app knows.
+        ...(input.contextTokens !== undefined ? { contextTokens: input.contextTokens } : {}),
       },
       ...(keep ? { storedKey: { apiKey: stored.apiKey, keyHint: stored.keyHint } } : {}),
     };

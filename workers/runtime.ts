@@ -41,6 +41,8 @@ const api = {
   /** One state value whole: an opening sends long ones as previews (LongState). */
   stateValue: (sessionId: string, key: string) => runtime.stateValue(sessionId, key),
   sessionUsage: (sessionId: string) => runtime.sessionUsage(sessionId),
+  /** The chat header's context meter: tokens against the agent's model's window. */
+  sessionContext: (sessionId: string) => runtime.sessionContext(sessionId),
   readLog: (sessionId: string, fromSeq: number, limit: number) =>
     runtime.readLog(sessionId, fromSeq, limit),
   /** `form`: a flow's start form's values by field name (the worker checks them: runs/runs.ts). */
@@ -180,6 +182,11 @@ const api = {
   toolPolicyList: () => runtime.toolServers.policyList(),
   setToolPolicy: (toolName: string, policy: ToolPolicy | undefined) =>
     runtime.toolServers.setPolicy(toolName, policy),
+  // Memory: what agents remember across sessions (workers/memory/memory.ts).
+  listMemories: (offset?: number, limit?: number) => runtime.memory.list(offset, limit),
+  addSessionToMemory: (sessionId: string) => runtime.memory.addSession(sessionId),
+  deleteMemory: (sessionId: string, eventId: string) => runtime.memory.remove(sessionId, eventId),
+  deleteSessionMemories: (sessionId: string) => runtime.memory.removeSession(sessionId),
   // The agent builder.
   listBuiltinTools: () => runtime.agentSpecs.tools(),
   listAgentSpecs: () => runtime.agentSpecs.list(),

@@ -4,7 +4,7 @@
 // provider-models.ts turns a provider into a model.
 
 import { GEMINI_BASE_URL } from './gemini-model.ts';
-import { contextTokensProblem } from './local/local-context.ts';
+import { contextWindowProblem } from './context-windows.ts';
 
 export const PROVIDER_KINDS = ['gemini', 'openai-compatible', 'local-gguf'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -23,8 +23,10 @@ export interface ProviderSpec {
   /** A local model's file (kind `local-gguf`), kept in the browser's private file system. */
   localFile?: { name: string; size: number };
   /**
-   * A local model's context, in tokens, as the user set it; absent: the model's own, capped for
-   * memory (local/local-context.ts).
+   * The model's context window, in tokens, as the user set it. A local model's is the context it
+   * is loaded with (absent: the model's own, capped for memory: local/local-context.ts); another
+   * provider's says when to compact a long chat (absent: the window the app knows of the model,
+   * context-windows.ts).
    */
   contextTokens?: number;
 }
@@ -108,10 +110,12 @@ export function providerProblems(
     // Its model is the file, which only Settings → Providers → Add local model can bring in.
     if (needsLocalFile && !spec.localFile)
       problems.push('A local model is added from its .gguf file, in Settings → Providers');
-    const context = contextTokensProblem(spec.contextTokens);
+    const context = contextWindowProblem(spec.kind, spec.contextTokens);
     if (context) problems.push(context);
     return problems;
   }
+  const window = contextWindowProblem(spec.kind, spec.contextTokens);
+  if (window) problems.push(window);
   problems.push(...baseUrlProblems(spec.baseUrl));
   if (typeof spec.defaultModel !== 'string' || spec.defaultModel.length > 200)
     problems.push('The default model must be a model name');

@@ -119,3 +119,31 @@ async function describePages(browser: Browser, test: string): Promise<void> {
     }
   }
 }
+
+/** The sizes and schemes of a view's screenshots: desktop and phone, light and dark. */
+export const SHOT_SIZES = [
+  ['', { width: 1280, height: 800 }, false],
+  ['-dark', { width: 1280, height: 800 }, true],
+  ['-phone', { width: 390, height: 844 }, false],
+  ['-phone-dark', { width: 390, height: 844 }, true],
+] as const;
+
+/**
+ * Takes `docs/screenshots/<name>[-phone][-dark].png`, each in a fresh Chromium: `show` brings the
+ * page to what is to be shown (at `viewport`, in the scheme already set).
+ */
+export async function screenshotsOf(
+  name: string,
+  show: (page: Page, viewport: { width: number; height: number }) => Promise<void>,
+): Promise<void> {
+  for (const [suffix, viewport, dark] of SHOT_SIZES) {
+    const shots = await launch({ viewport });
+    try {
+      if (dark) await shots.page.emulateMedia({ colorScheme: 'dark' });
+      await show(shots.page, viewport);
+      await shots.page.screenshot({ path: `docs/screenshots/${name}${suffix}.png` });
+    } finally {
+      await shots.close();
+    }
+  }
+}

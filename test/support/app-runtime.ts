@@ -2,6 +2,7 @@
 
 import type { Remote } from 'comlink';
 import { AppRuntime } from '../../workers/app.ts';
+import type { RuntimeBroadcast } from '../../workers/protocol.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
 import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from './helpers.ts';
@@ -14,6 +15,19 @@ export function appRuntime(): AppRuntime {
     broadcast: () => {},
     timing: { thinkMs: 0, chunkDelayMs: 0 },
   });
+}
+
+/** The same, on `dbName` if given, with real models' retries off and what it broadcasts kept. */
+export function recordingRuntime(dbName = freshDbName()) {
+  const broadcasts: RuntimeBroadcast[] = [];
+  const runtime = new AppRuntime({
+    dbName,
+    locks: inProcessLocks(),
+    broadcast: (message) => broadcasts.push(message),
+    timing: { thinkMs: 0, chunkDelayMs: 0 },
+    modelHttp: { maxRetries: 0 },
+  });
+  return { runtime, broadcasts, dbName };
 }
 
 /**

@@ -33,7 +33,13 @@ type Protocol = 'openai' | 'gemini';
 
 /** What to answer: a fixture (JSON, or an SSE transcript and how the stream ends) or an error. */
 type Reply =
-  | { fixture: string; end?: 'close' | 'stall' | 'disconnect'; whole?: boolean }
+  | {
+      fixture: string;
+      end?: 'close' | 'stall' | 'disconnect';
+      whole?: boolean;
+      /** {{name}}s of the fixture this answer fills, JSON-string-escaped (a scripted answer). */
+      vars?: Record<string, string>;
+    }
   | {
       status: number;
       fixture: string;
@@ -154,7 +160,75 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-markdown-stall-then-ok': ({ attempt }) =>
     attempt === 0 ? { fixture: 'markdown-stall', end: 'stall' } : { fixture: 'markdown' },
   'fixture-markdown-xss': () => ({ fixture: 'markdown-xss' }),
+  // OpenAI, streaming only, an agent with memory (test/e2e/agent-memory.test.ts): a question (a
+  // message ending in '?') is a `load_memory` call with the question as its query, then an
+  // answer of what came back; anything else is noted.
+  'fixture-memory': ({ body }) => memoryReply(body.messages),
+  // OpenAI, streaming only, an agent that calls another agent as a tool (test/e2e/agent-tool):
+  // the first tool it is offered is called with the user's message as its `request`; its result
+  // is then reported ("Through <tool>: <result>").
+  'fixture-agent-caller': ({ body }) => agentCallerReply(body),
+  // OpenAI, streaming only: the agent called, which answers "Helper done: <its request>".
+  'fixture-agent-helper': ({ body }) => ({
+    fixture: 'say',
+    vars: { text: escaped(`Helper done: ${lastText(body.messages)}`) },
+  }),
+  // OpenAI: an answer to every message that reports the request's prompt tokens (a token for
+  // four characters of its messages, {{promptTokens}}), so a long chat passes a small window;
+  // a request to summarise a conversation (context compaction's LlmSummarizer) gets a summary.
+  'fixture-count': ({ body }) => ({
+    fixture: JSON.stringify(body.messages).includes('Please summarize the conversation')
+      ? 'summary'
+      : 'counted',
+  }),
 };
+
+/** A text for a {{var}} inside the JSON of a stream. */
+const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/** The text of the last message of an OpenAI conversation. */
+function lastText(messages: { content: unknown }[]): string {
+  const content = messages.at(-1)?.content;
+  return typeof content === 'string'
+    ? content
+    : ((content as { text?: string }[] | undefined) ?? []).map((p) => p.text).join(' ');
+}
+
+function agentCallerReply(body: {
+  messages: { role: string; content: unknown }[];
+  tools?: { function: { name: string } }[];
+}): Reply {
+  const tool = body.tools?.[0]?.function.name ?? 'none';
+  if (body.messages.at(-1)?.role === 'tool') {
+    const text = `Through ${tool}: ${lastText(body.messages)}`;
+    return { fixture: 'say', vars: { text: escaped(text) } };
+  }
+  // The arguments are a JSON text inside the JSON of the stream: escaped twice.
+  const args = escaped(JSON.stringify({ request: lastText(body.messages) }));
+  return { fixture: 'call-tool', vars: { tool, args } };
+}
+
+/** The scripted answer of `fixture-memory` to an OpenAI conversation. */
+function memoryReply(messages: { role: string; content: unknown }[]): Reply {
+  const last = messages.at(-1);
+  const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+  if (last?.role === 'tool') {
+    const { memories = [] } = JSON.parse(String(last.content)) as {
+      memories?: { content: string }[];
+    };
+    const recalled = memories.length
+      ? `From memory: ${memories.map((memory) => memory.content).join(' | ')}`
+      : 'I do not remember that.';
+    return { fixture: 'memory-answer', vars: { recalled: escaped(recalled) } };
+  }
+  const text =
+    typeof last?.content === 'string'
+      ? last.content
+      : ((last?.content as { text?: string }[] | undefined) ?? []).map((p) => p.text).join(' ');
+  if (!text.trim().endsWith('?')) return { fixture: 'memory-noted' };
+  // The arguments are a JSON text inside the JSON of the stream: escaped twice.
+  return { fixture: 'memory-load', vars: { args: escaped(JSON.stringify({ query: text })) } };
+}
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -208,7 +282,12 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
       ? scenario({ protocol, stream, attempt, body })
       : { status: 404, fixture: 'error-404' };
     // {{attempt}} in a fixture: a call id of its own for each answer (as real providers give).
-    const vars = { model, key: headers['x-goog-api-key'] ?? '', attempt: String(attempt) };
+    const vars = {
+      model,
+      key: headers['x-goog-api-key'] ?? '',
+      attempt: String(attempt),
+      promptTokens: String(Math.ceil(JSON.stringify(body.messages ?? body.contents).length / 4)),
+    };
 
     if ('hang' in reply) return; // never answers: the client's idle timeout must end it
     if ('status' in reply) {
@@ -218,8 +297,9 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
       };
       return sendJson(res, `${protocol}/${reply.fixture}`, reply.status, vars, extra);
     }
-    if (!stream || reply.whole) return sendJson(res, `${protocol}/${reply.fixture}`, 200, vars);
-    await sendStream(res, `${protocol}/${reply.fixture}`, reply.end ?? 'close', vars);
+    const filled = { ...vars, ...reply.vars };
+    if (!stream || reply.whole) return sendJson(res, `${protocol}/${reply.fixture}`, 200, filled);
+    await sendStream(res, `${protocol}/${reply.fixture}`, reply.end ?? 'close', filled);
   }
 
   const server = createServer((req, res) => {

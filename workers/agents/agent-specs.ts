@@ -1,9 +1,10 @@
 // The agent builder, in the worker: agents made of a provider's model, built-in tools and other
-// saved agents as sub-agents, stored in IndexedDB (`agent:<id>` in the Agent select). Rules:
+// saved agents as sub-agents or tools, stored in IndexedDB (`agent:<id>` in the Agent select). Rules:
 // - a spec with problems (a field, a missing provider, a name taken, a cycle) is never stored;
 // - an agent is built from the specs and providers as stored now: `source` gives a version that
 //   changes with any of them, so a runner is rebuilt after an edit (in any tab);
-// - an agent used as a sub-agent cannot be deleted; its sessions are kept when it is deleted;
+// - an agent used as a sub-agent or called as a tool cannot be deleted; its sessions are kept
+//   when it is deleted;
 // - an export never holds a key; an import is checked whole and writes all of it or nothing.
 
 import { parseAgentFile, specFields, toAgentFile } from '../../src/agents/agent-file.ts';
@@ -21,6 +22,7 @@ import type { AgentSpecRecord, IndexedDbAppStore } from '../../src/store/app-sto
 import { BUILTIN_TOOLS, BUILTIN_TOOL_NAMES, builtinTools } from '../../src/tools/builtin-tools.ts';
 import type { AgentSource } from '../flows/flows.ts';
 import type { AppProviders } from '../providers.ts';
+import { agentWindow, defaultCompactors } from './compaction.ts';
 import type { AppToolServers } from '../tool-servers/tool-servers.ts';
 import type { BaseTool } from '../../src/tools/base-tool.ts';
 import { PolicyTool, PolicyToolset } from '../../src/tools/tool-policy.ts';
@@ -106,6 +108,11 @@ export class AppAgentSpecs {
     return (await this.store.getAgentSpec(agentId.slice(SPEC_PREFIX.length)))?.resumable ?? true;
   }
 
+  /** Whether its turns are added to memory ("Remembers across sessions"). */
+  async remembers(agentId: string): Promise<boolean> {
+    return (await this.store.getAgentSpec(agentId.slice(SPEC_PREFIX.length)))?.memory === true;
+  }
+
   /** Saves a valid spec (a new one without `id`); otherwise the problems, and nothing written. */
   async save(input: AgentSpecInput): Promise<SaveAgentResult> {
     if (input.id !== undefined && !(await this.store.getAgentSpec(input.id)))
@@ -129,6 +136,14 @@ export class AppAgentSpecs {
     if (parents.length > 0) {
       throw new InvalidRequestError(
         `This agent is a sub-agent of ${parents.map(shownName).join(', ')}: remove it there first`,
+      );
+    }
+    const callers = (await this.store.listAgentSpecs()).filter((spec) =>
+      spec.agentToolIds?.includes(id),
+    );
+    if (callers.length > 0) {
+      throw new InvalidRequestError(
+        `${callers.map(shownName).join(', ')} call${callers.length === 1 ? 's' : ''} this agent as a tool: remove it there first`,
       );
     }
     await this.store.deleteAgentSpec(id);
@@ -221,6 +236,9 @@ export class AppAgentSpecs {
         ...(displayName !== undefined && n > 1 ? { displayName: `${displayName} ${n}` } : {}),
         providerId: providerIds.get(spec.providerId)!,
         subAgentIds: spec.subAgentIds.map((childId) => ids.get(childId)!),
+        ...(spec.agentToolIds
+          ? { agentToolIds: spec.agentToolIds.map((calledId) => ids.get(calledId)!) }
+          : {}),
         ...(spec.toolServers
           ? {
               toolServers: spec.toolServers.map((use) => ({
@@ -278,6 +296,11 @@ export class AppAgentSpecs {
         buildSpecAgent(root, {
           lookup,
           model: (spec) => this.providers.model(records.get(spec.providerId)!, spec.model),
+          // On by default where the window is known: compaction.ts.
+          contextCompactors: (spec, model) =>
+            defaultCompactors(spec, model, () =>
+              agentWindow(this.providers, records.get(spec.providerId)!, spec.model),
+            ),
           // Every tool under the user's approval policies: an MCP tool asks unless told not to.
           tools: (names) => builtinTools(names).map((tool) => this.underPolicy(tool)),
           toolsets: (spec) =>

@@ -68,6 +68,11 @@ export class AppAgents {
     return isSpecAgent(agentId) ? this.specs.resumable(agentId) : true;
   }
 
+  /** Whether the agent's turns join memory ("Remembers across sessions", a built agent's). */
+  async remembers(agentId: string): Promise<boolean> {
+    return isSpecAgent(agentId) ? this.specs.remembers(agentId) : false;
+  }
+
   /** InvalidRequestError unless the agent exists. */
   async check(agentId: string): Promise<void> {
     if (!(await this.knows(agentId))) throw new InvalidRequestError(`There is no agent ${agentId}`);

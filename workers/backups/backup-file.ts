@@ -9,7 +9,8 @@ import { InvalidRequestError } from '../../src/core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../src/core/json-limits.ts';
 import { setOwn } from '../../src/core/state.ts';
 import { validateFlow } from '../../src/flows/validate.ts';
-import { PROVIDER_KINDS } from '../../src/models/provider-spec.ts';
+import { PROVIDER_KINDS, type ProviderKind } from '../../src/models/provider-spec.ts';
+import { contextWindowProblem } from '../../src/models/context-windows.ts';
 import type { AgentSpecRecord, FlowRecord, ProviderRecord } from '../../src/store/app-store.ts';
 import type { ToolPolicy } from '../../src/tools/tool-policy.ts';
 import type { SpanRecord } from '../../src/tracing/span.ts';
@@ -128,6 +129,8 @@ export function checkedBackup(json: string): CheckedBackup {
       refuse(`the provider ${String(provider.id)} is of an unknown kind`);
     if (typeof provider.name !== 'string' || typeof provider.baseUrl !== 'string')
       refuse(`the provider ${String(provider.id)} has no name or address`);
+    const window = contextWindowProblem(provider.kind as ProviderKind, provider.contextTokens);
+    if (window) refuse(`the provider ${String(provider.id)}: ${window}`);
     // A key never travels in a backup; one that does is not taken.
     delete provider.apiKey;
   }

@@ -3,6 +3,8 @@
 // - each rewind holds the session's lock, as a run does, and finds its target under it, so what
 //   it found still holds when it writes;
 // - each tells other tabs what changed;
+// - each goes through the runner's `rewindAsync`, which forgets what the rewound events added to
+//   memory (the app's runners have one; test/unit/workers/memory.test.ts);
 // - sessions on ADK servers are refused (their rewinds are AppRemote's).
 
 import type { Event, IndexedDbSessionService, Runner } from '../../src/index.ts';
@@ -60,6 +62,7 @@ export class AppRewinds {
       ),
     );
     this.deps.broadcast({ type: 'session-changed', sessionId });
+    this.deps.broadcast({ type: 'memory-changed' });
     return marker;
   }
 
@@ -83,6 +86,8 @@ export class AppRewinds {
       return runner.rewindAsync({ userId: USER_ID, sessionId, rewindBeforeInvocationId });
     });
     this.deps.broadcast({ type: 'session-changed', sessionId });
+    // Its runner's rewindAsync forgot what the rewound events added to memory.
+    this.deps.broadcast({ type: 'memory-changed' });
     return marker;
   }
 }

@@ -49,6 +49,8 @@ export interface RunDeps {
   remote: AppRemote;
   runnerFor: (sessionId: string) => Promise<Runner>;
   meta: (sessionId: string) => Promise<SessionMeta>;
+  /** After a run that ended (not failed), still under the lock, with the turns it ran. */
+  afterTurn?: (sessionId: string, invocationIds: ReadonlySet<string>) => Promise<void>;
 }
 
 export class AppRuns {
@@ -262,7 +264,9 @@ export class AppRuns {
   /** The text of the message that began a turn ('' when there is none to show). */
   private async turnText(sessionId: string, invocationId: string): Promise<string> {
     // A run whose first event is not there (left by a kill before it was written) has none.
-    const first = await turnFirstEvent(this.deps.sessions, sessionId, invocationId).catch(() => undefined);
+    const first = await turnFirstEvent(this.deps.sessions, sessionId, invocationId).catch(
+      () => undefined,
+    );
     const text = textOf(first?.content).trim();
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   }
@@ -286,6 +290,7 @@ export class AppRuns {
       const controller = new AbortController();
       this.controllers.set(sessionId, controller);
       broadcast({ type: 'busy-changed', sessionId, busy: true });
+      const turns = new Set<string>();
       const runConfig: RunConfig = {
         signal: controller.signal,
         streamingMode: 'sse',
@@ -293,6 +298,7 @@ export class AppRuns {
         saveInputBlobsAsArtifacts: true,
         // The page shows the user's message as saved only from now on (a kill before loses it).
         onMessageStored: (event) => {
+          turns.add(event.invocationId);
           onEvent(event);
           broadcast({ type: 'session-changed', sessionId });
         },
@@ -300,9 +306,11 @@ export class AppRuns {
       try {
         const runner = await this.deps.runnerFor(sessionId);
         for await (const event of await start(runner, runConfig)) {
+          turns.add(event.invocationId);
           onEvent(event);
           if (!event.partial) broadcast({ type: 'session-changed', sessionId });
         }
+        await this.deps.afterTurn?.(sessionId, turns);
       } finally {
         this.controllers.delete(sessionId);
         broadcast({ type: 'busy-changed', sessionId, busy: false });

@@ -14,6 +14,8 @@ export const MAX_CONTEXT_TOKENS = 131_072;
 export const DEFAULT_CONTEXT_CAP = 8192;
 /** The most memory a default context's cache may take. */
 export const DEFAULT_CACHE_CAP_BYTES = 512 * 1024 * 1024;
+/** The longest reply a local model writes, in tokens, unless told otherwise. */
+export const DEFAULT_REPLY_TOKENS = 1024;
 /** The context of a model whose file does not say its own. */
 export const FALLBACK_CONTEXT_TOKENS = 4096;
 
@@ -35,15 +37,15 @@ export function contextToLoad(facts: GgufFacts | undefined, chosen: number | und
   return context;
 }
 
+/** Whether `value` is a whole number from `min` to `max` (a count of tokens the user typed). */
+export function isWholeIn(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
 /** What is wrong with a context size the user typed; none: `undefined`. */
 export function contextTokensProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (
-    typeof value !== 'number' ||
-    !Number.isInteger(value) ||
-    value < MIN_CONTEXT_TOKENS ||
-    value > MAX_CONTEXT_TOKENS
-  )
+  if (!isWholeIn(value, MIN_CONTEXT_TOKENS, MAX_CONTEXT_TOKENS))
     return `The context size must be a whole number of tokens from ${MIN_CONTEXT_TOKENS.toLocaleString('en-US')} to ${MAX_CONTEXT_TOKENS.toLocaleString('en-US')}, or empty for the model's own`;
   return undefined;
 }

@@ -22,6 +22,7 @@ import {
   replyRoom,
   type ContextFit,
 } from './context-fit.ts';
+import { DEFAULT_REPLY_TOKENS } from './local-context.ts';
 import { parseToolCall, schemaGrammar, toolGrammar } from './gguf-grammar.ts';
 
 export { toChatMessages, type LocalChatMessage };
@@ -108,7 +109,7 @@ export class LocalGgufModel extends BaseLlm {
       // Tools it may still call this turn: none once it has made its calls.
       const tools = this.toolCallsLeft(request) > 0 ? (request.tools ?? []) : [];
       const grammar = requestGrammar(request, tools.length > 0);
-      const maxTokens = this.options.maxTokens ?? 1024;
+      const maxTokens = this.options.maxTokens ?? DEFAULT_REPLY_TOKENS;
       let context = engine.contextTokens;
       let fit = this.fit(request, context, maxTokens);
       for (let attempt = 1; ; attempt++) {

@@ -202,6 +202,24 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
           </label>
         ))}
       </fieldset>
+      <fieldset class="choices">
+        <legend>Agents it can call as tools</legend>
+        {choices.length === 0 && <p class="hint">Save other agents to use them here.</p>}
+        {choices.map((spec) => (
+          <label key={spec.id} class="check" title={spec.description}>
+            <input
+              type="checkbox"
+              checked={draft.agentToolIds?.includes(spec.id) ?? false}
+              onChange={(e) =>
+                change({
+                  agentToolIds: toggled(draft.agentToolIds ?? [], spec.id, e.currentTarget.checked),
+                })
+              }
+            />{' '}
+            {shownName(spec)}
+          </label>
+        ))}
+      </fieldset>
       <label class="check">
         <input
           type="checkbox"
@@ -209,6 +227,29 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
           onChange={(e) => change({ resumable: e.currentTarget.checked })}
         />{' '}
         Resumable: offer to resume its runs after a reload, a crash, Stop or a lost connection
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={draft.compactLongChats !== false}
+          // Off is stored; on is the default, so it is left out (the draft stays unchanged).
+          onChange={(e) =>
+            change({ compactLongChats: e.currentTarget.checked ? undefined : false })
+          }
+        />{' '}
+        {/* No "model", "name" or "provider" in it: the other fields are found by those words. */}
+        Compact long chats: near the context window, earlier messages are summarised (a rewind
+        brings them back)
+      </label>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={draft.memory === true}
+          // On is stored; off is the default, so it is left out.
+          onChange={(e) => change({ memory: e.currentTarget.checked ? true : undefined })}
+        />{' '}
+        Remembers across sessions: it can look up what was said in your other sessions, and its own
+        chats are remembered (see Settings → Memory)
       </label>
       <div class="flow-buttons">
         <button type="submit" class="primary" disabled={saving || !builder.dirty}>

@@ -1,5 +1,5 @@
 // The agent builder, the pure parts: the form's draft, what it sends, which saved agents can be
-// its sub-agents (never one that would close a circle), and whether it changed.
+// its sub-agents or tools (never one that would close a circle), and whether it changed.
 
 import { agentIdentifier } from '../../agents/agent-name.ts';
 import type { AgentSpecInfo, AgentSpecInput, ProviderInfo } from '../../../workers/protocol.ts';
@@ -40,10 +40,15 @@ export function draftOf(spec: AgentSpecInfo): AgentDraft {
     instruction,
     tools: [...tools],
     subAgentIds: [...subAgentIds],
+    ...(spec.agentToolIds && spec.agentToolIds.length > 0
+      ? { agentToolIds: [...spec.agentToolIds] }
+      : {}),
     resumable,
     ...(spec.toolServers && spec.toolServers.length > 0
       ? { toolServers: spec.toolServers.map((use) => ({ ...use })) }
       : {}),
+    ...(spec.compactLongChats === false ? { compactLongChats: false } : {}),
+    ...(spec.memory === true ? { memory: true } : {}),
   };
 }
 
@@ -92,8 +97,8 @@ export function toggled(list: readonly string[], item: string, on: boolean): str
 }
 
 /**
- * The saved agents the draft may take as sub-agents: not itself, and not one that has it below
- * (which would close a circle). The worker checks again on save.
+ * The saved agents the draft may take as sub-agents, or call as tools: not itself, and not one
+ * that has it below or calls it (which would close a circle). The worker checks again on save.
  */
 export function subAgentChoices(
   specs: readonly AgentSpecInfo[],
@@ -104,7 +109,7 @@ export function subAgentChoices(
   const below = (spec: AgentSpecInfo, seen = new Set<string>()): boolean => {
     if (seen.has(spec.id)) return false;
     seen.add(spec.id);
-    return spec.subAgentIds.some((id) => {
+    return [...spec.subAgentIds, ...(spec.agentToolIds ?? [])].some((id) => {
       const child = byId.get(id);
       return id === selfId || (child !== undefined && below(child, seen));
     });

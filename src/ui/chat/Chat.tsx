@@ -79,6 +79,12 @@ const Messages = pure(function Messages({
                 {item.text}
               </li>
             );
+          case 'compaction':
+            return (
+              <li key={item.id} class="chat-compaction" title={item.title}>
+                <span>{item.text}</span>
+              </li>
+            );
         }
       })}
     </>

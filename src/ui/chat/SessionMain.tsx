@@ -81,6 +81,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
       <SessionBar
         title={current?.summary.title}
         usageText={sessionUsageText(state.usage)}
+        context={state.context}
         flow={flow}
         checkpointsOpen={props.checkpointsOpen}
         onCheckpoints={props.onCheckpoints}

@@ -6,9 +6,15 @@ import {
   isRejection,
   originalCallOf,
 } from '../../agents/confirmation.ts';
+import { agentToolScope } from '../../agents/agent-tool-branches.ts';
 import { cutAnswerOf } from '../../core/cut-answer.ts';
 import { modelNoticeOf, modelTimingOf, type Event } from '../../core/event.ts';
 import { isStateEdit, stateEditText } from '../../core/state-edit.ts';
+import {
+  COMPACTION_DIVIDER as DIVIDER,
+  compactionNotes,
+  compactionTitle,
+} from '../history/compaction-model.ts';
 import { questionOf } from '../../tools/questions.ts';
 import { previewOf, showable, type Preview } from '../common/preview.ts';
 import { answerUsage } from '../common/usage-format.ts';
@@ -79,7 +85,9 @@ export type ChatItem =
    * Something the user did that is no message (an edit of the state), or a model's notice of how
    * it answered: a small note.
    */
-  | { kind: 'note'; id: string; eventId: string; text: string };
+  | { kind: 'note'; id: string; eventId: string; text: string }
+  /** Where the context was compacted (history/compaction-model.ts): a quiet divider. */
+  | { kind: 'compaction'; id: string; eventId: string; text: string; title: string };
 
 /** The chat of the active events: messages, tool calls (each with its latest result), errors. */
 export function chatItems(active: readonly Event[]): ChatItem[] {
@@ -106,9 +114,19 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
   // before it can no longer be running.
   const lastOf = new Map<string, number>();
   active.forEach((event, i) => lastOf.set(event.invocationId, i));
+  const compactions = new Map(compactionNotes(active).map((note) => [note.eventId, note]));
   const items: ChatItem[] = [];
   for (const [index, event] of active.entries()) {
+    // An agent called as a tool talks on its own branch: the chat shows the caller's side (the
+    // call and its answer), History and the event log the rest.
+    if (agentToolScope(event.branch)) continue;
     const resumedPast = index < lastOf.get(event.invocationId)!;
+    const compaction = compactions.get(event.id);
+    if (compaction) {
+      const title = compactionTitle(compaction);
+      items.push({ kind: 'compaction', id: event.id, eventId: event.id, text: DIVIDER, title });
+      continue;
+    }
     if (isStateEdit(event)) {
       const text = stateEditText(event.actions.stateDelta);
       items.push({ kind: 'note', id: event.id, eventId: event.id, text });

@@ -2,6 +2,11 @@ import type { HistoryOperations, HistoryRow } from './history-model.ts';
 import { pure } from '../common/pure.ts';
 import type { StateChanges } from '../state/state-edit-model.ts';
 import { TurnActions } from '../chat/TurnActions.tsx';
+import { LongText } from '../common/LongText.tsx';
+import { compactionTitle, type CompactionNote } from './compaction-model.ts';
+
+/** The start of a summary shown before Show all. */
+const SUMMARY_CHARS = 1200;
 
 interface Actions {
   onSelect: (invocationId: string | undefined) => void;
@@ -25,6 +30,8 @@ export interface SessionLink {
 
 interface Props extends Actions {
   rows: HistoryRow[];
+  /** The context compactions of the turns shown, by turn (compaction-model.ts). */
+  compactions?: ReadonlyMap<string, readonly CompactionNote[]> | undefined;
   links?: readonly SessionLink[];
   onOpenSession?: (sessionId: string) => void;
   /** Earlier turns of the active path are not shown yet. */
@@ -42,6 +49,7 @@ function HistoryView({
   disabled,
   links,
   onOpenSession,
+  compactions,
   ...actions
 }: Props) {
   return (
@@ -78,6 +86,7 @@ function HistoryView({
               indent={row.indent}
               startsBranch={row.startsBranch}
               selected={row.invocationId === selectedId ? row.operations : undefined}
+              compactions={row.active ? compactions?.get(row.invocationId) : undefined}
               disabled={disabled}
               {...actions}
             />
@@ -100,6 +109,8 @@ interface RowProps extends Actions {
    * props and stay still.
    */
   selected: HistoryOperations | undefined;
+  /** The context compactions made in this turn. */
+  compactions: readonly CompactionNote[] | undefined;
   disabled: boolean;
 }
 
@@ -119,6 +130,17 @@ const TurnRow = pure(function TurnRow(props: RowProps) {
         <span class="turn-text">{text}</span>
         {version && <span class="turn-version"> · {version}</span>}
       </button>
+      {props.compactions?.map((note) => (
+        <details key={note.eventId} class="turn-compaction">
+          <summary>{compactionTitle(note)}</summary>
+          {note.summary ? (
+            <LongText value={note.summary} max={SUMMARY_CHARS} filename="summary" as="p" />
+          ) : (
+            <p class="hint">No summary: the model no longer sees those events.</p>
+          )}
+          <p class="hint">Rewind to before this turn to give the model the full conversation.</p>
+        </details>
+      ))}
       {selected && (
         <TurnActions
           operations={selected}

@@ -1,18 +1,32 @@
 import { clip, TITLE_CHARS } from '../common/preview.ts';
+import type { ContextUse } from '../../models/context-windows.ts';
+import { ContextMeter } from '../chat/ContextMeter.tsx';
 
 interface Props {
   /** The open session's title (none open: the app's name). */
   title: string | undefined;
   /** What the session's model calls cost so far, if any. */
   usageText: string;
+  /** The session's context against its model's window (the meter). */
+  context?: ContextUse | undefined;
   /** A flow session shows its chat or its checkpoints. */
   flow: boolean;
   checkpointsOpen: boolean;
   onCheckpoints: (open: boolean) => void;
 }
 
-/** The open session's heading, what it cost, and (for a flow) the Chat / Checkpoints switch. */
-export function SessionBar({ title, usageText, flow, checkpointsOpen, onCheckpoints }: Props) {
+/**
+ * The open session's heading, what it cost, its context meter, and (for a flow) the Chat /
+ * Checkpoints switch.
+ */
+export function SessionBar({
+  title,
+  usageText,
+  context,
+  flow,
+  checkpointsOpen,
+  onCheckpoints,
+}: Props) {
   return (
     <div class="session-bar">
       <h1 class="session-heading">{title !== undefined ? clip(title, TITLE_CHARS) : 'Trellis'}</h1>
@@ -21,6 +35,7 @@ export function SessionBar({ title, usageText, flow, checkpointsOpen, onCheckpoi
           {usageText}
         </p>
       )}
+      <ContextMeter use={context} />
       {flow && (
         <div class="view-switch" role="group" aria-label="View">
           <button

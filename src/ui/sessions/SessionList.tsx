@@ -16,6 +16,8 @@ interface Props {
   onExport: (id: string) => void;
   onExportEvalSet: (id: string) => void;
   onImport: (file: File) => void;
+  /** Adds the session's conversation to memory (the Memory view), saying so when done. */
+  onAddToMemory: (id: string) => void;
 }
 
 function SessionListView(props: Props) {
@@ -96,6 +98,13 @@ function SessionListView(props: Props) {
                         onClick={() => props.onExportEvalSet(session.id)}
                       >
                         Eval set
+                      </button>
+                      <button
+                        type="button"
+                        title="Remember this conversation: agents that remember can look it up from other sessions"
+                        onClick={() => props.onAddToMemory(session.id)}
+                      >
+                        Add to memory
                       </button>
                       <DeleteButton
                         kind="session"

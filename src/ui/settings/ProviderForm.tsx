@@ -1,5 +1,10 @@
 import type { ProvidersEditor, ProvidersState } from './providers-editor.ts';
-import { KIND_LABELS, connectionText, keyPlaceholder } from './providers-model.ts';
+import {
+  KIND_LABELS,
+  connectionText,
+  keyPlaceholder,
+  windowPlaceholder,
+} from './providers-model.ts';
 import type { ProviderKind } from '../../models/provider-spec.ts';
 import { LocalModelForm } from './LocalModelForm.tsx';
 import { ErrorBanner, FormStatus } from '../common/FormNotices.tsx';
@@ -105,6 +110,20 @@ export function ProviderForm({ editor, state }: Props) {
           ))}
         </datalist>
       </label>
+      <label class="field">
+        Context window (tokens)
+        <input
+          inputMode="numeric"
+          value={draft.contextTokens ?? ''}
+          placeholder={windowPlaceholder(draft)}
+          aria-describedby="provider-window-hint"
+          onInput={(e) => editor.change({ contextTokens: e.currentTarget.value })}
+        />
+      </label>
+      <p class="hint" id="provider-window-hint">
+        How much of a conversation the model reads at once. A chat that nears it is compacted: its
+        earlier messages are summarised for the model (the chat keeps them all).
+      </p>
       <div class="flow-buttons">
         <button type="button" disabled={testing} onClick={() => void editor.testConnection()}>
           {testing ? 'Testing…' : 'Test connection'}

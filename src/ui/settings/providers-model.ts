@@ -1,6 +1,7 @@
 // Settings → Providers, the pure parts: the form's draft (from a preset or a saved provider), what
 // it sends to the worker, and what a connection test says.
 
+import { knownContextWindow, OLLAMA_DEFAULT_WINDOW } from '../../models/context-windows.ts';
 import { PROVIDER_PRESETS, type ProviderKind } from '../../models/provider-spec.ts';
 import type { ConnectionTest, ProviderInfo, ProviderInput } from '../../../workers/protocol.ts';
 
@@ -20,7 +21,7 @@ export interface ProviderDraft {
   hint?: string;
   /** A local model's file. */
   localFile?: { name: string; size: number };
-  /** A local model's context size as typed; '' for the model's own. */
+  /** The context window as typed (a local model's context size); '' for the model's own. */
   contextTokens?: string;
 }
 
@@ -64,7 +65,8 @@ export function draftFromProvider(provider: ProviderInfo): ProviderDraft {
     apiKey: '',
     removeKey: false,
     ...(keyHint ? { keyHint } : {}),
-    ...(localFile ? { localFile, contextTokens: contextTokens ? String(contextTokens) : '' } : {}),
+    ...(localFile ? { localFile } : {}),
+    contextTokens: contextTokens ? String(contextTokens) : '',
   };
 }
 
@@ -111,4 +113,18 @@ export function connectionText(test: ConnectionTest): string {
 export function keyPlaceholder(draft: ProviderDraft): string {
   if (draft.keyHint) return `${draft.keyHint} stored; type a new key to replace it`;
   return draft.kind === 'gemini' ? 'Your Gemini API key' : 'None (local servers need none)';
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/**
+ * What the empty window field stands for: the window the app knows for the default model
+ * (context-windows.ts), or that it knows none, so long chats are not compacted on their own.
+ */
+export function windowPlaceholder(draft: ProviderDraft): string {
+  if (/:11434(\/|$)/.test(draft.baseUrl.trim()))
+    return `Ollama’s default: ${count.format(OLLAMA_DEFAULT_WINDOW)}`;
+  const known = knownContextWindow(draft.defaultModel);
+  if (known) return `Known for ${draft.defaultModel.trim()}: ${count.format(known)}`;
+  return 'Unknown: long chats are not compacted';
 }

@@ -271,6 +271,7 @@ export function App(props: Props) {
         onExport={actions.exportSession}
         onExportEvalSet={actions.exportEvalSet}
         onImport={actions.importFile}
+        onAddToMemory={actions.addToMemory}
       />
 
       <main class="main">
@@ -342,6 +343,7 @@ export function App(props: Props) {
         )}
         <HistoryPanel
           rows={historyRows}
+          compactions={session?.compactions}
           links={historyLinks}
           onOpenSession={openSession}
           earlier={session?.earlierTurns ?? false}

@@ -63,6 +63,7 @@ export function AppHeader({
         onToolServers={() => onOpen('tools')}
         onBackup={() => onOpen('backup')}
         onSecurity={() => onOpen('security')}
+        onMemory={() => onOpen('memory')}
       />
     </header>
   );

@@ -18,12 +18,22 @@ const ToolServersView = lazy(() =>
 );
 const BackupView = lazy(() => import('../settings/BackupView.tsx').then((m) => m.BackupView));
 const KeysView = lazy(() => import('../settings/KeysView.tsx').then((m) => m.KeysView));
+const MemoryView = lazy(() => import('../memory/MemoryView.tsx').then((m) => m.MemoryView));
 // Opened from a turn in History or a message's actions.
 const TraceView = lazy(() => import('../trace/TraceView.tsx').then((m) => m.TraceView));
 
 /** What the main area shows: the session, or one of the views opened from the header. */
 export type MainView =
-  'chat' | 'flows' | 'agents' | 'providers' | 'adk' | 'tools' | 'backup' | 'security' | 'trace';
+  | 'chat'
+  | 'flows'
+  | 'agents'
+  | 'providers'
+  | 'adk'
+  | 'tools'
+  | 'backup'
+  | 'security'
+  | 'memory'
+  | 'trace';
 
 /** A turn whose trace is shown, with its session. */
 export interface TracedTurn {
@@ -80,6 +90,17 @@ export function MainViews({ view, traced, flows, providers, builder, client, ...
       return <KeysView client={client} onClose={close} />;
     case 'backup':
       return <BackupView client={client} onClose={close} />;
+    case 'memory':
+      return (
+        <MemoryView
+          client={client}
+          onOpen={(id) => {
+            on.onOpenSession(id);
+            close();
+          }}
+          onClose={close}
+        />
+      );
     case 'adk':
       return (
         <AdkServersView

@@ -9,6 +9,7 @@ interface Props {
   onToolServers: () => void;
   onBackup: () => void;
   onSecurity: () => void;
+  onMemory: () => void;
 }
 
 /**
@@ -24,6 +25,7 @@ export function SettingsMenu({
   onToolServers,
   onBackup,
   onSecurity,
+  onMemory,
 }: Props) {
   const menu = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
@@ -106,6 +108,15 @@ export function SettingsMenu({
           }}
         >
           Tool servers
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onMemory();
+          }}
+        >
+          Memory
         </button>
         <button
           type="button"

@@ -4,7 +4,8 @@
 //
 //   #/session/<id>                          the session's chat
 //   #/session/<id>/flows                    a view opened from the header (flows, agents,
-//                                           providers, adk-servers, tool-servers, backup, security)
+//                                           providers, adk-servers, tool-servers, backup,
+//                                           security, memory)
 //   #/session/<id>/trace/<invocationId>     the Trace view of one of its turns
 //
 // In the fragment, not the path: a static host serves the app at `/` only (no fallback to
@@ -30,6 +31,7 @@ const SLUGS: Record<Exclude<MainView, 'chat' | 'trace'>, string> = {
   tools: 'tool-servers',
   backup: 'backup',
   security: 'security',
+  memory: 'memory',
 };
 const VIEWS = new Map(Object.entries(SLUGS).map(([view, slug]) => [slug, view as MainView]));
 

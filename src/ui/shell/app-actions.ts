@@ -24,6 +24,7 @@ export function actionsOf(workbench: Workbench) {
     exportEvalSet: (id: string) =>
       void workbench.exportEvalSet(id).then((file) => file && download(file.filename, file.json)),
     importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
+    addToMemory: (id: string) => void workbench.addToMemory(id),
     setAgent: (agentId: string) => void workbench.setAgent(agentId),
     send: (text: string, attachments: OutgoingAttachment[], form?: FormValues) =>
       void workbench.send(text, attachments, form),

@@ -22,6 +22,11 @@ import {
   type TurnVersions,
 } from '../history/history-model.ts';
 import { stateGroups, stateShown, type StateGroup } from '../state/state-model.ts';
+import {
+  compactionNotes,
+  compactionsByTurn,
+  type CompactionNote,
+} from '../history/compaction-model.ts';
 
 export interface SessionView {
   /** The active events the opening holds, oldest first. */
@@ -40,9 +45,14 @@ export interface SessionView {
   state: StateGroup[];
   /** The user's last text message in the conversation (↑ in the composer edits it). */
   lastMessage: { invocationId: string; text: string } | undefined;
+  /** The context compactions in the tail, by the turn they happened in (History's notes). */
+  compactions: ReadonlyMap<string, CompactionNote[]>;
 }
 
-type TailView = Pick<SessionView, 'active' | 'chat' | 'approvals' | 'inputs' | 'lastMessage'>;
+type TailView = Pick<
+  SessionView,
+  'active' | 'chat' | 'approvals' | 'inputs' | 'lastMessage' | 'compactions'
+>;
 
 const views = new WeakMap<SessionOpening, SessionView>();
 const tails = new WeakMap<SessionOpening['activeTail'], TailView>();
@@ -75,6 +85,7 @@ function fromTail(tail: SessionOpening['activeTail']): TailView {
       approvals: pendingApprovals(active),
       inputs: pendingInputRequests(active),
       lastMessage: lastUserMessage(active),
+      compactions: compactionsByTurn(compactionNotes(active)),
     };
   });
 }

@@ -41,6 +41,7 @@ export abstract class WorkbenchOpening extends ViewState<WorkbenchState> {
       this.set({
         current,
         usage: undefined,
+        context: undefined,
         rewind: undefined,
         // What was said of the session left goes with it (an error stays until dismissed).
         notice: undefined,
@@ -176,11 +177,22 @@ export abstract class WorkbenchOpening extends ViewState<WorkbenchState> {
 
   /** Counts the session's usage (what the log holds beyond the count kept is counted now). */
   protected async refreshUsage(sessionId: string): Promise<void> {
+    void this.refreshContext(sessionId);
     try {
       const usage = await this.client.runtime.sessionUsage(sessionId);
       if (this.state.current?.summary.id === sessionId) this.set({ usage });
     } catch {
       // The totals are a courtesy: a session deleted meanwhile, say, has none to show.
+    }
+  }
+
+  /** The context meter's count and window, read again with the usage (after each run). */
+  private async refreshContext(sessionId: string): Promise<void> {
+    try {
+      const context = await this.client.runtime.sessionContext(sessionId);
+      if (this.state.current?.summary.id === sessionId) this.set({ context });
+    } catch {
+      // A courtesy as the totals are: a session deleted meanwhile has no meter to show.
     }
   }
 

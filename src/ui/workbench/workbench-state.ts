@@ -4,6 +4,7 @@ import type { Event } from '../../core/event.ts';
 import type { ModelWait } from '../../core/model-wait.ts';
 import { applyDelta, setOwn } from '../../core/state.ts';
 import type { SessionUsage } from '../../core/usage.ts';
+import type { ContextUse } from '../../models/context-windows.ts';
 import type {
   AgentInfo,
   InterruptedRun,
@@ -44,6 +45,8 @@ export interface WorkbenchState {
   limits: Required<OpeningLimits>;
   /** What the open session's model calls cost (read after it opens, then followed). */
   usage: SessionUsage | undefined;
+  /** The open session's context against its model's window (read after it opens and each run). */
+  context: ContextUse | undefined;
   /** The event log's pages, while it is open. */
   log: LogPages | undefined;
   /** Another session is being opened (or made): the one shown is about to go. */
@@ -93,6 +96,7 @@ export const INITIAL: WorkbenchState = {
   current: undefined,
   limits: OPENING,
   usage: undefined,
+  context: undefined,
   log: undefined,
   running: false,
   opening: false,

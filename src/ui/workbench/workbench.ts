@@ -156,6 +156,18 @@ export class Workbench extends WorkbenchRuns {
     return this.guard(() => this.client.runtime.exportEvalSet(sessionId));
   }
 
+  /** *Add to memory*: the session's conversation, whole, for agents that remember. */
+  async addToMemory(sessionId: string): Promise<void> {
+    await this.guard(async () => {
+      const count = await this.client.runtime.addSessionToMemory(sessionId);
+      const title = this.state.sessions.find((session) => session.id === sessionId)?.title;
+      const what = count === 1 ? '1 memory' : `${count} memories`;
+      this.set({
+        notice: `Added ${title === undefined ? 'the session' : `“${title}”`} to memory (${what}): see Settings → Memory.`,
+      });
+    });
+  }
+
   async importSession(json: string): Promise<void> {
     await this.guard(async () => {
       const imported = await this.client.runtime.importSession(json);

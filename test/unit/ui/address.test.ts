@@ -13,6 +13,7 @@ describe('the address of a session and view', () => {
     [{ sessionId: 'abc', view: 'adk' }, '#/session/abc/adk-servers'],
     [{ sessionId: 'abc', view: 'tools' }, '#/session/abc/tool-servers'],
     [{ sessionId: 'abc', view: 'backup' }, '#/session/abc/backup'],
+    [{ sessionId: 'abc', view: 'memory' }, '#/session/abc/memory'],
     [{ sessionId: 'abc', view: 'trace', invocationId: 'e-1' }, '#/session/abc/trace/e-1'],
     // A session on an ADK server: its id holds colons and the server's address.
     [

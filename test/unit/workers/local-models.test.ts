@@ -180,6 +180,8 @@ describe('local models in the app', () => {
       tools: [],
       subAgentIds: [],
       resumable: true,
+      // Compaction (on by default) would summarise the chat before the model has to drop turns.
+      compactLongChats: false,
     });
     const session = await runtime.createSession(agent!.agentId);
     for (let n = 1; n <= 8; n++)
