@@ -125,6 +125,7 @@ export class AppRuntime {
       sessions: this.sessions,
       artifacts: this.artifacts,
       traces: traceService,
+      memory: memoryService,
       store: this.store,
       broadcast: options.broadcast,
     });

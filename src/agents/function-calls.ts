@@ -122,7 +122,8 @@ async function runCall(
     });
   }
   if (callbacks) return callWithCallbacks(ctx, call, tool, actions, confirmation, callbacks);
-  return callTool(ctx, call, tool, call.args ?? {}, actions, confirmation, undefined);
+  const args = structuredClone(call.args ?? {});
+  return callTool(ctx, call, tool, args, actions, confirmation, undefined);
 }
 
 /** ADK's merge: deltas combined, later calls winning on the same key and on single values. */

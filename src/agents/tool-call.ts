@@ -31,7 +31,8 @@ export function answered(
  * model can act on; a tool that requires confirmation asks a human first (`actions` then carry
  * the request) and runs once they said yes; a tool that throws is answered with its error, which
  * comes back in `error` too. A storage failure, or the run's cancellation, is thrown as it is.
- * The tool runs with `toolContext`, or a new one over `actions`.
+ * The tool runs with `toolContext`, or a new one over `actions`, on `args`, which must be the
+ * call's own copy (the tool may change it; the stored call must not change).
  */
 export async function callTool(
   ctx: InvocationContext,
@@ -59,7 +60,7 @@ export async function callTool(
       if (!confirmation.confirmed) return respond({ error: rejectionMessage(confirmation) });
     }
     const context = toolContext ?? new ToolContext(ctx, call.id!, actions, confirmation);
-    const result = await tool.runAsync(structuredClone(args), context);
+    const result = await tool.runAsync(args, context);
     if (result === NO_ANSWER_YET) return { actions };
     if (tool.isLongRunning && (result === undefined || result === null)) return { actions };
     return respond(toResponse(result));

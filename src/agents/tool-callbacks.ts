@@ -3,8 +3,9 @@
 // they set in state goes into the call's response event.
 //
 // Where ADK (Python and TS alike) draws the lines, and where Trellis does:
-// - before callbacks run first, on the model's arguments (a copy the tool then gets: they may
-//   change it); an answer skips the tool, its arguments' check and its confirmation;
+// - before callbacks run first, on the model's arguments (a copy, the one the tool then gets and
+//   the after callbacks see: they may change it, as in ADK); an answer skips the tool, its
+//   arguments' check and its confirmation;
 // - the error callbacks see a tool that threw (a ToolError, the tool's error as its `cause`),
 //   not a storage failure or Stop; their answer is the call's result, and the after callbacks
 //   see it, as ADK Python's do; with none, the error goes on;

@@ -47,6 +47,8 @@ export interface BackupSession {
   file: string;
   /** Its traces' spans (their session key left out: they go under the session restored); absent in version 1. */
   spans?: SpanRecord[];
+  /** The ids of its events that memory holds (memory is made of them); absent: none. */
+  memory?: string[];
 }
 
 /** A backup as checked: its settings are only those a restore takes, each as it must be. */
@@ -109,6 +111,13 @@ export function checkedBackup(json: string): CheckedBackup {
     if (session.lastUpdateTime !== undefined && !isTime(session.lastUpdateTime))
       refuse(`session #${index + 1} has a last update that is not a time`);
     session.title = String(session.title).slice(0, 200);
+    const memory = session.memory;
+    if (
+      memory !== undefined &&
+      (!Array.isArray(memory) ||
+        memory.some((id: unknown) => typeof id !== 'string' || !id || id.length > 200))
+    )
+      refuse(`the memory of session #${index + 1} is not a list of its events' ids`);
     if (session.spans === undefined) return;
     if (!Array.isArray(session.spans)) refuse(`the spans of session #${index + 1} are not a list`);
     (session.spans as unknown[]).forEach((span, at) => {

@@ -8,12 +8,15 @@
 // - sessions travel as their own session files (the Export format, artifacts' bytes included),
 //   so restoring one goes through the same checks as importing it, with their dates (created,
 //   last updated: the session list's) and their traces' spans;
+// - what memory holds of a session travels as the ids of its events (memory is made of them),
+//   and is made again from the restored events;
 // - a file of an older version still restores (version 1 had no spans and no last update: a
 //   session is dated by its last event).
 
 import { InvalidRequestError } from '../../src/core/errors.ts';
 import { parseSessionFile, type ParsedSessionFile } from '../../src/core/session-file.ts';
 import type { IndexedDbAppStore, ProviderRecord } from '../../src/store/app-store.ts';
+import type { BaseMemoryService } from '../../src/store/memory-service.ts';
 import type { IndexedDbArtifactService } from '../../src/store/indexeddb-artifact-service.ts';
 import type { IndexedDbSessionService } from '../../src/store/indexeddb-session-service.ts';
 import type { IndexedDbTraceService } from '../../src/store/indexeddb-trace-service.ts';
@@ -52,6 +55,7 @@ export interface BackupDeps {
   sessions: IndexedDbSessionService;
   artifacts: IndexedDbArtifactService;
   traces: IndexedDbTraceService;
+  memory: BaseMemoryService;
   store: IndexedDbAppStore;
   broadcast: (message: RuntimeBroadcast) => void;
 }
@@ -73,6 +77,7 @@ export class AppBackup {
       const spans = (await traces.listSpans(key)).map(
         ({ appName: _app, userId: _user, sessionId: _session, ...span }) => span as SpanRecord,
       );
+      const memory = await this.deps.memory.listMemoryEventIds(key);
       sessions.push({
         id: meta.sessionId,
         title: meta.title,
@@ -81,6 +86,7 @@ export class AppBackup {
         ...(updated.has(meta.sessionId) ? { lastUpdateTime: updated.get(meta.sessionId)! } : {}),
         file: json,
         spans,
+        ...(memory.length > 0 ? { memory } : {}),
       });
     }
     const settings: Record<string, unknown> = {};
@@ -201,6 +207,7 @@ export class AppBackup {
       'flows-changed',
       'providers-changed',
       'agents-changed',
+      'memory-changed',
     ] as const)
       this.deps.broadcast({ type });
     return report;
@@ -244,9 +251,15 @@ export class AppBackup {
           agentId: session.agentId,
           createdAt: session.createdAt,
         });
+        if (session.memory?.length) {
+          const remembered = new Set(session.memory);
+          const kept = events.filter((event) => remembered.has(event.id));
+          await this.deps.memory.addEventsToMemory({ ...key, events: kept });
+        }
       } catch (error) {
         // Half a session is not restored: take it back, so that the next restore of the same
         // file finds it missing and restores it whole.
+        await this.deps.memory.removeSessionFromMemory(key);
         await forget(this.sessionDeps(), session.id);
         throw error;
       }

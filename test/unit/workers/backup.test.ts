@@ -173,6 +173,27 @@ describe('backup and restore', () => {
     expect((await target.openSessionSummary(session.id)).state).toMatchObject({ size: 'large' });
   });
 
+  it('keeps what memory holds of each session, made again from the restored events', async () => {
+    const { runtime, session } = await workspace();
+    const count = await runtime.memory.addSession(session.id);
+    expect(count).toBeGreaterThan(0);
+    const remembered = (await runtime.memory.list()).sessions;
+    const { json } = await runtime.backups.backup();
+    expect(JSON.parse(json).sessions[0].memory).toHaveLength(count);
+
+    const fresh = open();
+    await fresh.backups.restore(json);
+    const restored = (await fresh.memory.list()).sessions;
+    const texts = (list: typeof remembered) =>
+      list.map((s) => [s.sessionId, s.memories.map((m) => [m.eventId, m.text])]);
+    expect(texts(restored)).toEqual(texts(remembered));
+    // A session whose memory was all deleted comes back with none.
+    await runtime.memory.removeSession(session.id);
+    const other = open();
+    await other.backups.restore((await runtime.backups.backup()).json);
+    expect((await other.memory.list()).sessions).toEqual([]);
+  });
+
   it('refuses a bad file whole, saying why, and changes nothing', async () => {
     const { runtime } = await workspace();
     const { json } = await runtime.backups.backup();
@@ -207,6 +228,14 @@ describe('backup and restore', () => {
       [
         JSON.stringify({ ...file, sessions: [{ ...file.sessions[0], lastUpdateTime: 'today' }] }),
         /last update that is not a time/,
+      ],
+      [
+        JSON.stringify({ ...file, sessions: [{ ...file.sessions[0], memory: [{ id: 1 }] }] }),
+        /the memory of session #1 is not a list of its events' ids/,
+      ],
+      [
+        JSON.stringify({ ...file, sessions: [{ ...file.sessions[0], memory: 'all' }] }),
+        /the memory of session #1 is not a list/,
       ],
     ];
     for (const [text, message] of cases)
