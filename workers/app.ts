@@ -25,6 +25,7 @@ import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
 import type { LogPage } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './agents/agent-specs.ts';
 import { AppAgents } from './agents/agents.ts';
+import { flowCompactors } from './agents/compaction.ts';
 import { AppFlows } from './flows/flows.ts';
 import { AppToolServers } from './tool-servers/tool-servers.ts';
 import { AppOpenings } from './sessions/openings.ts';
@@ -142,7 +143,11 @@ export class AppRuntime {
     this.flows = new AppFlows(
       this.store,
       options,
-      { resolve: (names) => this.providers.flowModels(names) },
+      {
+        resolve: (names) => this.providers.flowModels(names),
+        // A flow's long chat compacts as a builder agent's does.
+        compactors: flowCompactors(this.providers),
+      },
       {
         resolve: (refs) => this.toolServers.flowTools(refs),
         policyOf: (name) => this.toolServers.policyOf(name),

@@ -224,6 +224,16 @@ export class AppProviders {
     return createProviderModel(record, modelName, this.options.modelHttp ?? {});
   }
 
+  /** A model flowModels built: its provider and model name (its context window needs them). */
+  flowModelSource(model: BaseLlm): { provider: OpenedProvider; model: string } | undefined {
+    return this.flowModelSources.get(model);
+  }
+
+  private readonly flowModelSources = new WeakMap<
+    BaseLlm,
+    { provider: OpenedProvider; model: string }
+  >();
+
   /**
    * The models a flow names, `Provider name/model` (the longest provider name that prefixes it),
    * built on the stored providers; with every provider's default model as the names a flow may
@@ -238,7 +248,9 @@ export class AppProviders {
       const record = byLength.find((candidate) => name.startsWith(`${candidate.name}/`));
       const model = record && name.slice(record.name.length + 1);
       if (!record || !model) continue;
-      models[name] = this.model(await this.opened(record), model);
+      const opened = await this.opened(record);
+      models[name] = this.model(opened, model);
+      this.flowModelSources.set(models[name], { provider: opened, model });
       used.push(`${record.id}@${record.updatedAt}`);
     }
     const defaults = records.map((record) => `${record.name}/${record.defaultModel}`);

@@ -2,7 +2,7 @@
 // flow demo model and the demo tools (real models come with provider settings).
 
 import type { BaseAgent } from '../agents/base-agent.ts';
-import { compileFlow } from '../flows/compile-flow.ts';
+import { compileFlow, type CompileFlowOptions } from '../flows/compile-flow.ts';
 import type { Flow } from '../flows/flow.ts';
 import type { BaseLlm } from '../models/llm.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
@@ -156,6 +156,8 @@ export interface FlowAgentTools {
   policyOf?: PolicyLookup;
   /** The other flows its Execute Flow nodes run, by name. */
   flows?: Readonly<Record<string, unknown>>;
+  /** Its model nodes' context compactors, by model (see CompileFlowOptions). */
+  contextCompactors?: CompileFlowOptions['contextCompactors'];
 }
 
 /**
@@ -179,5 +181,6 @@ export function createFlowAgent(
     tools,
     ...(extra.policyOf ? { policyOf: extra.policyOf } : {}),
     ...(extra.flows ? { flows: extra.flows } : {}),
+    ...(extra.contextCompactors ? { contextCompactors: extra.contextCompactors } : {}),
   });
 }

@@ -26,6 +26,7 @@ import { outputInstruction, outputSchema, parseStructuredOutput } from './struct
 import { SubflowAgent, prefixedFlow } from './subflow.ts';
 import { evaluateTemplate, renderTemplate } from './templates.ts';
 import { setOwn } from '../core/state.ts';
+import type { BaseContextCompactor } from '../context/base-context-compactor.ts';
 import { assertValidFlow } from './validate.ts';
 import { iterationEnds } from './validate-v2.ts';
 
@@ -45,6 +46,11 @@ export interface CompileFlowOptions {
   policyOf?: PolicyLookup;
   /** The other flows an Execute Flow node may run, by name (compiled with these same options). */
   flows?: Readonly<Record<string, unknown>>;
+  /**
+   * The context compactors (src/context) of a model node (agent, llm, condition agent) on
+   * `model`: none when absent. They compact the flow's conversation before the node's call.
+   */
+  contextCompactors?: (model: BaseLlm) => readonly BaseContextCompactor[];
 }
 
 /**
@@ -105,6 +111,7 @@ function compileWithin(
     models,
     defaultModel,
     policyOf: options.policyOf,
+    compactors: options.contextCompactors,
     subflow: (node) => {
       const chain = [...(running.length === 0 ? [flow.name] : running), node.flow];
       if (chain.slice(0, -1).includes(node.flow))
@@ -148,6 +155,7 @@ interface NodeBuild {
   models: Readonly<Record<string, BaseLlm>>;
   defaultModel: BaseLlm;
   policyOf: PolicyLookup | undefined;
+  compactors: ((model: BaseLlm) => readonly BaseContextCompactor[]) | undefined;
 }
 
 function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
@@ -238,9 +246,12 @@ function modelNode(
   build: NodeBuild,
   instruction: string,
 ) {
+  const model = (node.model && build.models[node.model]) || build.defaultModel;
+  const compactors = build.compactors?.(model) ?? [];
   return {
     name: node.id,
-    model: (node.model && build.models[node.model]) || build.defaultModel,
+    model,
+    ...(compactors.length > 0 ? { contextCompactors: compactors } : {}),
     instruction: (ctx: InvocationContext) => renderTemplate(instruction, scopeOf(ctx, build, node)),
     history: historySelector(node.history ?? 'all', build.name, node.historyWindow),
     // A node hands on to the flow's next node, never to another agent.

@@ -17,6 +17,7 @@ import { isOnBranch } from '../agents/contents.ts';
 import { runFunctionCalls } from '../agents/function-calls.ts';
 import { LlmAgent, type LlmAgentOptions } from '../agents/llm-agent.ts';
 import { buildLlmRequest, callModel } from '../agents/llm-call.ts';
+import { compactContext } from '../context/compact-context.ts';
 import { pendingCalls } from '../agents/pending-calls.ts';
 import type { JsonSchema } from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
@@ -53,6 +54,8 @@ export class ModelNodeAgent extends LlmAgent {
       event.author === this.name && event.content !== undefined && !event.interrupted;
     if (ctx.resumeEvents().some(replied)) return;
     const tools = await this.toolsByName();
+    // As an LlmAgent's step: its compactors first (a flow's long chat, src/context).
+    if (this.contextCompactors.length > 0) yield* compactContext(this.contextCompactors, ctx);
     const request = await buildLlmRequest(this, ctx, tools);
     if (this.responseSchema && !offersTools(request)) request.responseSchema = this.responseSchema;
     if (this.replyInstruction) {

@@ -2,7 +2,8 @@
 // the app knows (models/context-windows.ts) gets ADK's TokenBasedContextCompactor, which, before a
 // model call, summarises the earlier events of a chat whose context passed 75% of what a prompt
 // may hold (compactionThreshold), with the agent's own model as the summariser. The agent's
-// "Compact long chats" switch (`compactLongChats: false`) turns it off.
+// "Compact long chats" switch (`compactLongChats: false`) turns it off. A flow's model nodes
+// get the same on their models (`flowCompactors`); a flow has no switch.
 //
 // What must stay true:
 // - an unknown window compacts nothing (a made-up one could summarise what the model could read);
@@ -86,6 +87,22 @@ export function defaultCompactors(
 ): BaseContextCompactor[] {
   if (spec.compactLongChats === false) return [];
   return [new WindowCompactor(window, model)];
+}
+
+/**
+ * The compactors of a flow's model node on `model` (one of AppProviders.flowModels'): the
+ * default one, on that model's window; none for a model the providers did not build (the demo).
+ */
+export function flowCompactors(
+  providers: Pick<AppProviders, 'localStatus' | 'flowModelSource'>,
+): (model: BaseLlm) => BaseContextCompactor[] {
+  return (model) => {
+    const source = providers.flowModelSource(model);
+    if (!source) return [];
+    return defaultCompactors({}, model, () =>
+      agentWindow(providers, source.provider, source.model),
+    );
+  };
 }
 
 /**

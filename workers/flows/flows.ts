@@ -21,6 +21,7 @@ import {
   SessionNotFoundError,
   isTrellisError,
   type BaseAgent,
+  type BaseContextCompactor,
   type BaseLlm,
   type Event,
   type Runner,
@@ -70,6 +71,8 @@ export interface AppFlowsOptions {
  */
 export interface FlowModels {
   resolve(names: readonly string[]): Promise<FlowModelSet>;
+  /** A resolved model's context compactors (the app's default: workers/agents/compaction.ts). */
+  compactors?(model: BaseLlm): BaseContextCompactor[];
 }
 
 export interface FlowModelSet {
@@ -266,6 +269,7 @@ export class AppFlows {
           tools: toolSet.tools,
           policyOf,
           flows: flowsOf(subflows),
+          contextCompactors: (model) => this.flowModels.compactors?.(model) ?? [],
         }),
     };
   }

@@ -18,7 +18,8 @@ import {
   type IndexedDbSessionService,
 } from '../../src/index.ts';
 import { compactionThreshold, type ContextUse } from '../../src/models/context-windows.ts';
-import { agentContextOf, type AgentContext } from '../agents/compaction.ts';
+import { agentContextOf, agentWindow, type AgentContext } from '../agents/compaction.ts';
+import { FLOW_PREFIX } from '../flows/flows.ts';
 import { isSpecAgent, SPEC_PREFIX } from '../agents/agent-specs.ts';
 import type { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import type { AppProviders } from '../providers.ts';
@@ -28,7 +29,9 @@ type MeterAgent = Pick<AgentContext, 'window' | 'compacts'> & { agentName?: stri
 
 /**
  * What the meter knows of the session's agent `agentId`: an agent of the builder's name, window
- * and compaction; any other (a flow, a demo, a deleted agent) nothing: the count alone.
+ * and compaction; a user's flow, the window of its start node's model (a provider's: its nodes
+ * compact on it, workers/agents/compaction.ts `flowCompactors`); any other (a demo, an example
+ * flow on the demo model, a deleted agent) nothing: the count alone.
  */
 export async function agentContextFor(
   store: IndexedDbAppStore,
@@ -37,8 +40,26 @@ export async function agentContextFor(
 ): Promise<MeterAgent> {
   const known = isSpecAgent(agentId)
     ? await agentContextOf(store, providers, agentId.slice(SPEC_PREFIX.length))
-    : undefined;
+    : agentId.startsWith(FLOW_PREFIX)
+      ? await flowContextOf(store, providers, agentId.slice(FLOW_PREFIX.length))
+      : undefined;
   return known ?? { window: undefined, compacts: false };
+}
+
+async function flowContextOf(
+  store: IndexedDbAppStore,
+  providers: AppProviders,
+  flowId: string,
+): Promise<MeterAgent | undefined> {
+  const start = (await store.getFlow(flowId))?.flow.nodes.find((node) => node.type === 'start');
+  const name = start?.type === 'start' ? start.model : undefined;
+  if (!name) return undefined;
+  // A provider whose key is locked away builds no model now: the count alone, then.
+  const built = await providers.flowModels([name]).catch(() => undefined);
+  const model = built?.models[name];
+  const source = model && providers.flowModelSource(model);
+  const window = source && agentWindow(providers, source.provider, source.model);
+  return window ? { window, compacts: true } : undefined;
 }
 
 /** The end of the active conversation read first. */

@@ -240,6 +240,40 @@ describe('compaction of the agent builder’s agents', () => {
   });
 });
 
+describe('compaction of a flow’s chat', () => {
+  it('is on for its model nodes on a provider’s model whose window is known', async () => {
+    const runtime = open();
+    await runtime.providers.save(provider({ contextTokens: 512 }));
+    const flow = {
+      name: 'chatty',
+      nodes: [
+        { id: 'start', type: 'start', model: 'Fixture/fixture-count' },
+        { id: 'talk', type: 'agent', instruction: 'Answer briefly.' },
+        { id: 'end', type: 'end' },
+      ],
+      edges: [
+        { from: 'start', to: 'talk' },
+        { from: 'talk', to: 'end' },
+      ],
+    };
+    const { saved } = await runtime.flows.save(JSON.stringify(flow));
+    const { id: sessionId } = await runtime.createSession(saved!.id);
+    const since = server.requests.length;
+    await chat(runtime, sessionId, 1, 6);
+    const { events } = await runtime.openSession(sessionId);
+    expect(compactions(events).length).toBeGreaterThan(0);
+    const after = chatRequests(since).at(-1)!;
+    expect(requestText(after)).toContain('[Previous Context Summary]');
+    // The flow answered every message.
+    expect(events.filter((e) => e.author === 'talk' && e.content).length).toBeGreaterThanOrEqual(6);
+    // The meter judges it against its start model's window.
+    expect(await runtime.sessionContext(sessionId)).toMatchObject({
+      window: { tokens: 512 },
+      compactAt: expect.any(Number),
+    });
+  });
+});
+
 describe('the switch in agent files', () => {
   it('goes out with an agent that has it off and comes back in; an on agent’s file says nothing', async () => {
     const runtime = open();
