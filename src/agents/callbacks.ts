@@ -128,16 +128,34 @@ export function callbackLists<B extends Callback, A extends Callback, E extends 
   return lists.before.length + lists.after.length + lists.onError.length > 0 ? lists : undefined;
 }
 
-/** Runs `callbacks` in order with `params` until one returns a value, and returns that value. */
-export async function firstAnswer<P, T>(
+/**
+ * Runs `callbacks` in order with `params` until one returns a value, and returns that value. A
+ * callback that answers at once (most answer nothing) is not made to wait a promise's turn: the
+ * answer is a promise only once a callback returned one.
+ */
+export function firstAnswer<P, T>(
   callbacks: readonly ((params: P) => Answer<T>)[],
   params: P,
-): Promise<T | undefined> {
-  for (const callback of callbacks) {
-    let answer = callback(params);
-    // Most answer at once (nothing): no promise's turn to wait for them.
-    if (answer instanceof Promise) answer = await answer;
+): T | undefined | Promise<T | undefined> {
+  for (let i = 0; i < callbacks.length; i++) {
+    const answer = callbacks[i]!(params);
+    if (answer instanceof Promise) return answerFrom(callbacks, params, i, answer);
     if (answer !== undefined && answer !== null) return answer as T;
   }
   return undefined;
+}
+
+/** The rest of `firstAnswer`, from callback `at`, whose answer is `pending`. */
+async function answerFrom<P, T>(
+  callbacks: readonly ((params: P) => Answer<T>)[],
+  params: P,
+  at: number,
+  pending: Promise<T | undefined | null | void>,
+): Promise<T | undefined> {
+  let answer = await pending;
+  for (let i = at + 1; answer === undefined || answer === null; i++) {
+    if (i >= callbacks.length) return undefined;
+    answer = await callbacks[i]!(params);
+  }
+  return answer as T;
 }

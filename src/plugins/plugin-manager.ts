@@ -75,24 +75,40 @@ export class PluginManager implements InvocationPlugins {
     return plugins;
   }
 
-  /** Runs callback `name` of each plugin that has it until one returns a value. */
-  private async first<T>(
+  /**
+   * Runs callback `name` of each plugin that has it until one returns a value (a promise only
+   * once a plugin's callback returned one: see `firstAnswer`).
+   */
+  private first<T>(
     name: PluginCallbackName,
     call: (plugin: BasePlugin) => unknown,
-  ): Promise<T | undefined> {
-    for (const plugin of this.using(name)) {
-      let answer = guarded(plugin, name, call);
-      if (answer instanceof Promise) answer = await answer;
+  ): T | undefined | Promise<T | undefined> {
+    const plugins = this.using(name);
+    for (let i = 0; i < plugins.length; i++) {
+      const answer = guarded(plugins[i]!, name, call);
+      if (answer instanceof Promise) return this.firstFrom<T>(plugins, i, answer, name, call);
       if (answer !== undefined) return answer as T;
     }
     return undefined;
   }
 
-  runOnUserMessageCallback(params: {
-    invocationContext: InvocationContext;
-    userMessage: Content;
-  }): Promise<Content | undefined> {
-    return this.first('onUserMessageCallback', (p) => p.onUserMessageCallback(params));
+  private async firstFrom<T>(
+    plugins: readonly BasePlugin[],
+    at: number,
+    pending: Promise<unknown>,
+    name: PluginCallbackName,
+    call: (plugin: BasePlugin) => unknown,
+  ): Promise<T | undefined> {
+    let answer = await pending;
+    for (let i = at + 1; answer === undefined; i++) {
+      if (i >= plugins.length) return undefined;
+      answer = await guarded(plugins[i]!, name, call);
+    }
+    return answer as T;
+  }
+
+  runOnUserMessageCallback(params: { invocationContext: InvocationContext; userMessage: Content }) {
+    return this.first<Content>('onUserMessageCallback', (p) => p.onUserMessageCallback(params));
   }
 
   runBeforeRunCallback(params: { invocationContext: InvocationContext }) {

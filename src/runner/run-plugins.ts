@@ -37,13 +37,14 @@ export async function beforeRun(
   return early && createEvent({ invocationId: ctx.invocationId, author: 'model', content: early });
 }
 
-/** An event of the run as `onEventCallback` leaves it. */
-export async function pluginEvent(
+/** An event of the run as `onEventCallback` leaves it (at once when the plugins answer so). */
+export function pluginEvent(
   plugins: PluginManager,
   ctx: InvocationContext,
   event: Event,
-): Promise<Event> {
-  const replaced = await plugins.runOnEventCallback({ invocationContext: ctx, event });
+): Event | Promise<Event> {
+  const replaced = plugins.runOnEventCallback({ invocationContext: ctx, event });
+  if (replaced instanceof Promise) return replaced.then((r) => (r ? sameSlot(event, r) : event));
   return replaced ? sameSlot(event, replaced) : event;
 }
 

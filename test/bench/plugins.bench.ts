@@ -17,7 +17,7 @@ import type { Contender } from './turns/turn-shape.ts';
 
 const GROUP = 'plugins';
 const LENGTHS = [100, 1_000];
-const ROUNDS = 7;
+const ROUNDS = 11;
 const TURNS_PER_RUN = 1_000;
 const MAX_RATIO = 1.05;
 
