@@ -3,7 +3,13 @@
 import { InvalidRequestError, messageOf } from '../core/errors.ts';
 import type { Event } from '../core/event.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
-import { withAgentCallbacks, type AgentCallbacks } from './agent-callbacks.ts';
+import {
+  afterAgentEvent,
+  beforeAgentEvent,
+  endsRun,
+  isEndOfAgent,
+  type AgentCallbacks,
+} from './agent-callbacks.ts';
 import { pluginsOf } from '../plugins/plugin-manager.ts';
 import { agentResumeState, agentStateEvent, pausesAgent } from './agent-state.ts';
 import {
@@ -117,14 +123,29 @@ export abstract class BaseAgent {
     const callbacks = plugins ? plugins.agentCallbacks(this.agentCallbacks) : this.agentCallbacks;
     let failure: string | undefined;
     try {
-      const events = callbacks
-        ? withAgentCallbacks(ctx, callbacks, resumed?.started ?? false, () =>
-            this.runAsyncImpl(ctx),
-          )
-        : this.runAsyncImpl(ctx);
-      for await (const event of events) {
+      if (callbacks) {
+        let before = beforeAgentEvent(ctx, callbacks, resumed?.started ?? false);
+        if (before instanceof Promise) before = await before;
+        if (before) {
+          const answer = endsRun(ctx, before);
+          yield answer ?? before;
+          if (answer) return;
+        }
+      }
+      const after = callbacks && callbacks.after.length > 0 ? callbacks : undefined;
+      // With after callbacks, the run's `endOfAgent` checkpoint waits until they have answered.
+      let checkpoint: Event | undefined;
+      for await (const event of this.runAsyncImpl(ctx)) {
+        if (checkpoint) yield checkpoint;
+        checkpoint = after && isEndOfAgent(ctx, event) ? event : undefined;
+        if (checkpoint) continue;
         yield event;
         if (event.author === this.name && pausesAgent(event)) ctx.markPaused();
+      }
+      if (after) {
+        let last = afterAgentEvent(ctx, after, checkpoint);
+        if (last instanceof Promise) last = await last;
+        if (last) yield last;
       }
     } catch (thrown) {
       const error = thrown instanceof Error ? thrown : new Error(messageOf(thrown));

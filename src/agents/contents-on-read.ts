@@ -22,8 +22,10 @@ export interface ContentsOnRead {
 }
 
 export function contentsOnRead(contents: Content[]): ContentsOnRead {
-  const copies = new Map<Content, Content>();
+  // Made on the first read: most callbacks read nothing (a plugin's that only logs, say).
+  let copies: Map<Content, Content> | undefined;
   const copyOf = (content: Content): Content => {
+    copies ??= new Map();
     let copy = copies.get(content);
     if (!copy) {
       copy = structuredClone(content);
@@ -46,10 +48,11 @@ export function contentsOnRead(contents: Content[]): ContentsOnRead {
     settle(current) {
       // Replaced by the callback: its array is the request's.
       if (current !== view) return current;
-      if (copies.size === 0) return contents;
+      const copied = copies;
+      if (!copied) return contents;
       return Array.from({ length: contents.length }, (_, i) => {
         const content = contents[i]!;
-        return copies.get(content) ?? content;
+        return copied.get(content) ?? content;
       });
     },
   };

@@ -137,7 +137,8 @@ export async function* callModel(
   const plugins = pluginsOf(ctx);
   const callbacks = plugins ? plugins.modelCallbacks(agent.modelCallbacks) : agent.modelCallbacks;
   const hooks = callbacks && new ModelCallHooks(callbacks, ctx, streamed.actions);
-  const answer = hooks && (await hooks.before(request));
+  let answer = hooks?.before(request);
+  if (answer instanceof Promise) answer = await answer;
   if (answer) return modelEvent(agent, streamed, answer, tools, undefined);
   // The call's span, closed however the call ends (one generator: this runs for every call).
   const tracer = ctx.tracer;
@@ -176,7 +177,8 @@ export async function* callModel(
           continue;
         }
         if (item.response.partial) {
-          const response = hooks ? await hooks.after(item.response) : item.response;
+          let response = hooks ? hooks.after(item.response) : item.response;
+          if (response instanceof Promise) response = await response;
           if ((response.content?.parts.length ?? 0) > 0) firstTokenAt ??= performance.now();
           partialText += textOf(response.content);
           yield { ...streamed, content: response.content, partial: true, timestamp: Date.now() };
@@ -218,7 +220,10 @@ export async function* callModel(
       ? { content: { role: 'model', parts: [{ text: partialText }] } }
       : undefined;
     if (!final) return undefined;
-    if (hooks) final = await hooks.after(final);
+    if (hooks) {
+      const after = hooks.after(final);
+      final = after instanceof Promise ? await after : after;
+    }
     event = modelEvent(
       agent,
       streamed,

@@ -9,6 +9,8 @@ import { CallbackContext } from './callback-context.ts';
 import { firstAnswer, type ModelCallbacks } from './callbacks.ts';
 import { contentsOnRead } from './contents-on-read.ts';
 
+type Maybe<T> = T | undefined | Promise<T | undefined>;
+
 export class ModelCallHooks {
   private readonly context: CallbackContext;
 
@@ -21,26 +23,38 @@ export class ModelCallHooks {
     this.context = new CallbackContext(ctx, actions);
   }
 
-  /** What a before-model callback answered instead of the model, if any (`request` may change). */
-  async before(request: LlmRequest): Promise<LlmResponse | undefined> {
+  /**
+   * What a before-model callback answered instead of the model, if any (`request` may change);
+   * at once when the callbacks answered at once, as most do (see agent-callbacks.ts on why).
+   */
+  before(request: LlmRequest): Maybe<LlmResponse> {
     if (this.callbacks.before.length === 0) return undefined;
     // They may change the request, its contents too: each content they read is a copy of their
     // own (contents-on-read.ts), and the model gets the contents as they left them.
     const contents = contentsOnRead(request.contents);
     request.contents = contents.view;
-    try {
-      return await firstAnswer(this.callbacks.before, { context: this.context, request });
-    } finally {
+    const settle = () => {
       request.contents = contents.settle(request.contents);
+    };
+    let answer: Maybe<LlmResponse>;
+    try {
+      answer = firstAnswer(this.callbacks.before, { context: this.context, request });
+    } catch (error) {
+      settle();
+      throw error;
     }
+    if (answer instanceof Promise) return answer.finally(settle);
+    settle();
+    return answer;
   }
 
-  /** The response as the after-model callbacks leave it. */
-  async after(response: LlmResponse): Promise<LlmResponse> {
+  /** The response as the after-model callbacks leave it (at once when they answered at once). */
+  after(response: LlmResponse): LlmResponse | Promise<LlmResponse> {
     if (this.callbacks.after.length === 0) return response;
-    return (
-      (await firstAnswer(this.callbacks.after, { context: this.context, response })) ?? response
-    );
+    const answer = firstAnswer(this.callbacks.after, { context: this.context, response });
+    return answer instanceof Promise
+      ? answer.then((replaced) => replaced ?? response)
+      : (answer ?? response);
   }
 
   /** What an error callback answers in place of the failed call, if any. */

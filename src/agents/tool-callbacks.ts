@@ -32,7 +32,9 @@ export async function callWithCallbacks(
 ): Promise<CallOutcome> {
   const context = new ToolContext(ctx, call.id!, actions, confirmation);
   const args = structuredClone(call.args ?? {});
-  const given = await firstAnswer(callbacks.before, { tool, args, context });
+  // Awaited only when a callback answered with a promise (most answer nothing, at once).
+  let given = firstAnswer(callbacks.before, { tool, args, context });
+  if (given instanceof Promise) given = await given;
   let outcome = given
     ? answered(call, actions, toResponse(given))
     : await callTool(ctx, call, tool, args, actions, confirmation, context);
@@ -49,6 +51,7 @@ export async function callWithCallbacks(
   const response = outcome.part?.functionResponse?.response;
   const waits = actions.requestedToolConfirmations?.[call.id!] !== undefined;
   if (!response || waits || callbacks.after.length === 0) return outcome;
-  const replaced = await firstAnswer(callbacks.after, { tool, args, context, response });
+  let replaced = firstAnswer(callbacks.after, { tool, args, context, response });
+  if (replaced instanceof Promise) replaced = await replaced;
   return replaced ? answered(call, actions, toResponse(replaced)) : outcome;
 }

@@ -130,26 +130,47 @@ export interface StateView {
 }
 
 export function stateView(base: () => State, delta: Record<string, unknown>): StateView {
-  const view: StateView = {
-    get: <T>(key: string, defaultValue?: T) => {
-      const value = hasOwnKey(delta, key) ? delta[key] : ownValue(base(), key);
-      return (value === null || value === undefined ? defaultValue : value) as T | undefined;
-    },
-    set: (key, value) => {
-      setOwn(delta, key, value === undefined ? null : value);
-    },
-    has: (key) => (hasOwnKey(delta, key) ? delta[key] !== null : hasOwnKey(base(), key)),
-    update: (changes) => {
-      for (const [key, value] of Object.entries(changes)) view.set(key, value);
-    },
-    toRecord: () => {
-      const merged: Record<string, unknown> = { ...base() };
-      for (const [key, value] of Object.entries(delta)) {
-        if (value === null) delete merged[key];
-        else setOwn(merged, key, value);
-      }
-      return merged;
-    },
-  };
-  return view;
+  return new DeltaStateView(base, delta);
+}
+
+/**
+ * One object per view, its methods shared (a view is made for every callback's and tool's
+ * context, several a turn: closures per view were garbage the collector paid for).
+ */
+class DeltaStateView implements StateView {
+  readonly #base: () => State;
+  readonly #delta: Record<string, unknown>;
+
+  constructor(base: () => State, delta: Record<string, unknown>) {
+    this.#base = base;
+    this.#delta = delta;
+  }
+
+  get<T>(key: string, defaultValue?: T): T | undefined {
+    const delta = this.#delta;
+    const value = hasOwnKey(delta, key) ? delta[key] : ownValue(this.#base(), key);
+    return (value === null || value === undefined ? defaultValue : value) as T | undefined;
+  }
+
+  set(key: string, value: unknown): void {
+    setOwn(this.#delta, key, value === undefined ? null : value);
+  }
+
+  has(key: string): boolean {
+    const delta = this.#delta;
+    return hasOwnKey(delta, key) ? delta[key] !== null : hasOwnKey(this.#base(), key);
+  }
+
+  update(changes: Readonly<Record<string, unknown>>): void {
+    for (const [key, value] of Object.entries(changes)) this.set(key, value);
+  }
+
+  toRecord(): Record<string, unknown> {
+    const merged: Record<string, unknown> = { ...this.#base() };
+    for (const [key, value] of Object.entries(this.#delta)) {
+      if (value === null) delete merged[key];
+      else setOwn(merged, key, value);
+    }
+    return merged;
+  }
 }

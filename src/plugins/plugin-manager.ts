@@ -81,12 +81,12 @@ export class PluginManager implements InvocationPlugins {
    */
   private first<T>(
     name: PluginCallbackName,
-    call: (plugin: BasePlugin) => unknown,
+    params: object,
   ): T | undefined | Promise<T | undefined> {
     const plugins = this.using(name);
     for (let i = 0; i < plugins.length; i++) {
-      const answer = guarded(plugins[i]!, name, call);
-      if (answer instanceof Promise) return this.firstFrom<T>(plugins, i, answer, name, call);
+      const answer = guarded(plugins[i]!, name, params);
+      if (answer instanceof Promise) return this.firstFrom<T>(plugins, i, answer, name, params);
       if (answer !== undefined) return answer as T;
     }
     return undefined;
@@ -97,22 +97,22 @@ export class PluginManager implements InvocationPlugins {
     at: number,
     pending: Promise<unknown>,
     name: PluginCallbackName,
-    call: (plugin: BasePlugin) => unknown,
+    params: object,
   ): Promise<T | undefined> {
     let answer = await pending;
     for (let i = at + 1; answer === undefined; i++) {
       if (i >= plugins.length) return undefined;
-      answer = await guarded(plugins[i]!, name, call);
+      answer = await guarded(plugins[i]!, name, params);
     }
     return answer as T;
   }
 
   runOnUserMessageCallback(params: { invocationContext: InvocationContext; userMessage: Content }) {
-    return this.first<Content>('onUserMessageCallback', (p) => p.onUserMessageCallback(params));
+    return this.first<Content>('onUserMessageCallback', params);
   }
 
   runBeforeRunCallback(params: { invocationContext: InvocationContext }) {
-    return this.first<Content>('beforeRunCallback', (p) => p.beforeRunCallback(params));
+    return this.first<Content>('beforeRunCallback', params);
   }
 
   /** Whether any plugin looks at each event (the runner skips the call per event otherwise). */
@@ -121,13 +121,12 @@ export class PluginManager implements InvocationPlugins {
   }
 
   runOnEventCallback(params: { invocationContext: InvocationContext; event: Event }) {
-    return this.first<Event>('onEventCallback', (p) => p.onEventCallback(params));
+    return this.first<Event>('onEventCallback', params);
   }
 
-  /** Every plugin's, in order (nothing to answer). */
-  async runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> {
-    for (const plugin of this.using('afterRunCallback'))
-      await guarded(plugin, 'afterRunCallback', (p) => p.afterRunCallback(params));
+  /** Every plugin's, in order (nothing to answer): a promise only once one returned one. */
+  runAfterRunCallback(params: { invocationContext: InvocationContext }): Promise<void> | undefined {
+    return this.every('afterRunCallback', params);
   }
 
   /** Every plugin's, in order, around a context compaction (`when`: before or after it). */
@@ -136,10 +135,17 @@ export class PluginManager implements InvocationPlugins {
     params: { invocationContext: InvocationContext; trigger: ContextCompactionTrigger },
   ): Promise<void> {
     const name = when === 'before' ? 'beforeContextCompaction' : 'afterContextCompaction';
-    for (const plugin of this.using(name)) {
-      const done = guarded(plugin, name, (p) => p[name](params));
-      if (done instanceof Promise) await done;
+    await this.every(name, params);
+  }
+
+  /** Callback `name` of every plugin that has it, in order, each awaited if it returns a promise. */
+  private every(name: PluginCallbackName, params: object, from = 0): Promise<void> | undefined {
+    const plugins = this.using(name);
+    for (let i = from; i < plugins.length; i++) {
+      const done = guarded(plugins[i]!, name, params);
+      if (done instanceof Promise) return done.then(() => this.every(name, params, i + 1));
     }
+    return undefined;
   }
 
   get watchesNodes(): boolean {
@@ -147,22 +153,24 @@ export class PluginManager implements InvocationPlugins {
   }
 
   runBeforeNodeCallback(params: { node: GraphNode; nodeContext: NodeContext; input: unknown }) {
-    return this.first<unknown>('beforeNodeCallback', (p) => p.beforeNodeCallback(params));
+    return this.first<unknown>('beforeNodeCallback', params);
   }
 
   runAfterNodeCallback(params: { node: GraphNode; nodeContext: NodeContext; output: unknown }) {
-    return this.first<unknown>('afterNodeCallback', (p) => p.afterNodeCallback(params));
+    return this.first<unknown>('afterNodeCallback', params);
   }
 
   /** An agent's before and after agent callbacks with the plugins' in front. */
   agentCallbacks(own: AgentCallbacks | undefined): AgentCallbacks | undefined {
     return this.mergedOnce(own ?? this.noOwn.agent, () => {
-      const before = this.adapt('beforeAgentCallback', (p, context: CallbackContext) =>
-        p.beforeAgentCallback({ agent: context.invocationContext.agent, callbackContext: context }),
-      ) as SingleAgentCallback[];
-      const after = this.adapt('afterAgentCallback', (p, context: CallbackContext) =>
-        p.afterAgentCallback({ agent: context.invocationContext.agent, callbackContext: context }),
-      ) as SingleAgentCallback[];
+      const before = this.adapt('beforeAgentCallback', (context: CallbackContext) => ({
+        agent: context.invocationContext.agent,
+        callbackContext: context,
+      })) as SingleAgentCallback[];
+      const after = this.adapt('afterAgentCallback', (context: CallbackContext) => ({
+        agent: context.invocationContext.agent,
+        callbackContext: context,
+      })) as SingleAgentCallback[];
       if (before.length + after.length === 0) return own;
       return {
         before: [...before, ...(own?.before ?? NONE)],
@@ -174,15 +182,19 @@ export class PluginManager implements InvocationPlugins {
   /** An LlmAgent's model callbacks with the plugins' in front. */
   modelCallbacks(own: ModelCallbacks | undefined): ModelCallbacks | undefined {
     return this.mergedOnce(own ?? this.noOwn.model, () => {
-      const before = this.adapt('beforeModelCallback', (p, { context, request }) =>
-        p.beforeModelCallback({ callbackContext: context, llmRequest: request }),
-      ) as SingleBeforeModelCallback[];
-      const after = this.adapt('afterModelCallback', (p, { context, response }) =>
-        p.afterModelCallback({ callbackContext: context, llmResponse: response }),
-      ) as SingleAfterModelCallback[];
-      const onError = this.adapt('onModelErrorCallback', (p, { context, request, error }) =>
-        p.onModelErrorCallback({ callbackContext: context, llmRequest: request, error }),
-      ) as SingleOnModelErrorCallback[];
+      const before = this.adapt('beforeModelCallback', ({ context, request }) => ({
+        callbackContext: context,
+        llmRequest: request,
+      })) as SingleBeforeModelCallback[];
+      const after = this.adapt('afterModelCallback', ({ context, response }) => ({
+        callbackContext: context,
+        llmResponse: response,
+      })) as SingleAfterModelCallback[];
+      const onError = this.adapt('onModelErrorCallback', ({ context, request, error }) => ({
+        callbackContext: context,
+        llmRequest: request,
+        error,
+      })) as SingleOnModelErrorCallback[];
       if (before.length + after.length + onError.length === 0) return own;
       return {
         before: [...before, ...(own?.before ?? NONE)],
@@ -195,15 +207,23 @@ export class PluginManager implements InvocationPlugins {
   /** An LlmAgent's tool callbacks with the plugins' in front. */
   toolCallbacks(own: ToolCallbacks | undefined): ToolCallbacks | undefined {
     return this.mergedOnce(own ?? this.noOwn.tool, () => {
-      const before = this.adapt('beforeToolCallback', (p, { tool, args, context }) =>
-        p.beforeToolCallback({ tool, toolArgs: args, toolContext: context }),
-      ) as SingleBeforeToolCallback[];
-      const after = this.adapt('afterToolCallback', (p, { tool, args, context, response }) =>
-        p.afterToolCallback({ tool, toolArgs: args, toolContext: context, result: response }),
-      ) as SingleAfterToolCallback[];
-      const onError = this.adapt('onToolErrorCallback', (p, { tool, args, context, error }) =>
-        p.onToolErrorCallback({ tool, toolArgs: args, toolContext: context, error }),
-      ) as SingleOnToolErrorCallback[];
+      const before = this.adapt('beforeToolCallback', ({ tool, args, context }) => ({
+        tool,
+        toolArgs: args,
+        toolContext: context,
+      })) as SingleBeforeToolCallback[];
+      const after = this.adapt('afterToolCallback', ({ tool, args, context, response }) => ({
+        tool,
+        toolArgs: args,
+        toolContext: context,
+        result: response,
+      })) as SingleAfterToolCallback[];
+      const onError = this.adapt('onToolErrorCallback', ({ tool, args, context, error }) => ({
+        tool,
+        toolArgs: args,
+        toolContext: context,
+        error,
+      })) as SingleOnToolErrorCallback[];
       if (before.length + after.length + onError.length === 0) return own;
       return {
         before: [...before, ...(own?.before ?? NONE)],
@@ -222,11 +242,10 @@ export class PluginManager implements InvocationPlugins {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private adapt<P = any>(
     name: PluginCallbackName,
-    call: (plugin: BasePlugin, params: P) => unknown,
+    /** The plugin's parameters (ADK's names) from the agent callback's. */
+    paramsOf: (params: P) => object,
   ): ((params: P) => unknown)[] {
-    return this.using(name).map(
-      (plugin) => (params: P) => guarded(plugin, name, (p) => call(p, params)),
-    );
+    return this.using(name).map((plugin) => (params: P) => guarded(plugin, name, paramsOf(params)));
   }
 }
 
@@ -234,24 +253,23 @@ export class PluginManager implements InvocationPlugins {
  * The plugin's callback, its failure wrapped as a PluginError. A callback that answers at once
  * (most do: they answer nothing) is not made to wait a promise's turn.
  */
-function guarded(
-  plugin: BasePlugin,
-  name: PluginCallbackName,
-  call: (plugin: BasePlugin) => unknown,
-): unknown {
-  const wrap = (error: unknown) =>
-    error instanceof PluginError ? error : new PluginError(plugin.name, name, error);
+function guarded(plugin: BasePlugin, name: PluginCallbackName, params: object): unknown {
   let answer: unknown;
   try {
-    answer = call(plugin);
+    // Every plugin callback takes one object of parameters (ADK's).
+    answer = (plugin[name] as (params: object) => unknown).call(plugin, params);
   } catch (error) {
-    throw wrap(error);
+    throw pluginError(plugin, name, error);
   }
   return answer instanceof Promise
     ? answer.catch((error: unknown) => {
-        throw wrap(error);
+        throw pluginError(plugin, name, error);
       })
     : answer;
+}
+
+function pluginError(plugin: BasePlugin, name: PluginCallbackName, error: unknown): PluginError {
+  return error instanceof PluginError ? error : new PluginError(plugin.name, name, error);
 }
 
 /** The plugins of the run of `ctx`, or `undefined` when its runner has none. */

@@ -11,30 +11,34 @@ import type { PluginManager } from '../plugins/plugin-manager.ts';
 import type { InvocationContext } from './invocation-context.ts';
 import { checkMessage } from './runner-checks.ts';
 
+type Maybe<T> = T | undefined | Promise<T | undefined>;
+
 /**
  * What the plugins make of a new message from the user (ADK's `onUserMessageCallback`): the
- * message to store instead, checked as any message is, or `undefined` to keep it.
+ * message to store instead, checked as any message is, or `undefined` to keep it. At once when
+ * the plugins answered at once (a plugin is there at every turn: issue 32 wants it cheap).
  */
-export async function userMessageOf(
+export function userMessageOf(
   plugins: PluginManager,
   ctx: InvocationContext,
   userMessage: Content,
-): Promise<Content | undefined> {
+): Maybe<Content> {
   if (!plugins.hasPlugins) return undefined;
-  const replaced = await plugins.runOnUserMessageCallback({ invocationContext: ctx, userMessage });
-  return replaced ? { role: 'user', parts: checkMessage(replaced).parts } : undefined;
+  const replaced = plugins.runOnUserMessageCallback({ invocationContext: ctx, userMessage });
+  const checked = (content: Content | undefined): Content | undefined =>
+    content ? { role: 'user', parts: checkMessage(content).parts } : undefined;
+  return replaced instanceof Promise ? replaced.then(checked) : checked(replaced);
 }
 
 /**
  * What `beforeRunCallback` says before the agent runs: a Content returned is the run's only
  * answer, authored `model` as ADK's is, and the agent does not run.
  */
-export async function beforeRun(
-  plugins: PluginManager,
-  ctx: InvocationContext,
-): Promise<Event | undefined> {
-  const early = await plugins.runBeforeRunCallback({ invocationContext: ctx });
-  return early && createEvent({ invocationId: ctx.invocationId, author: 'model', content: early });
+export function beforeRun(plugins: PluginManager, ctx: InvocationContext): Maybe<Event> {
+  const early = plugins.runBeforeRunCallback({ invocationContext: ctx });
+  const eventOf = (content: Content | undefined): Event | undefined =>
+    content && createEvent({ invocationId: ctx.invocationId, author: 'model', content });
+  return early instanceof Promise ? early.then(eventOf) : eventOf(early);
 }
 
 /** An event of the run as `onEventCallback` leaves it (at once when the plugins answer so). */

@@ -128,11 +128,9 @@ export class Runner {
     const invocationId = newInvocationId();
     let userContent: Content = { role: 'user', parts: message.parts };
     let ctx = this.newContext(session, invocationId, userContent, request.runConfig, view);
-    const replaced = await userMessageOf(this.pluginManager, ctx, userContent);
-    if (replaced) {
-      userContent = replaced;
-      ctx = ctx.withUserContent(userContent);
-    }
+    const asked = userMessageOf(this.pluginManager, ctx, userContent);
+    const replaced = asked instanceof Promise ? await asked : asked;
+    if (replaced) ctx = ctx.withUserContent((userContent = replaced));
     const first = userEvent(invocationId, userContent, request.stateDelta, answered?.branch);
     yield* this.runAgent(ctx, findAgentToRun(active, this.agent, first), { message: first });
   }
@@ -326,14 +324,17 @@ export class Runner {
     };
     try {
       if (stored) ctx.runConfig.onMessageStored?.(stored);
-      const early = plugins && (await beforeRun(plugins, runCtx));
+      let early = plugins && beforeRun(plugins, runCtx);
+      if (early instanceof Promise) early = await early;
       for await (let event of early ? [early] : agent.runAsync(runCtx)) {
-        if (plugins?.watchesEvents) event = await pluginEvent(plugins, runCtx, event);
+        const seen = plugins?.watchesEvents ? pluginEvent(plugins, runCtx, event) : event;
+        event = seen instanceof Promise ? await seen : seen;
         // Once stopped, nothing more is stored but what the answer cut short had said.
         if (!isStoppedAnswer(event)) signal?.throwIfAborted();
         yield event.partial ? event : await this.append(ctx, event);
       }
-      if (plugins) await plugins.runAfterRunCallback({ invocationContext: runCtx });
+      const ran = plugins?.runAfterRunCallback({ invocationContext: runCtx });
+      if (ran) await ran;
       if (ctx.isPausedBelow()) {
         const pendingCallIds = awaitedCallIds(invocationEvents(ctx));
         outcome = { outcome: 'paused', details: { pendingCallIds } };

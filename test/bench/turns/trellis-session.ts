@@ -95,17 +95,23 @@ export function trellisWithPlugins(name: string, plugins: () => BasePlugin[]): C
 let databases = 0;
 
 /** Needs `fake-indexeddb/auto` (or a real IndexedDB) loaded first. */
-export const trellisIndexedDb: Contender = {
-  name: 'Trellis IndexedDB (fake-indexeddb)',
-  open() {
-    const { model, agent: root } = agent();
-    const dbName = `bench-turns-${databases++}`;
-    const runner = new Runner({
-      appName: 'bench',
-      agent: root,
-      sessionService: new IndexedDbSessionService({ dbName }),
-      artifactService: new IndexedDbArtifactService({ dbName }),
-    });
-    return openOn(runner, model);
-  },
-};
+export const trellisIndexedDb: Contender = onIndexedDb('Trellis IndexedDB (fake-indexeddb)');
+
+/** The IndexedDB runner with `plugins()` (new ones for each session). */
+export function onIndexedDb(name: string, plugins: () => BasePlugin[] = () => []): Contender {
+  return {
+    name,
+    open() {
+      const { model, agent: root } = agent();
+      const dbName = `bench-turns-${databases++}`;
+      const runner = new Runner({
+        appName: 'bench',
+        agent: root,
+        sessionService: new IndexedDbSessionService({ dbName }),
+        artifactService: new IndexedDbArtifactService({ dbName }),
+        plugins: plugins(),
+      });
+      return openOn(runner, model);
+    },
+  };
+}
