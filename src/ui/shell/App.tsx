@@ -4,18 +4,15 @@ import type { AgentBuilder } from '../agents/agent-builder.ts';
 import { actionsOf } from './app-actions.ts';
 import { AppHeader } from './AppHeader.tsx';
 import { Announcer } from './Announcer.tsx';
-import { ArtifactsPanel } from '../state/ArtifactsPanel.tsx';
 import { Banners } from './Banners.tsx';
 import { workflowOf, workflowProgress } from '../flows/workflow-progress.ts';
 import { flowProgress } from '../history/checkpoints-model.ts';
 import type { EditTarget } from '../chat/Composer.tsx';
-import { EventLog } from '../history/EventLog.tsx';
 import type { FirstRun } from './first-run.ts';
 import { FirstRunCard } from './FirstRunCard.tsx';
 import type { FlowEditor } from '../flows/flow-editor.ts';
 import { rewindOnly } from '../history/history-model.ts';
-import { FlowPanel } from '../flows/FlowPanel.tsx';
-import { HistoryPanel, type SessionLink } from '../history/HistoryPanel.tsx';
+import type { SessionLink } from '../history/HistoryPanel.tsx';
 import { MainViews, type MainView, type TracedTurn } from './MainViews.tsx';
 import { sessionFlow, sessionLinks } from '../workbench/open-session-model.ts';
 import { useMessageBoxFocus } from '../chat/message-box-focus.ts';
@@ -26,10 +23,10 @@ import type { PendingDeletes } from '../common/pending-deletes.ts';
 import type { ProvidersEditor } from '../settings/providers-editor.ts';
 import { SessionList } from '../sessions/SessionList.tsx';
 import { SessionMain } from '../chat/SessionMain.tsx';
+import { SidePanels } from './SidePanels.tsx';
 import { openingCheckpoints, sessionView } from '../workbench/session-view.ts';
 import { KeysUnlockBanner } from '../settings/KeysUnlockBanner.tsx';
 import { SkipLink } from './SkipLink.tsx';
-import { StatePanel } from '../state/StatePanel.tsx';
 import { bannerRuns, turnRunOf } from '../chat/turn-run-model.ts';
 import { applyTheme } from './theme.ts';
 import { UndoBar } from '../common/UndoBar.tsx';
@@ -332,61 +329,21 @@ export function App(props: Props) {
         )}
       </main>
 
-      <aside class="side">
-        {shownFlow && (
-          <FlowPanel
-            shown={shownFlow}
-            progress={progress}
-            waiting={(session?.approvals.length ?? 0) + (session?.inputs.length ?? 0) > 0}
-            focus={focusNode}
-          />
-        )}
-        <HistoryPanel
-          rows={historyRows}
-          compactions={session?.compactions}
-          links={historyLinks}
-          onOpenSession={openSession}
-          earlier={session?.earlierTurns ?? false}
-          onShowEarlier={actions.showEarlierTurns}
-          selectedId={state.selectedTurnId}
-          disabled={locked}
-          onSelect={actions.selectTurn}
-          onRewind={actions.rewind}
-          onSwitchBranch={actions.switchToBranch}
-          onEdit={actions.edit}
-          onFork={actions.fork}
-          {...(remote ? {} : { onTrace: showTrace })}
-          {...(remote
-            ? {}
-            : {
-                onLoadStateBefore: actions.stateBefore,
-                onEditStateAndRerun: actions.editStateAndRerun,
-              })}
-        />
-        <StatePanel
-          // An edit under way belongs to the session it started in.
-          key={current?.summary.id}
-          groups={session?.state ?? EMPTY}
-          state={current?.state ?? NO_STATE}
-          editable={!!current && !remote}
-          disabled={locked}
-          onEdit={actions.editState}
-          loadValue={actions.stateValue}
-        />
-        <ArtifactsPanel
-          // A file shown in one session is not shown in the next one opened.
-          key={current?.summary.id}
-          artifacts={current?.artifacts ?? EMPTY}
-          onLoad={actions.loadArtifact}
-        />
-        <EventLog
-          eventCount={current?.eventCount ?? 0}
-          pages={state.log}
-          focusId={state.logFocus}
-          onOpen={actions.openLog}
-          onShowEarlier={actions.showEarlierLog}
-        />
-      </aside>
+      <SidePanels
+        current={current}
+        session={session}
+        state={state}
+        actions={actions}
+        locked={locked}
+        remote={remote}
+        shownFlow={shownFlow}
+        progress={progress}
+        focusNode={focusNode}
+        historyRows={historyRows}
+        historyLinks={historyLinks}
+        onOpenSession={openSession}
+        onTrace={showTrace}
+      />
       <UndoBar
         pending={pending}
         // A session brought back opens again (it was most likely the one open).
@@ -397,4 +354,3 @@ export function App(props: Props) {
 }
 
 const EMPTY: never[] = [];
-const NO_STATE: Readonly<Record<string, unknown>> = {};
