@@ -11,7 +11,11 @@ import {
 } from '../core/event.ts';
 import type { BaseContextCompactor } from '../context/base-context-compactor.ts';
 import { compactContext } from '../context/compact-context.ts';
-import type { BaseLlm } from '../models/llm.ts';
+import {
+  generateContentConfigProblem,
+  type BaseLlm,
+  type GenerateContentConfig,
+} from '../models/llm.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
 import { isToolset, type BaseToolset } from '../tools/base-toolset.ts';
@@ -54,6 +58,11 @@ export interface LlmAgentOptions extends BaseAgentOptions {
   tools?: readonly (BaseTool | BaseToolset)[];
   /** Save the agent's final answer text in this state key. */
   outputKey?: string;
+  /**
+   * How its model generates (ADK's): temperature, top-p, max output tokens; each request gets a
+   * copy as `config`. A value out of range is refused here.
+   */
+  generateContentConfig?: GenerateContentConfig;
   /** `'none'`: the model sees only the current turn, not the conversation before it. */
   includeContents?: 'default' | 'none';
   disallowTransferToParent?: boolean;
@@ -103,6 +112,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
   /** Its tool callbacks as lists, `undefined` when it has none. */
   readonly toolCallbacks: ToolCallbacks | undefined;
   readonly contextCompactors: readonly BaseContextCompactor[];
+  readonly generateContentConfig: GenerateContentConfig | undefined;
   private readonly ownModel: BaseLlm | undefined;
 
   constructor(options: LlmAgentOptions) {
@@ -126,6 +136,7 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
       options.onToolErrorCallback,
     );
     this.contextCompactors = options.contextCompactors ?? [];
+    this.generateContentConfig = checkedConfig(this.name, options.generateContentConfig);
     this.transferPolicy = {
       disallowTransferToParent: options.disallowTransferToParent ?? false,
       disallowTransferToPeers: options.disallowTransferToPeers ?? false,
@@ -297,4 +308,20 @@ export class LlmAgent extends BaseAgent implements TransferCapable {
     }
     return tools;
   }
+}
+
+/** A copy of `config`, or InvalidRequestError saying which value is out of range. */
+function checkedConfig(
+  agent: string,
+  config: GenerateContentConfig | undefined,
+): GenerateContentConfig | undefined {
+  if (!config) return undefined;
+  const problem = generateContentConfigProblem(config);
+  if (problem) throw new InvalidRequestError(`Agent ${agent}: ${problem}`);
+  const { temperature, topP, maxOutputTokens } = config;
+  return {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+  };
 }

@@ -8,7 +8,7 @@ import { isFinalResponse, type Event, type ModelTiming } from '../core/event.ts'
 import { modelWaitEvent } from '../core/model-wait.ts';
 import { newFunctionCallId } from '../core/ids.ts';
 import { DemoModel } from '../models/demo-model.ts';
-import type { BaseLlm, LlmRequest, LlmResponse } from '../models/llm.ts';
+import type { BaseLlm, GenerateContentConfig, LlmRequest, LlmResponse } from '../models/llm.ts';
 import { ScriptedModel } from '../models/scripted-model.ts';
 import type { InvocationContext } from '../runner/invocation-context.ts';
 import type { BaseTool } from '../tools/base-tool.ts';
@@ -42,6 +42,8 @@ export interface ModelCallingAgent extends BaseAgent, TransferCapable {
   readonly history: HistorySelector | undefined;
   /** Its model callbacks, `undefined` when it has none. */
   readonly modelCallbacks: ModelCallbacks | undefined;
+  /** How its model generates (ADK's), copied into each request's `config`. */
+  readonly generateContentConfig?: GenerateContentConfig | undefined;
 }
 
 /** The request for the agent's next model call: instructions, the conversation, the tools. */
@@ -63,6 +65,7 @@ export async function buildLlmRequest(
     model: model.model,
     contents: requestContents(model, contentsFor(agent, ctx)),
     systemInstruction: instructions.join('\n\n'),
+    ...(agent.generateContentConfig ? { config: { ...agent.generateContentConfig } } : {}),
   };
   // Each tool adds to the request, as ADK's do: its declaration, or an instruction (memory).
   if (tools.size > 0) await processToolRequests(request, tools.values(), ctx);

@@ -48,15 +48,21 @@ export function toGeminiRequest(request: LlmRequest): Record<string, unknown> {
       ? { systemInstruction: { parts: [{ text: request.systemInstruction }] } }
       : {}),
     ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
-    ...(request.responseSchema
-      ? {
-          generationConfig: {
-            responseMimeType: 'application/json',
-            responseSchema: toGeminiSchema(request.responseSchema),
-          },
-        }
-      : {}),
+    ...generationConfigOf(request),
   };
+}
+
+/** Structured output and the request's `config`, as Gemini's `generationConfig`. */
+function generationConfigOf({ responseSchema, config }: LlmRequest): Record<string, unknown> {
+  const generationConfig = {
+    ...(responseSchema
+      ? { responseMimeType: 'application/json', responseSchema: toGeminiSchema(responseSchema) }
+      : {}),
+    ...(config?.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config?.topP !== undefined ? { topP: config.topP } : {}),
+    ...(config?.maxOutputTokens !== undefined ? { maxOutputTokens: config.maxOutputTokens } : {}),
+  };
+  return Object.keys(generationConfig).length > 0 ? { generationConfig } : {};
 }
 
 function toGeminiContent(content: Content): GeminiContent {

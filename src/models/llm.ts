@@ -30,9 +30,41 @@ export interface FunctionDeclaration {
   parameters?: JsonSchema;
 }
 
+/**
+ * How the model should generate (ADK's `GenerateContentConfig`, the fields every provider of
+ * Trellis sends: OpenAI-compatible `temperature` / `top_p` / `max_tokens`, Gemini's
+ * `generationConfig`, a local model's sampling). Absent fields are the provider's defaults.
+ */
+export interface GenerateContentConfig {
+  /** Randomness, 0 to 2. */
+  temperature?: number;
+  /** Nucleus sampling: the share of probability mass sampled from, above 0 and at most 1. */
+  topP?: number;
+  /** The longest answer, in tokens (a whole number from 1). */
+  maxOutputTokens?: number;
+}
+
+/** What is wrong with a config, in words a user can act on; `undefined` when nothing is. */
+export function generateContentConfigProblem(config: GenerateContentConfig): string | undefined {
+  const { temperature, topP, maxOutputTokens } = config;
+  const number = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+  if (temperature !== undefined && !(number(temperature) && temperature >= 0 && temperature <= 2))
+    return 'Temperature must be a number from 0 to 2';
+  if (topP !== undefined && !(number(topP) && topP > 0 && topP <= 1))
+    return 'Top-p must be a number above 0 and at most 1';
+  if (
+    maxOutputTokens !== undefined &&
+    !(Number.isInteger(maxOutputTokens) && maxOutputTokens >= 1 && maxOutputTokens <= 1_000_000)
+  )
+    return 'Max output tokens must be a whole number from 1 to 1,000,000';
+  return undefined;
+}
+
 export interface LlmRequest {
   /** The model name, when the caller wants a different one than the model's default. */
   model?: string;
+  /** How to generate (the agent's `generateContentConfig`, copied for each call). */
+  config?: GenerateContentConfig;
   contents: Content[];
   systemInstruction?: string;
   tools?: FunctionDeclaration[];

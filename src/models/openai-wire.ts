@@ -60,6 +60,7 @@ export function toOpenAiRequest(
     messages: toOpenAiMessages(request),
     stream,
     ...(stream ? { stream_options: { include_usage: true } } : {}),
+    ...samplingOf(request),
     ...(request.tools?.length
       ? {
           tools: request.tools.map(({ name, description, parameters }) => ({
@@ -81,6 +82,17 @@ export function toOpenAiRequest(
           },
         }
       : {}),
+  };
+}
+
+/** The request's `config` as OpenAI-compatible servers name it (absent: their defaults). */
+function samplingOf({ config }: LlmRequest): Record<string, number> {
+  if (!config) return {};
+  return {
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.topP !== undefined ? { top_p: config.topP } : {}),
+    // `max_tokens`: what Ollama, LM Studio, llama.cpp, vLLM and OpenRouter read, and OpenAI too.
+    ...(config.maxOutputTokens !== undefined ? { max_tokens: config.maxOutputTokens } : {}),
   };
 }
 

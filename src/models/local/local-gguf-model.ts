@@ -34,6 +34,7 @@ export interface LocalChatParams {
   grammar?: string;
   max_tokens?: number;
   temperature?: number;
+  top_p?: number;
   /** Called with each chunk as it comes. */
   onData: (chunk: LocalChatChunk) => void;
 }
@@ -109,7 +110,9 @@ export class LocalGgufModel extends BaseLlm {
       // Tools it may still call this turn: none once it has made its calls.
       const tools = this.toolCallsLeft(request) > 0 ? (request.tools ?? []) : [];
       const grammar = requestGrammar(request, tools.length > 0);
-      const maxTokens = this.options.maxTokens ?? DEFAULT_REPLY_TOKENS;
+      // The request's config (a chat's settings) over the model's own defaults.
+      const { config } = request;
+      const maxTokens = config?.maxOutputTokens ?? this.options.maxTokens ?? DEFAULT_REPLY_TOKENS;
       let context = engine.contextTokens;
       let fit = this.fit(request, context, maxTokens);
       for (let attempt = 1; ; attempt++) {
@@ -119,7 +122,8 @@ export class LocalGgufModel extends BaseLlm {
               messages: fit.messages,
               stream: true,
               max_tokens: maxTokens,
-              temperature: this.options.temperature ?? 0.2,
+              temperature: config?.temperature ?? this.options.temperature ?? 0.2,
+              ...(config?.topP !== undefined ? { top_p: config.topP } : {}),
               ...(grammar ? { grammar } : {}),
               ...(signal ? { abortSignal: signal } : {}),
               onData,
