@@ -6,6 +6,7 @@ import { PendingDeletesContext } from './ui/common/DeleteButton.tsx';
 import { FirstRun } from './ui/shell/first-run.ts';
 import { FlowEditor } from './ui/flows/flow-editor.ts';
 import { PendingDeletes, type PendingDelete } from './ui/common/pending-deletes.ts';
+import { PromptLibrary, PromptsContext } from './ui/prompts/prompt-library.ts';
 import { ProvidersEditor } from './ui/settings/providers-editor.ts';
 import { connectRuntime } from './ui/workbench/runtime-client.ts';
 import { reloadOnceForIsolation } from './ui/shell/isolation.ts';
@@ -32,12 +33,15 @@ const flows = new FlowEditor(client, undefined, {
 });
 const providers = new ProvidersEditor(client);
 const builder = new AgentBuilder(client);
+// Saved prompts: the Prompts view and `/` in the message box share one list.
+const prompts = new PromptLibrary(client);
 // Deletes wait for their Undo; each is done for good by its own view model.
 const deleteFor: Record<PendingDelete['kind'], (id: string) => Promise<void>> = {
   session: (id) => workbench.remove(id),
   flow: (id) => flows.remove(id),
   agent: (id) => builder.remove(id),
   provider: (id) => providers.remove(id),
+  prompt: (id) => prompts.remove(id),
 };
 const pending = new PendingDeletes({
   storage: localStorage,
@@ -53,16 +57,18 @@ window.addEventListener('storage', (event) => {
 const address = addressOf(location.hash);
 render(
   <PendingDeletesContext.Provider value={pending}>
-    <App
-      workbench={workbench}
-      flows={flows}
-      providers={providers}
-      builder={builder}
-      client={client}
-      pending={pending}
-      firstRun={new FirstRun(client, localStorage)}
-      address={address}
-    />
+    <PromptsContext.Provider value={prompts}>
+      <App
+        workbench={workbench}
+        flows={flows}
+        providers={providers}
+        builder={builder}
+        client={client}
+        pending={pending}
+        firstRun={new FirstRun(client, localStorage)}
+        address={address}
+      />
+    </PromptsContext.Provider>
   </PendingDeletesContext.Provider>,
   document.getElementById('app')!,
 );

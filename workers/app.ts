@@ -16,7 +16,6 @@ import {
   InvalidRequestError,
   Runner,
   SessionNotFoundError,
-  isUserArtifact,
   type BaseAgent,
   type HttpModelOptions,
   type Part,
@@ -25,6 +24,8 @@ import { IndexedDbAppStore, type SessionMeta } from '../src/store/app-store.ts';
 import type { LogPage } from '../src/store/session-service.ts';
 import { AppAgentSpecs } from './agents/agent-specs.ts';
 import { AppAgents } from './agents/agents.ts';
+import { ModelChat } from './agents/model-chat.ts';
+import { MODEL_CHAT_ID } from './agents/chat-settings.ts';
 import { flowCompactors } from './agents/compaction.ts';
 import { AppFlows } from './flows/flows.ts';
 import { AppToolServers } from './tool-servers/tool-servers.ts';
@@ -38,7 +39,6 @@ import {
   type SessionFileDeps,
 } from './sessions/session-files.ts';
 import {
-  DEFAULT_SETTINGS,
   type AgentInfo,
   type OpeningLimits,
   type RuntimeBroadcast,
@@ -49,7 +49,8 @@ import {
 } from './protocol.ts';
 import { APP_NAME, DEFAULT_TITLE, USER_ID, newMeta, summaryOf } from './sessions/sessions.ts';
 import { NO_USAGE, type SessionUsage } from '../src/core/usage.ts';
-import { sessionUsage, usageKey } from './sessions/usage.ts';
+import { sessionUsage } from './sessions/usage.ts';
+import { deleteSessionData } from './sessions/session-delete.ts';
 import { agentContextFor, sessionContextUse } from './sessions/context-use.ts';
 import type { ContextUse } from '../src/models/context-windows.ts';
 import type { SessionLocks } from './runs/session-locks.ts';
@@ -58,13 +59,15 @@ import { AppStateEdits } from './sessions/state-edits.ts';
 import { isRemoteId, localOnly } from './remote/adk-servers.ts';
 import { AppRewinds } from './runs/rewinds.ts';
 import { AppMemory } from './memory/memory.ts';
+import { AppPrompts } from './prompts/prompts.ts';
 import { AppRuns, turnFirstEvent } from './runs/runs.ts';
 import { AppTraces } from './traces.ts';
 import { AppBackup } from './backups/backups.ts';
 import { IndexedDbTraceService } from '../src/store/indexeddb-trace-service.ts';
 import { KeyVault, type ChannelLike } from './keys/key-vault.ts';
 import { storedSecrets } from './keys/stored-secrets.ts';
-import { SETTING_NAMES, settingLabel, settingProblem } from './settings-schema.ts';
+import { settingProblem } from './settings-schema.ts';
+import { readSettingProblems, readSettings, writeSettings } from './app-settings.ts';
 
 export interface AppRuntimeOptions {
   dbName?: string;
@@ -88,12 +91,10 @@ export class AppRuntime {
   private readonly store: IndexedDbAppStore;
   private readonly agentList: AppAgents;
   private readonly openings: AppOpenings;
-
   /** Runs: send, Stop, resume, answers, Edit and Regenerate, and the runs to resume. */
   readonly runs: AppRuns;
   /** Rewinds, branch switches, checkpoints and forks. */
   readonly rewinds: AppRewinds;
-
   /** The Flows view's flows; `runtime.ts` exposes its methods. */
   readonly flows: AppFlows;
   /** Settings → Tool servers (MCP). */
@@ -111,9 +112,11 @@ export class AppRuntime {
   readonly backups: AppBackup;
   /** The State panel's edits and History's "Edit state and re-run". */
   readonly stateEdits: AppStateEdits;
+  /** "Chat with a model": a chat's own model settings (workers/agents/model-chat.ts). */
+  readonly modelChat: ModelChat;
   /** What agents remember across sessions, and the Memory view (workers/memory/memory.ts). */
   readonly memory: AppMemory;
-
+  readonly prompts: AppPrompts;
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
@@ -131,6 +134,7 @@ export class AppRuntime {
       broadcast: options.broadcast,
     });
     this.openings = new AppOpenings(this.sessions, this.artifacts, this.store);
+    this.prompts = new AppPrompts(this.store, options.broadcast);
     this.keys = new KeyVault(this.store, {
       ...(options.keyChannel ? { channel: options.keyChannel } : {}),
       ...(options.keyIterations ? { iterations: options.keyIterations } : {}),
@@ -178,7 +182,11 @@ export class AppRuntime {
       });
     const timing = async () =>
       options.timing ?? ((await this.settings()).demoPace === 'instant' ? INSTANT_DEMO : undefined);
-    this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs);
+    this.modelChat = new ModelChat(this.providers, {
+      edit: (id, changes) => this.stateEdits.editState(id, changes),
+      stateOf: (id) => this.stateOf(id),
+    });
+    this.agentList = new AppAgents(this.flows, timing, newRunner, this.agentSpecs, this.modelChat);
     this.remote = new AppRemote(this.store, options.broadcast, (json) => this.importSession(json));
     const lent = {
       sessions: this.sessions,
@@ -262,20 +270,10 @@ export class AppRuntime {
   async deleteSession(sessionId: string): Promise<void> {
     // A remote session is only taken off the list: it stays on its server.
     if (isRemoteId(sessionId)) return this.remote.forget(sessionId);
-    await this.locked(sessionId, async () => {
-      const key = this.key(sessionId);
-      const files = await this.artifacts.listArtifactKeys(key);
-      // Memory first: a session that could not be deleted has lost only what it added there.
-      await this.memory.forgetSession(sessionId);
-      await this.sessions.deleteSession(key);
-      await Promise.all(
-        files
-          .filter((file) => !isUserArtifact(file))
-          .map((filename) => this.artifacts.deleteArtifact({ ...key, filename })),
-      );
-      await this.store.deleteSessionMeta(APP_NAME, USER_ID, sessionId);
-      await this.store.deleteSetting(usageKey(sessionId));
-    });
+    const { sessions, artifacts, store, memory } = this;
+    await this.locked(sessionId, () =>
+      deleteSessionData({ sessions, artifacts, store, memory }, sessionId),
+    );
     this.options.broadcast({ type: 'sessions-changed' });
   }
 
@@ -306,7 +304,10 @@ export class AppRuntime {
   async sessionContext(sessionId: string): Promise<ContextUse | undefined> {
     if (isRemoteId(sessionId)) return undefined;
     const { agentId } = await this.meta(sessionId);
-    const agent = await agentContextFor(this.store, this.providers, agentId);
+    const agent =
+      agentId === MODEL_CHAT_ID
+        ? await this.modelChat.contextAgent(sessionId)
+        : await agentContextFor(this.store, this.providers, agentId);
     return sessionContextUse(this.sessions, sessionId, agent);
   }
 
@@ -344,25 +345,17 @@ export class AppRuntime {
     return summary;
   }
 
-  async settings(): Promise<Settings> {
-    return { ...DEFAULT_SETTINGS, ...(await this.store.getSetting<Partial<Settings>>('settings')) };
+  settings(): Promise<Settings> {
+    return readSettings(this.store);
   }
 
-  /**
-   * The stored settings that do not fit their schema (settings-schema.ts), each read as absent
-   * so that the app runs on its default: the page says so once, on load.
-   */
-  async settingProblems(): Promise<{ name: string; label: string; problem: string }[]> {
-    await Promise.all(SETTING_NAMES.map((name) => this.store.getSetting(name)));
-    return this.store
-      .settingProblems()
-      .map((found) => ({ ...found, label: settingLabel(found.name) }));
+  /** Stored settings that do not fit their schema (read as absent: the app uses its default). */
+  settingProblems() {
+    return readSettingProblems(this.store);
   }
 
-  async updateSettings(patch: Partial<Settings>): Promise<Settings> {
-    const next = { ...(await this.settings()), ...patch };
-    await this.store.putSetting('settings', next);
-    return next;
+  updateSettings(patch: Partial<Settings>): Promise<Settings> {
+    return writeSettings(this.store, patch);
   }
 
   private locked<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
@@ -370,18 +363,22 @@ export class AppRuntime {
   }
 
   private async runnerFor(sessionId: string): Promise<Runner> {
-    return this.agentList.runner((await this.meta(sessionId)).agentId);
+    const { agentId } = await this.meta(sessionId);
+    return this.agentList.runner(agentId, () => this.stateOf(sessionId));
+  }
+
+  private async stateOf(sessionId: string): Promise<Record<string, unknown>> {
+    const key = { ...this.key(sessionId), config: { numRecentEvents: 0 } };
+    const session = await this.sessions.getSession(key);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    return session.state;
   }
 
   private async meta(sessionId: string): Promise<SessionMeta> {
     const meta = await this.store.getSessionMeta(APP_NAME, USER_ID, sessionId);
     if (meta) return meta;
     // A session made by the library directly (not through the app) gets a record on first use.
-    const session = await this.sessions.getSession({
-      ...this.key(sessionId),
-      config: { numRecentEvents: 0 },
-    });
-    if (!session) throw new SessionNotFoundError(sessionId);
+    await this.stateOf(sessionId); // SessionNotFoundError for none
     return newMeta(sessionId, DEFAULT_TITLE, DEFAULT_AGENT_ID);
   }
 

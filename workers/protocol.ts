@@ -19,7 +19,12 @@ import type { RemoteSessionInfo } from './remote/remote-protocol.ts';
 export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
 // Rooms' own shapes, kept in their folders: the page imports them from here only.
 export * from './memory/memory-protocol.ts';
+export * from './prompts/prompt-protocol.ts';
 export * from './remote/remote-protocol.ts';
+export * from './search/search-protocol.ts';
+export * from './agents/chat-settings.ts';
+export * from './sessions/organise-protocol.ts';
+export * from './sessions/export-protocol.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
@@ -36,11 +41,16 @@ export type RuntimeBroadcast =
   | { type: 'keys-changed' }
   /** What memory holds changed (workers/memory/memory.ts): a turn, *Add to memory*, a delete. */
   | { type: 'memory-changed' }
+  /** The prompt library changed (workers/prompts/prompts.ts). */
+  | { type: 'prompts-changed' }
   /** Add a local model by URL: how much of the file has come (total from Content-Length). */
   | { type: 'local-download'; url: string; received: number; total?: number };
 
-/** A demo agent, an example flow (read-only), the user's flow or built agent, an ADK server's. */
-export type AgentKind = 'demo' | 'example' | 'flow' | 'agent' | 'remote';
+/**
+ * A provider's model with the chat's own settings (agents/chat-settings.ts), a demo agent, an
+ * example flow (read-only), the user's flow or built agent, an ADK server's.
+ */
+export type AgentKind = 'model' | 'demo' | 'example' | 'flow' | 'agent' | 'remote';
 
 export interface AgentInfo {
   /** `state-keeper`…, `example:<name>`, `flow:<id>`, `agent:<id>`, `adk:<server>:<app>`. */
@@ -264,6 +274,10 @@ export interface SessionSummary {
   lastUpdateTime: number;
   /** A session that lives on an ADK server (Settings → ADK servers), not in this browser. */
   remote?: RemoteSessionInfo;
+  /** How the user organised it (workers/sessions/organise.ts); absent: not so. */
+  pinned?: boolean;
+  archived?: boolean;
+  folder?: string;
 }
 
 export interface ArtifactInfo {

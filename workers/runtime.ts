@@ -5,29 +5,46 @@
 
 import { expose } from 'comlink';
 import { AppRuntime } from './app.ts';
+import { AppOrganise } from './sessions/organise.ts';
+import { AppExports } from './sessions/session-exports.ts';
 import type { EventListener } from './runs/runs.ts';
 import { withPartialBatches } from './runs/partial-batches.ts';
 import {
   BROADCAST_CHANNEL,
   type AgentSpecInput,
+  type ChatSettings,
   type OpeningLimits,
+  type OrganiseChange,
+  type Organised,
   type OutgoingAttachment,
+  type PromptInput,
   type ProviderInput,
   type RuntimeBroadcast,
   type Settings,
   type ToolServerInput,
+  type TurnRange,
 } from './protocol.ts';
 import { FLOW_DEMO_TOOLS } from '../src/demos/flow-demos.ts';
 import { webLocks } from './runs/session-locks.ts';
 import { KEYS_CHANNEL } from './keys/key-vault.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
+import { AppSearch } from './search/search.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+// Search across sessions indexes what this tab's runtime says it changed (workers/search/).
+const search = AppSearch.on();
 const runtime = new AppRuntime({
   locks: webLocks(navigator.locks),
-  broadcast: (message: RuntimeBroadcast) => channel.postMessage(message),
+  broadcast: (message: RuntimeBroadcast) => {
+    channel.postMessage(message);
+    search.notice(message);
+  },
   keyChannel: new BroadcastChannel(KEYS_CHANNEL),
 });
+// Pinned, archived, folders (workers/sessions/organise.ts): its own room, on the same database.
+const organise = AppOrganise.open({ broadcast: (message) => channel.postMessage(message) });
+// Share and export (workers/sessions/session-exports.ts): its own room, on the same database.
+const sessionExports = AppExports.open();
 
 const api = {
   agents: () => runtime.agents(),
@@ -36,6 +53,10 @@ const api = {
   renameSession: (sessionId: string, title: string) => runtime.renameSession(sessionId, title),
   setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
+  organiseSessions: (ids: string[], change: OrganiseChange) => organise.organise(ids, change),
+  restoreOrganisation: (before: Organised[]) => organise.restore(before),
+  renameFolder: (from: string, to: string) => organise.renameFolder(from, to),
+  removeFolder: (name: string) => organise.removeFolder(name),
   openSessionSummary: (sessionId: string, limits?: OpeningLimits) =>
     runtime.openSessionSummary(sessionId, limits),
   /** One state value whole: an opening sends long ones as previews (LongState). */
@@ -72,6 +93,9 @@ const api = {
       runtime.runs.regenerate(sessionId, invocationId, listener),
     ),
   fork: (sessionId: string, invocationId: string) => runtime.rewinds.fork(sessionId, invocationId),
+  /** "Chat with a model": this chat's model settings, a state edit (agents/model-chat.ts). */
+  setChatSettings: (sessionId: string, settings: ChatSettings) =>
+    runtime.modelChat.setSettings(sessionId, settings),
   // The State panel's edits and History's "Edit state and re-run" (workers/sessions/state-edits.ts)
   editState: (sessionId: string, changes: Record<string, unknown>) =>
     runtime.stateEdits.editState(sessionId, changes),
@@ -116,6 +140,10 @@ const api = {
     runtime.loadArtifact(sessionId, filename, version),
   exportSession: (sessionId: string) => runtime.exportSession(sessionId),
   exportEvalSet: (sessionId: string) => runtime.exportEvalSet(sessionId),
+  // Share and export: the page renders HTML and Markdown from the source (src/ui/export/).
+  exportSource: (sessionId: string) => sessionExports.source(sessionId),
+  exportTurns: (sessionId: string) => sessionExports.turns(sessionId),
+  exportRange: (sessionId: string, range: TurnRange) => sessionExports.range(sessionId, range),
   importSession: (json: string) => runtime.importSession(json),
   // Settings → ADK servers, and the sessions on them (workers/remote/remote.ts)
   adkServers: () => runtime.remote.servers(),
@@ -187,6 +215,14 @@ const api = {
   addSessionToMemory: (sessionId: string) => runtime.memory.addSession(sessionId),
   deleteMemory: (sessionId: string, eventId: string) => runtime.memory.remove(sessionId, eventId),
   deleteSessionMemories: (sessionId: string) => runtime.memory.removeSession(sessionId),
+  // The prompt library that `/` in the message box inserts from (workers/prompts/prompts.ts).
+  listPrompts: () => runtime.prompts.list(),
+  savePrompt: (input: PromptInput) => runtime.prompts.save(input),
+  deletePrompt: (id: string) => runtime.prompts.remove(id),
+  exportPrompts: () => runtime.prompts.exportFile(),
+  importPrompts: (json: string) => runtime.prompts.importFile(json),
+  /** Ctrl+K: sessions holding every word of `query`, with where (workers/search/search.ts). */
+  search: (query: string, limit?: number) => search.search(query, limit),
   // The agent builder.
   listBuiltinTools: () => runtime.agentSpecs.tools(),
   listAgentSpecs: () => runtime.agentSpecs.list(),

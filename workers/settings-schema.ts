@@ -11,6 +11,7 @@
 
 import * as z from 'zod/mini';
 import { en } from 'zod/locales';
+import { MAX_PROMPTS, PROMPT_NAME_CHARS, PROMPT_TEXT_CHARS } from './prompts/prompt-protocol.ts';
 
 z.config(en());
 
@@ -85,6 +86,17 @@ const SCHEMAS = {
   adkServers: z.array(adkServer).check(z.maxLength(200)),
   adkRemoteSessions: z.array(remoteSession).check(z.maxLength(100_000)),
   lastBackupAt: time,
+  /** The prompt library (workers/prompts/prompts.ts): one list, so no schema change was needed. */
+  prompts: z
+    .array(
+      z.object({
+        id,
+        name: text(PROMPT_NAME_CHARS),
+        text: text(PROMPT_TEXT_CHARS),
+        updatedAt: time,
+      }),
+    )
+    .check(z.maxLength(MAX_PROMPTS)),
   keyProtection: z.object({
     version: z.literal(1),
     kdf: z.literal('PBKDF2-SHA256'),
@@ -117,6 +129,7 @@ const LABELS: Record<SettingName, string> = {
   adkServers: 'ADK servers',
   adkRemoteSessions: 'sessions opened on ADK servers',
   lastBackupAt: 'date of the last backup',
+  prompts: 'saved prompts',
   keyProtection: 'passphrase record',
 };
 

@@ -70,6 +70,33 @@ export class IndexedDbAppStore {
     );
   }
 
+  /**
+   * Changes several sessions' records in one transaction: all or none. `fallback` gives the record
+   * of a session that has none yet (made by the library directly); an id with neither is refused
+   * (`missing` makes the error), and nothing is written.
+   */
+  async changeSessionMetas(
+    appName: string,
+    userId: string,
+    ids: readonly string[],
+    change: (meta: SessionMeta) => SessionMeta,
+    fallback: (sessionId: string) => SessionMeta | undefined,
+    missing: (sessionId: string) => Error,
+  ): Promise<SessionMeta[]> {
+    const db = await this.database.open();
+    return writeTransaction(db, [Stores.sessionMeta], async (tx) => {
+      const store = tx.objectStore(Stores.sessionMeta);
+      const before: SessionMeta[] = [];
+      for (const id of ids) {
+        const meta = (await store.get([appName, userId, id])) ?? fallback(id);
+        if (!meta) throw missing(id);
+        before.push(meta);
+      }
+      await Promise.all(before.map((meta) => store.put(change(meta))));
+      return before;
+    });
+  }
+
   async deleteSessionMeta(appName: string, userId: string, sessionId: string): Promise<void> {
     const db = await this.database.open();
     await writeTransaction(db, [Stores.sessionMeta], (tx) =>
@@ -168,6 +195,27 @@ export class IndexedDbAppStore {
     await writeTransaction(db, [Stores.settings], (tx) =>
       tx.objectStore(Stores.settings).put({ name, value }),
     );
+  }
+
+  /**
+   * Reads a setting and writes what `change` makes of it in one transaction, so that two tabs
+   * changing a list setting at once both keep their change. `change` must be synchronous (it runs
+   * inside the transaction) and may throw to write nothing; what it returns is checked as
+   * putSetting checks.
+   */
+  async updateSetting<T>(name: string, change: (current: T | undefined) => T): Promise<T> {
+    const db = await this.database.open();
+    return writeTransaction(db, [Stores.settings], async (tx) => {
+      const store = tx.objectStore(Stores.settings);
+      const stored = (await store.get(name))?.value as T | undefined;
+      const fits = stored !== undefined && this.checkSetting?.(name, stored) === undefined;
+      const next = change(fits || !this.checkSetting ? stored : undefined);
+      const problem = this.checkSetting?.(name, next);
+      if (problem !== undefined)
+        throw new InvalidRequestError(`The setting ${name} was not saved: ${problem}`);
+      await store.put({ name, value: next });
+      return next;
+    });
   }
 
   async deleteSetting(name: string): Promise<void> {

@@ -16,7 +16,7 @@ import type { SpanRecord } from '../tracing/span.ts';
  * The schema version. Bump it and add a step to `migrate` (migrations.ts); never edit a step once
  * shipped.
  */
-export const DB_VERSION = 9;
+export const DB_VERSION = 10;
 
 export const Stores = {
   sessions: 'sessions',
@@ -35,6 +35,7 @@ export const Stores = {
   longValues: 'longValues',
   memories: 'memories',
   memoryRevisions: 'memoryRevisions',
+  searchIndex: 'searchIndex',
 } as const;
 
 export interface EventRecord {
@@ -177,6 +178,72 @@ export interface TrellisSchema extends DBSchema {
     value: MemoryRecord;
   };
   memoryRevisions: { key: [appName: string, userId: string]; value: MemoryRevisionRecord };
+  /** Search across sessions (search-store.ts): out-of-line keys `[kind, app, user, …]`. */
+  searchIndex: { key: SearchIndexKey; value: SearchIndexRecord };
+}
+
+/**
+ * Its key: `['doc', app, user, session]`, `['turn', app, user, session, invocation]`,
+ * `['manifest', app, user]`, `['snapshot', app, user]`.
+ */
+export type SearchIndexKey = string[];
+export type SearchIndexRecord =
+  SearchDocRecord | SearchTurnRecord | SearchManifestRecord | SearchSnapshotRecord;
+
+/** A turn of a session's doc, stored apart: an append writes its own turn only. */
+export interface SearchTurnRecord {
+  kind: 'turn';
+  version: number;
+  sessionId: string;
+  turn: SearchTurn;
+}
+
+/** One turn's text, as search finds it (its invocation, on the active branch or rewound). */
+export interface SearchTurn {
+  invocationId: string;
+  active: boolean;
+  /** Its first event's time, in milliseconds. */
+  time: number;
+  text: string;
+}
+
+/** A session as search sees it: what it finds, read from the session as it is stored. */
+export interface SearchDocRecord {
+  kind: 'doc';
+  version: number;
+  sessionId: string;
+  title: string;
+  /** Entries of the raw log read into it: the next update reads on from there. */
+  seq: number;
+  lastUpdateTime: number;
+  /** Its turns, in time order (stored as records of their own: `[]` in the stored doc). */
+  turns: SearchTurn[];
+  /** Session state keys and their values as text, clipped. */
+  state: [key: string, value: string][];
+  artifacts: string[];
+  /** Invocations that answered a turn's calls (no turns), and the turn their events go on. */
+  answers?: [answerId: string, turnId: string][];
+  /** Names the state of the session it was read from (its last update, log length and title). */
+  rev: string;
+}
+
+/**
+ * Renewed by every write of the docs (a random token): a room that finds the one it wrote last
+ * knows that no other tab wrote since. Missing or unreadable: the docs are read again.
+ */
+export interface SearchManifestRecord {
+  kind: 'manifest';
+  version: number;
+  token: string;
+}
+
+/** The search index as last saved, and the doc revisions it was built from. */
+export interface SearchSnapshotRecord {
+  kind: 'snapshot';
+  version: number;
+  revs: [sessionId: string, rev: string][];
+  /** MiniSearch's JSON. */
+  index: string;
 }
 
 export type TrellisDb = IDBPDatabase<TrellisSchema>;
@@ -195,6 +262,14 @@ export interface SessionMetaRecord {
   /** The agent the session talks to. */
   agentId: string;
   createdAt: number;
+  /**
+   * How the user organised it (workers/sessions/organise.ts). Optional, read as absent when
+   * missing: no index reads them, so no schema step was needed.
+   */
+  pinned?: boolean;
+  archived?: boolean;
+  /** Its one folder (a name: a folder is the sessions that carry it). */
+  folder?: string;
 }
 
 /** A flow the user saved (the app's Flows view). */

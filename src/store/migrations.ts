@@ -88,4 +88,10 @@ export function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void 
     });
     db.createObjectStore(Stores.memoryRevisions, { keyPath: ['appName', 'userId'] });
   }
+  if (oldVersion < 10) {
+    // Search across sessions (src/store/search-store.ts): each session's searchable text, a
+    // manifest of their revisions and the search index's snapshot. Nothing to convert: a missing
+    // index is built from the sessions when first searched.
+    db.createObjectStore(Stores.searchIndex);
+  }
 }

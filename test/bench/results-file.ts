@@ -104,3 +104,20 @@ export function skipped(
 ): BenchResult {
   return { group, name, params, unit, median: null, min: null, max: null, runs: 0, note: why };
 }
+
+/**
+ * Replaces a group's results in the `chromium` part, keeping the machine and date of the part's
+ * figures if it has some (a bench of one group taken later adds to them), else these.
+ */
+export async function mergeChromiumGroup(
+  browserName: string,
+  machine: Machine,
+  group: string,
+  results: readonly BenchResult[],
+): Promise<ResultsFile> {
+  const existing = (await readResults()).groups.chromium;
+  const about = existing
+    ? { machine: existing.machine, date: existing.date, browser: existing.browser ?? browserName }
+    : { machine, date: new Date().toISOString(), browser: browserName };
+  return mergeResults('chromium', about, group, results);
+}

@@ -211,16 +211,18 @@ describe('branches, rewinds and the keyboard in the chat', () => {
     await say(page, 'set color to red');
     await say(page, 'what is color');
 
-    // ↑ in the empty box edits the last message; Shift+Enter breaks the line, Enter sends.
-    const box = page.getByLabel('Message');
+    // ↑ in the empty box edits the last message where it stands; Enter breaks the line there,
+    // Ctrl+Enter runs it.
+    const box = page.getByLabel('Message', { exact: true });
     await box.focus();
     await page.keyboard.press('ArrowUp');
-    await expect.poll(() => box.inputValue()).toBe('what is color');
-    await box.fill('what is');
-    await page.keyboard.press('Shift+Enter');
-    await page.keyboard.type('color');
-    expect(await box.inputValue()).toBe('what is\ncolor');
+    const editor = userRows(page).last().getByLabel('Edited message');
+    await expect.poll(() => editor.inputValue()).toBe('what is color');
+    await editor.fill('what is');
     await page.keyboard.press('Enter');
+    await page.keyboard.type('color');
+    expect(await editor.inputValue()).toBe('what is\ncolor');
+    await page.keyboard.press('Control+Enter');
     await idle(page);
     await expect.poll(() => userRows(page).count()).toBe(2);
 

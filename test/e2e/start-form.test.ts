@@ -130,14 +130,16 @@ it('edits a form turn as text, read back as its values; a message can be typed i
   await form.getByRole('button', { name: 'Submit' }).click();
   await page.locator('.chat .message').filter({ hasText: 'Hello Ada, 36 Basic' }).waitFor();
 
-  // Edit: the text in the message box; the edited lines are the values of the new version.
+  // Edit: the text in the message's editor, where it stands; the edited lines are the values of
+  // the new version.
   const turn = page.locator('.message-row.row-user').first();
   await turn.hover();
   await turn.getByRole('button', { name: 'Edit' }).click();
-  const box = page.getByLabel('Message');
-  expect(await box.inputValue()).toBe('Name: Ada\nAge: 36\nVIP: no\nPlan: Basic');
-  await box.fill('Name: Ada\nAge: 37\nVIP: no\nPlan: Pro');
-  await page.getByRole('button', { name: 'Run edited' }).click();
+  const editor = turn.getByLabel('Edited message');
+  expect(await editor.inputValue()).toBe('Name: Ada\nAge: 36\nVIP: no\nPlan: Basic');
+  await editor.fill('Name: Ada\nAge: 37\nVIP: no\nPlan: Pro');
+  await turn.getByRole('button', { name: 'Save & send' }).click();
+  const box = page.getByLabel('Message', { exact: true });
   await page.locator('.chat .message').filter({ hasText: 'Hello Ada, 37 Pro' }).waitFor();
   await form.getByRole('button', { name: 'Submit' }).and(page.locator(':enabled')).waitFor();
 

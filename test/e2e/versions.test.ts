@@ -16,13 +16,10 @@ async function versionedSession(page: Page): Promise<{ message: Locator; answer:
   await openApp(page);
   await say(page, 'set color to red');
   await say(page, 'what is color');
-  await chat(page)
-    .locator('.message-row.row-user')
-    .last()
-    .getByRole('button', { name: 'Edit' })
-    .click();
-  await page.getByLabel('Message').fill('what is colour');
-  await page.getByRole('button', { name: 'Run edited' }).click();
+  const last = chat(page).locator('.message-row.row-user').last();
+  await last.getByRole('button', { name: 'Edit' }).click();
+  await last.getByLabel('Edited message').fill('what is colour');
+  await last.getByRole('button', { name: 'Save & send' }).click();
   await idle(page);
   await chat(page).getByRole('button', { name: 'Regenerate' }).click();
   await idle(page);

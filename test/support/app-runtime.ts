@@ -2,7 +2,7 @@
 
 import type { Remote } from 'comlink';
 import { AppRuntime } from '../../workers/app.ts';
-import type { RuntimeBroadcast } from '../../workers/protocol.ts';
+import type { ProviderInput, RuntimeBroadcast } from '../../workers/protocol.ts';
 import type { RuntimeApi } from '../../workers/runtime.ts';
 import { inProcessLocks } from '../../workers/runs/session-locks.ts';
 import { freshDbName } from './helpers.ts';
@@ -48,4 +48,18 @@ export function inProcessApi(runtime: AppRuntime): Remote<RuntimeApi> {
       },
     },
   ) as Remote<RuntimeApi>;
+}
+
+/** A provider of the fixture model server at `url` (test/support/model-server.ts), as saved. */
+export function fixtureProvider(
+  url: string,
+  overrides: Partial<ProviderInput> = {},
+): ProviderInput {
+  return {
+    kind: 'openai-compatible',
+    name: 'Fixture',
+    baseUrl: `${url}/v1`,
+    defaultModel: 'fixture-text',
+    ...overrides,
+  };
 }

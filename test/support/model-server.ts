@@ -71,6 +71,8 @@ function hasToolResult({ protocol, body }: Call): boolean {
 
 const SCENARIOS: Record<string, (call: Call) => Reply> = {
   'fixture-text': () => ({ fixture: 'text' }),
+  // Cut at the max output tokens (finish_reason "length") the first time, whole after.
+  'fixture-length': ({ attempt }) => ({ fixture: attempt === 0 ? 'length' : 'text' }),
   'fixture-tool-call': (call) => ({ fixture: hasToolResult(call) ? 'follow-up' : 'tool-call' }),
   'fixture-two-tool-calls': (call) => ({
     fixture: hasToolResult(call) ? 'follow-up-two' : 'two-tool-calls',

@@ -89,7 +89,7 @@ export const SCHEMA_V8 = {
 export type Schema = Record<
   string,
   {
-    keyPath: string | string[];
+    keyPath: string | string[] | null;
     indexes: Record<string, { keyPath: string | string[]; unique: boolean }>;
   }
 >;
@@ -133,4 +133,10 @@ export const SCHEMA_V9 = {
   ...SCHEMA_V8,
   memories: { keyPath: ['appName', 'userId', 'sessionId', 'eventId'], indexes: {} },
   memoryRevisions: { keyPath: ['appName', 'userId'], indexes: {} },
+};
+
+/** Version 10 adds search across sessions: one store of out-of-line keyed records. */
+export const SCHEMA_V10 = {
+  ...SCHEMA_V9,
+  searchIndex: { keyPath: null, indexes: {} },
 };

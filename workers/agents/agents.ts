@@ -11,6 +11,8 @@ import { isRemoteId, remoteIdParts } from '../remote/adk-servers.ts';
 import { isFlowAgent, type AgentSource, type AppFlows } from '../flows/flows.ts';
 import { isSpecAgent, type AppAgentSpecs } from './agent-specs.ts';
 import type { AgentInfo } from '../protocol.ts';
+import { MODEL_CHAT_ID } from './chat-settings.ts';
+import type { ModelChat } from './model-chat.ts';
 import { attachmentPolicy } from '../../src/models/attachments.ts';
 import { workflowGraph, type WorkflowGraph } from '../../src/workflow/graph-view.ts';
 import { Workflow } from '../../src/workflow/workflow.ts';
@@ -24,6 +26,8 @@ export class AppAgents {
     private readonly timing: () => Promise<DemoTiming | undefined>,
     private readonly newRunner: (agent: BaseAgent, resumable: boolean) => Runner,
     private readonly specs: AppAgentSpecs,
+    /** "Chat with a model": its agent is built from each session's settings. */
+    private readonly modelChat?: ModelChat,
   ) {}
 
   /** The demo agents, then the example flows, then the user's flows, then the user's agents. */
@@ -39,8 +43,12 @@ export class AppAgents {
         ...(workflow ? { workflow } : {}),
       };
     });
-    const [flows, specs] = await Promise.all([this.flows.agentInfos(), this.specs.agentInfos()]);
-    return [...demos, ...flows, ...specs];
+    const [flows, specs, models] = await Promise.all([
+      this.flows.agentInfos(),
+      this.specs.agentInfos(),
+      this.modelChat?.agentInfos() ?? [],
+    ]);
+    return [...models, ...demos, ...flows, ...specs];
   }
 
   /** The graph of a demo agent that is an ADK 2.0 Workflow (built once). */
@@ -60,6 +68,7 @@ export class AppAgents {
   async knows(agentId: string): Promise<boolean> {
     if (isFlowAgent(agentId)) return this.flows.exists(agentId);
     if (isSpecAgent(agentId)) return this.specs.exists(agentId);
+    if (agentId === MODEL_CHAT_ID) return !!this.modelChat;
     return DEMO_AGENTS.some((agent) => agent.id === agentId);
   }
 
@@ -78,18 +87,28 @@ export class AppAgents {
     if (!(await this.knows(agentId))) throw new InvalidRequestError(`There is no agent ${agentId}`);
   }
 
-  /** The agent's runner; a deleted flow is an InvalidRequestError saying so. */
-  async runner(agentId: string): Promise<Runner> {
-    const [source, timing] = await Promise.all([this.source(agentId), this.timing()]);
+  /**
+   * The agent's runner; a deleted flow is an InvalidRequestError saying so. A chat with a model
+   * is built from the settings in its session's `state`.
+   */
+  async runner(agentId: string, state?: () => Promise<Readonly<Record<string, unknown>>>) {
+    const [source, timing] = await Promise.all([this.source(agentId, state), this.timing()]);
     const version = `${source.version} ${JSON.stringify(timing ?? null)}`;
-    const cached = this.runners.get(agentId);
+    // One runner per chat settings in use (sessions with the same settings share it).
+    const key = agentId === MODEL_CHAT_ID ? `${agentId} ${source.version}` : agentId;
+    const cached = this.runners.get(key);
     if (cached?.version === version) return cached.runner;
-    const runner = this.newRunner(source.create(timing), source.resumable ?? true);
-    this.runners.set(agentId, { version, runner });
+    const runner: Runner = this.newRunner(source.create(timing), source.resumable ?? true);
+    this.runners.set(key, { version, runner });
     return runner;
   }
 
-  private async source(agentId: string): Promise<AgentSource & { resumable?: boolean }> {
+  private async source(
+    agentId: string,
+    state?: () => Promise<Readonly<Record<string, unknown>>>,
+  ): Promise<AgentSource & { resumable?: boolean }> {
+    if (agentId === MODEL_CHAT_ID && this.modelChat)
+      return this.modelChat.source(state ? await state() : {});
     // A session copied from an ADK server keeps the server's app as its agent: its runner
     // rewinds and forks as any local one, and a message sent there is refused, not answered by
     // another agent.

@@ -17,6 +17,7 @@ import type { SpanRecord } from '../../src/tracing/span.ts';
 import { spanProblem } from '../../src/tracing/span-check.ts';
 import type { ToolServerRecord } from '../tool-servers/tool-server-record.ts';
 import { settingLabel, settingProblem } from '../settings-schema.ts';
+import { FOLDER_CHARS } from '../sessions/organise-protocol.ts';
 
 export const BACKUP_FORMAT = 'trellis-backup';
 /** 2 added each session's `lastUpdateTime` and `spans`. */
@@ -33,7 +34,14 @@ const BACKUP_LIMITS: JsonLimits = {
 };
 
 /** Settings copied as they are (none holds a secret); `toolServers` is copied without values. */
-export const PLAIN_SETTINGS = ['settings', 'toolPolicies', 'adkServers', 'adkRemoteSessions'];
+export const PLAIN_SETTINGS = [
+  'settings',
+  'toolPolicies',
+  'adkServers',
+  'adkRemoteSessions',
+  // The prompt library: merged prompt by prompt (workers/prompts/prompts.ts's restorePrompts).
+  'prompts',
+];
 export const TOOL_SERVERS = 'toolServers';
 
 export interface BackupSession {
@@ -49,6 +57,10 @@ export interface BackupSession {
   spans?: SpanRecord[];
   /** The ids of its events that memory holds (memory is made of them); absent: none. */
   memory?: string[];
+  /** How the user organised it (workers/sessions/organise.ts); absent: not so. */
+  pinned?: boolean;
+  archived?: boolean;
+  folder?: string;
 }
 
 /** A backup as checked: its settings are only those a restore takes, each as it must be. */
@@ -111,6 +123,10 @@ export function checkedBackup(json: string): CheckedBackup {
     if (session.lastUpdateTime !== undefined && !isTime(session.lastUpdateTime))
       refuse(`session #${index + 1} has a last update that is not a time`);
     session.title = String(session.title).slice(0, 200);
+    // How it was organised is not worth refusing a backup over: what does not fit is left out.
+    for (const flag of ['pinned', 'archived']) if (session[flag] !== true) delete session[flag];
+    if (typeof session.folder !== 'string' || !session.folder.trim()) delete session.folder;
+    else session.folder = session.folder.trim().slice(0, FOLDER_CHARS);
     const memory = session.memory;
     if (
       memory !== undefined &&

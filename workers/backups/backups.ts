@@ -23,10 +23,12 @@ import type { IndexedDbTraceService } from '../../src/store/indexeddb-trace-serv
 import type { SpanRecord } from '../../src/tracing/span.ts';
 import { spanUnder } from '../../src/tracing/span-check.ts';
 import { exportSessionFile, forget } from '../sessions/session-files.ts';
-import { APP_NAME, USER_ID } from '../sessions/sessions.ts';
+import { APP_NAME, USER_ID, organisationOf } from '../sessions/sessions.ts';
 import type { ToolServerRecord } from '../tool-servers/tool-server-record.ts';
 import type { RuntimeBroadcast } from '../protocol.ts';
 import { settingLabel } from '../settings-schema.ts';
+import { PROMPTS_SETTING, restorePrompts } from '../prompts/prompts.ts';
+import type { PromptRecord } from '../prompts/prompt-protocol.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
@@ -83,6 +85,7 @@ export class AppBackup {
         title: meta.title,
         agentId: meta.agentId,
         createdAt: meta.createdAt,
+        ...organisationOf(meta),
         ...(updated.has(meta.sessionId) ? { lastUpdateTime: updated.get(meta.sessionId)! } : {}),
         file: json,
         spans,
@@ -176,6 +179,10 @@ export class AppBackup {
     if (addedServers.length > 0)
       await store.putSetting(TOOL_SERVERS, [...servers, ...addedServers]);
     for (const [name, value] of Object.entries(file.settings)) {
+      if (name === PROMPTS_SETTING) {
+        await restorePrompts(store, value as PromptRecord[], report);
+        continue;
+      }
       if ((await store.getSetting(name)) === undefined) {
         await store.putSetting(name, value);
         report.restored.push(`your ${settingLabel(name)}`);
@@ -208,6 +215,7 @@ export class AppBackup {
       'providers-changed',
       'agents-changed',
       'memory-changed',
+      'prompts-changed',
     ] as const)
       this.deps.broadcast({ type });
     return report;
@@ -250,6 +258,7 @@ export class AppBackup {
           title: session.title,
           agentId: session.agentId,
           createdAt: session.createdAt,
+          ...organisationOf(session),
         });
         if (session.memory?.length) {
           const remembered = new Set(session.memory);

@@ -29,6 +29,18 @@ export function summaryOf(session: Session, meta: SessionMeta | undefined): Sess
     agentId: meta?.agentId ?? DEFAULT_AGENT_ID,
     createdAt: meta?.createdAt ?? session.lastUpdateTime,
     lastUpdateTime: session.lastUpdateTime,
+    ...organisationOf(meta),
+  };
+}
+
+/** What a session's record says of how the user organised it: only what is set. */
+export function organisationOf(
+  meta: Pick<SessionMeta, 'pinned' | 'archived' | 'folder'> | undefined,
+): Pick<SessionSummary, 'pinned' | 'archived' | 'folder'> {
+  return {
+    ...(meta?.pinned ? { pinned: true } : {}),
+    ...(meta?.archived ? { archived: true } : {}),
+    ...(meta?.folder ? { folder: meta.folder } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ interface Props {
 }
 
 const GROUPS: { kind: AgentKind; label: string }[] = [
+  { kind: 'model', label: 'Chat with a model' },
   { kind: 'demo', label: 'Demo agents' },
   { kind: 'example', label: 'Example flows' },
   { kind: 'flow', label: 'Your flows' },

@@ -166,7 +166,7 @@ export function Chat({
           ],
     [items, runEventIds],
   );
-  const { scroller, end } = useStickToBottom<HTMLElement>(
+  const { scroller, end, away, jump } = useStickToBottom<HTMLElement>(
     [items, streaming?.text, running, waiting, unfinished],
     sent,
   );
@@ -228,6 +228,20 @@ export function Chat({
             </li>
           ))}
       </ol>
+      {running && away && (
+        // While an answer comes and the reader has scrolled up: back to it, following again.
+        <div class="jump-latest">
+          <button
+            type="button"
+            onClick={() => {
+              jump();
+              scroller.current?.focus({ preventScroll: true });
+            }}
+          >
+            Jump to latest ↓
+          </button>
+        </div>
+      )}
       <div class="chat-end" ref={end} />
     </section>
   );

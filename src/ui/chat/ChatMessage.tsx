@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { base64ToBytes } from '../../core/content.ts';
 import type { ChatAttachment, ChatItem } from './chat-model.ts';
 import type { EditTarget } from './Composer.tsx';
@@ -6,10 +6,16 @@ import type { TurnVersions } from '../history/history-model.ts';
 import { LongText } from '../common/LongText.tsx';
 import { fitsMarkdown, Markdown } from '../markdown/Markdown.tsx';
 import { VersionArrows } from './VersionArrows.tsx';
+import { MessageEditor } from './MessageEditor.tsx';
+import { ImageViewer } from '../common/ImageViewer.tsx';
+import { ReadAloudButton } from '../voice/ReadAloudButton.tsx';
 
 /** What a message offers (stable callbacks: the message list re-renders only with its data). */
 export interface MessageActions {
-  onEdit: (target: EditTarget) => void;
+  /** Opens a message's editor in place (undefined: closes it). */
+  onEdit: (target: EditTarget | undefined) => void;
+  /** Runs the edited message as a new version of its turn. */
+  onSaveEdit: (invocationId: string, text: string) => void;
   onRewind: (invocationId: string) => void;
   /** Switches to another version of a message (the branch of that turn). */
   onSwitch: (invocationId: string) => void;
@@ -33,6 +39,8 @@ export interface MessageContext {
   rewindOnly?: boolean;
   /** The names shown for authors, by identifier (open-session-model's authorNames). */
   authors?: ReadonlyMap<string, string>;
+  /** The turn whose message is being edited in place. */
+  editing?: string | undefined;
 }
 
 /** An author as the chat names it: its given name, its identifier on hover. */
@@ -75,8 +83,29 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
     ? !item.reply && turn?.message
     : context.turnAnswers.has(item.id) && turn?.answer;
   const side = item.fromUser ? 'from-user' : 'from-agent';
+  const row = useRef<HTMLLIElement>(null);
+  if (item.fromUser && !item.reply && context.editing === item.invocationId)
+    return (
+      <li class="message-row row-user editing" ref={row}>
+        <MessageEditor
+          text={item.text}
+          disabled={locked}
+          onSave={(text) => {
+            actions.onSaveEdit(item.invocationId, text);
+            actions.onEdit(undefined);
+          }}
+          onCancel={() => {
+            actions.onEdit(undefined);
+            // Back to the Edit button, once the message is drawn again.
+            requestAnimationFrame(() =>
+              row.current?.querySelector<HTMLElement>('button[data-edit]')?.focus(),
+            );
+          }}
+        />
+      </li>
+    );
   return (
-    <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`}>
+    <li class={`message-row ${item.fromUser ? 'row-user' : 'row-agent'}`} ref={row}>
       <div class={`message ${side}`}>
         {!item.fromUser && <Author name={item.author} names={context.authors} path={item.path} />}
         {item.text &&
@@ -109,12 +138,14 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
           />
         )}
         <CopyButton text={item.text} />
+        {!item.fromUser && !item.json && <ReadAloudButton text={item.text} />}
         {item.fromUser && !item.reply && (
           <>
             {!context.rewindOnly && (
               <button
                 type="button"
                 class="quiet"
+                data-edit
                 disabled={locked}
                 onClick={() => actions.onEdit({ invocationId: item.invocationId, text: item.text })}
               >
@@ -207,13 +238,13 @@ function AttachmentItem({ file }: { file: ChatAttachment }) {
   const image = file.mimeType.startsWith('image/') && file.mimeType !== 'image/svg+xml';
   return (
     <li>
-      <a href={url} download={file.name} title={`Download ${file.name}`}>
-        {image ? (
-          <img src={url} alt={file.name} loading="lazy" />
-        ) : (
+      {image ? (
+        <ImageViewer src={url} alt={file.name} filename={file.name} />
+      ) : (
+        <a href={url} download={file.name} title={`Download ${file.name}`}>
           <span class="file-chip">{file.name}</span>
-        )}
-      </a>
+        </a>
+      )}
     </li>
   );
 }

@@ -1,4 +1,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { LineIcon } from '../common/LineIcon.tsx';
+import { PromptPicker } from '../prompts/PromptPicker.tsx';
+import { usePromptPicker } from '../prompts/use-prompt-picker.ts';
+import { DictationButton } from '../voice/DictationButton.tsx';
 import { formatBytes } from '../../core/format.ts';
 import type { AttachmentPolicy } from '../../models/attachments.ts';
 import type { OutgoingAttachment } from '../../../workers/protocol.ts';
@@ -10,7 +14,7 @@ import {
   type DraftFile,
 } from './composer-files.ts';
 
-/** A past message being edited: sending runs the edited text as a new version of its turn. */
+/** A past message being edited (in place: ChatMessage's MessageEditor); saving runs it again. */
 export interface EditTarget {
   invocationId: string;
   text: string;
@@ -22,9 +26,8 @@ interface Props {
   placeholder: string;
   /** What the agent takes as attachments (undefined: none can be attached). */
   policy: AttachmentPolicy | undefined;
-  /** The user's last message in the conversation: ↑ in an empty composer edits it. */
+  /** The user's last message in the conversation: ↑ in an empty composer edits it (in place). */
   lastMessage: EditTarget | undefined;
-  editing: EditTarget | undefined;
   /** A message handed back (it could not be sent): it fills the composer again. */
   returned: { text: string; attachments: OutgoingAttachment[] } | undefined;
   /** Approval requests waiting for an answer. */
@@ -32,8 +35,7 @@ interface Props {
   /** A question the agent asked: the next message (without files) is its reply. */
   questionWaiting: boolean;
   onSend: (text: string, attachments: OutgoingAttachment[]) => void;
-  onEdit: (invocationId: string, text: string) => void;
-  onStartEdit: (target: EditTarget | undefined) => void;
+  onStartEdit: (target: EditTarget) => void;
   /** Rejects the waiting approvals, then sends the message once that run has ended. */
   onRejectAndSend: (text: string, attachments: OutgoingAttachment[]) => void;
   onShowApprovals: () => void;
@@ -43,28 +45,21 @@ interface Props {
 }
 
 /**
- * The message box: Enter sends, Shift+Enter breaks the line, Escape stops a run (or leaves an
- * edit), ↑ in an empty box edits the last message. Files come by the Attach button, by pasting
- * or by dropping them here; they are checked against the agent's policy before anything is sent.
+ * The message box: Enter sends, Shift+Enter breaks the line, Escape stops a run, ↑ in an empty
+ * box edits the last message (where it stands, in the chat), `/` inserts a saved prompt
+ * (use-prompt-picker.ts). Files come by the Attach button, by pasting or by dropping them here;
+ * they are checked against the agent's policy before anything is sent.
  */
 export function Composer(props: Props) {
-  const { running, disabled, editing, approvalsWaiting, policy } = props;
+  const { running, disabled, approvalsWaiting, policy } = props;
   const [text, setText] = useState('');
   const [files, setFiles] = useState<DraftFile[]>([]);
   const [problems, setProblems] = useState<string[]>([]);
   const [dragging, setDragging] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
 
-  // An edit started elsewhere (a message's Edit) fills the box; one started here (↑) did already,
-  // at the key press, so that what the user types next is never overwritten.
-  const filled = useRef<EditTarget>(undefined);
-  useEffect(() => {
-    if (!editing || filled.current === editing) return;
-    filled.current = editing;
-    setText(editing.text);
-    box.current?.focus();
-  }, [editing]);
+  const picker = usePromptPicker(box, text, setText);
   // Before the paint: the draft is back in the box in the same frame as the error that says so.
   useLayoutEffect(() => {
     if (!props.returned) return;
@@ -83,7 +78,7 @@ export function Composer(props: Props) {
 
   // Files the agent cannot take are flagged as they come (or when the agent changes).
   const checked = useMemo(() => draftProblems(files, policy), [files, policy]);
-  const waiting = approvalsWaiting > 0 && !editing;
+  const waiting = approvalsWaiting > 0;
   const blocked = disabled || running;
 
   const add = async (picked: Iterable<File>) => {
@@ -106,13 +101,6 @@ export function Composer(props: Props) {
   const submit = async () => {
     const message = text.trim();
     if (blocked || (!message && files.length === 0)) return;
-    if (editing) {
-      if (!message) return;
-      props.onEdit(editing.invocationId, message);
-      props.onStartEdit(undefined);
-      clear();
-      return;
-    }
     // Refused files say so already (their alert); nothing is sent while they are held.
     if (checked.problems.length > 0) return;
     // Read every file before anything goes: a file that cannot be read sends nothing.
@@ -149,21 +137,6 @@ export function Composer(props: Props) {
         void add(event.dataTransfer.files);
       }}
     >
-      {editing && (
-        <p class="composer-note" role="status">
-          Editing your message: sending runs it again, and the old version stays as a branch.{' '}
-          <button
-            type="button"
-            class="quiet"
-            onClick={() => {
-              props.onStartEdit(undefined);
-              clear();
-            }}
-          >
-            Cancel edit
-          </button>
-        </p>
-      )}
       {waiting && (
         <p class="composer-note" role="status">
           {approvalsWaiting === 1 ? 'An approval is' : `${approvalsWaiting} approvals are`} waiting
@@ -174,7 +147,7 @@ export function Composer(props: Props) {
           or send to reject {approvalsWaiting === 1 ? 'it' : 'them'} and go on with your message.
         </p>
       )}
-      {props.questionWaiting && !waiting && !editing && (
+      {props.questionWaiting && !waiting && (
         <p class="composer-note" role="status">
           The agent asked you a question: what you send now is your reply.
         </p>
@@ -218,50 +191,50 @@ export function Composer(props: Props) {
           ))}
         </ul>
       )}
+      <PromptPicker picker={picker} />
       <div class="composer-row">
-        {!editing && (
-          <>
-            <button
-              type="button"
-              class="attach"
-              aria-label="Attach files"
-              title="Attach images, PDFs or text files (or paste or drop them here)"
-              // An agent that takes no files (an ADK server's, for now) gets none offered.
-              disabled={blocked || !policy || policy.kinds.length === 0}
-              onClick={() => picker.current?.click()}
-            >
-              <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
-                <path
-                  d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.7-5.7l-8 8a6 6 0 0 0 8.5 8.5l6.3-6.3"
-                  fill="none"
-                  stroke="currentColor"
-                  stroke-width="2"
-                  stroke-linecap="round"
-                />
-              </svg>
-            </button>
-            <input
-              ref={picker}
-              type="file"
-              multiple
-              hidden
-              tabIndex={-1}
-              accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.ts,.tsx,.js,.py,.yaml,.yml,.toml,.sql,.sh,.log"
-              onChange={(event) => {
-                const input = event.currentTarget;
-                void add(input.files ?? []).then(() => (input.value = ''));
-              }}
-            />
-          </>
-        )}
+        <button
+          type="button"
+          class="attach"
+          aria-label="Attach files"
+          title="Attach images, PDFs or text files (or paste or drop them here)"
+          // An agent that takes no files (an ADK server's, for now) gets none offered.
+          disabled={blocked || !policy || policy.kinds.length === 0}
+          onClick={() => filePicker.current?.click()}
+        >
+          <LineIcon d="M16.5 6.5 8.6 14.4a2 2 0 0 0 2.8 2.8l8-8a4 4 0 0 0-5.7-5.7l-8 8a6 6 0 0 0 8.5 8.5l6.3-6.3" />
+        </button>
+        <input
+          ref={filePicker}
+          type="file"
+          multiple
+          hidden
+          tabIndex={-1}
+          accept="image/png,image/jpeg,image/webp,image/gif,application/pdf,text/*,.md,.json,.csv,.ts,.tsx,.js,.py,.yaml,.yml,.toml,.sql,.sh,.log"
+          onChange={(event) => {
+            const input = event.currentTarget;
+            void add(input.files ?? []).then(() => (input.value = ''));
+          }}
+        />
+        <DictationButton text={text} disabled={blocked} onText={setText} />
         <textarea
           ref={box}
           aria-label="Message"
           rows={1}
           value={text}
-          placeholder={editing ? 'The edited message' : props.placeholder}
+          placeholder={props.placeholder}
           disabled={disabled}
-          onInput={(event) => setText(event.currentTarget.value)}
+          {...picker.boxProps}
+          onInput={(event) => {
+            const node = event.currentTarget;
+            setText(node.value);
+            picker.follow(node.value, node.selectionStart);
+          }}
+          onClick={(event) => {
+            const node = event.currentTarget;
+            picker.follow(node.value, node.selectionStart);
+          }}
+          onBlur={() => picker.follow('', 0)}
           onPaste={(event) => {
             const pasted = event.clipboardData?.files;
             if (!pasted?.length || !policy) return;
@@ -269,6 +242,7 @@ export function Composer(props: Props) {
             void add(pasted);
           }}
           onKeyDown={(event) => {
+            if (picker.onKeyDown(event)) return;
             if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
               event.preventDefault();
               void submit();
@@ -276,22 +250,15 @@ export function Composer(props: Props) {
               if (running) {
                 event.preventDefault();
                 props.onStop();
-              } else if (editing) {
-                event.preventDefault();
-                props.onStartEdit(undefined);
-                clear();
               }
             } else if (
               event.key === 'ArrowUp' &&
               !text &&
               files.length === 0 &&
-              !editing &&
               props.lastMessage &&
               !blocked
             ) {
               event.preventDefault();
-              filled.current = props.lastMessage;
-              setText(props.lastMessage.text);
               props.onStartEdit(props.lastMessage);
             }
           }}
@@ -302,7 +269,7 @@ export function Composer(props: Props) {
           </button>
         ) : (
           <button type="submit" class="primary" disabled={disabled}>
-            {editing ? 'Run edited' : waiting ? 'Reject and send' : 'Send'}
+            {waiting ? 'Reject and send' : 'Send'}
           </button>
         )}
       </div>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import type { AgentInfo } from '../../../workers/protocol.ts';
+import { CHAT_SETTINGS_KEY, MODEL_CHAT_ID, type AgentInfo } from '../../../workers/protocol.ts';
 import type { AppActions } from '../shell/app-actions.ts';
 import { showApprovals } from '../shell/app-actions.ts';
 import { Approvals } from './Approvals.tsx';
@@ -28,6 +28,13 @@ import { useModelLoads } from './use-model-loads.ts';
 import type { WorkbenchState } from '../workbench/workbench-state.ts';
 import { workflowOf } from '../flows/workflow-progress.ts';
 
+// Shown on demand, so they stay out of the first chunk: a chat with a model's settings, Share.
+const ChatSettingsBar = lazy(() => import('./ChatSettingsBar.tsx').then((m) => m.ChatSettingsBar), {
+  fallback: null,
+});
+const ExportMenu = lazy(() => import('../export/ExportMenu.tsx').then((m) => m.ExportMenu), {
+  fallback: null,
+});
 // Shown above a session on an ADK server only.
 const RemoteBar = lazy(() => import('../remote/RemoteBar.tsx').then((m) => m.RemoteBar));
 
@@ -44,9 +51,8 @@ interface Props {
   checkpoints: CheckpointRow[];
   checkpointsOpen: boolean;
   onCheckpoints: (open: boolean) => void;
-  /** The turn whose message the composer edits, if any. */
-  editing: EditTarget | undefined;
-  onStartEdit: (target: EditTarget | undefined) => void;
+  /** ↑ in the empty message box: edits the last message in place. */
+  onStartEdit: (target: EditTarget) => void;
   messageContext: MessageContext;
   /** The last turn's unfinished run (its Continue, Retry or Resume in the chat). */
   unfinished: TurnRun | undefined;
@@ -67,12 +73,12 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
   const approvals = session && waitingApprovals(session.approvals, answered);
   const loads = useModelLoads(actions.localModelLoads, running && !state.streaming);
   // A flow that starts from a form shows it in place of the message box, unless the user chose
-  // to type in this session; an edit is text, in the box (the worker reads a form turn's values
-  // back from it).
+  // to type in this session; an edit is text, in the message's editor (the worker reads a form
+  // turn's values back from it).
   const form = useMemo(() => startFormOf(agent?.flow), [agent?.flow]);
   const [typingIn, setTypingIn] = useState<string>();
   const sessionId = current?.summary.id;
-  const showsForm = !!form && !props.editing && typingIn !== sessionId;
+  const showsForm = !!form && typingIn !== sessionId;
   const blocked = !state.ready || busyElsewhere || !current || state.opening;
   const approvalsWaiting = approvals?.length ?? 0;
   const questionAsked = questionWaiting(session?.inputs ?? EMPTY, answered);
@@ -85,7 +91,25 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
         flow={flow}
         checkpointsOpen={props.checkpointsOpen}
         onCheckpoints={props.onCheckpoints}
+        share={
+          current &&
+          !remote && (
+            <ExportMenu
+              sessionId={current.summary.id}
+              onExport={actions.exportAs}
+              loadTurns={actions.exportTurns}
+            />
+          )
+        }
       />
+      {current && agentId === MODEL_CHAT_ID && (
+        <ChatSettingsBar
+          sessionId={current.summary.id}
+          stored={current.state[CHAT_SETTINGS_KEY]}
+          disabled={locked}
+          actions={actions}
+        />
+      )}
       {current?.summary.remote && (
         <RemoteBar
           key={current.summary.id}
@@ -166,17 +190,15 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           placeholder={placeholderFor(agentId)}
           policy={agent?.attachments}
           lastMessage={session?.lastMessage}
-          editing={props.editing}
           returned={state.returned}
           approvalsWaiting={approvalsWaiting}
           questionWaiting={questionAsked}
           onSend={actions.send}
-          onEdit={actions.edit}
           onStartEdit={props.onStartEdit}
           onRejectAndSend={actions.rejectAndSend}
           onShowApprovals={showApprovals}
           onStop={actions.stop}
-          {...(form && !props.editing ? { onUseForm: () => setTypingIn(undefined) } : {})}
+          {...(form ? { onUseForm: () => setTypingIn(undefined) } : {})}
         />
       )}
     </>

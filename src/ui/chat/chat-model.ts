@@ -18,6 +18,7 @@ import {
 import { questionOf } from '../../tools/questions.ts';
 import { previewOf, showable, type Preview } from '../common/preview.ts';
 import { answerUsage } from '../common/usage-format.ts';
+import { chatSettingsNote } from './chat-settings-model.ts';
 
 export type ToolStatus =
   | 'running'
@@ -128,7 +129,8 @@ export function chatItems(active: readonly Event[]): ChatItem[] {
       continue;
     }
     if (isStateEdit(event)) {
-      const text = stateEditText(event.actions.stateDelta);
+      const text =
+        chatSettingsNote(event.actions.stateDelta) ?? stateEditText(event.actions.stateDelta);
       items.push({ kind: 'note', id: event.id, eventId: event.id, text });
       continue;
     }

@@ -17,7 +17,7 @@
 //   scrolling ancestor, the whole page on a narrow screen.
 
 import type { RefObject } from 'preact';
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** How close to the end (px) still counts as "at the end". */
 const SLACK = 48;
@@ -34,6 +34,10 @@ export interface StickToBottom<T extends HTMLElement> {
   scroller: RefObject<T | null>;
   /** An empty element after the list's last item, inside the scroller. */
   end: RefObject<HTMLDivElement | null>;
+  /** The reader scrolled up, away from the end: the list no longer follows (Jump to latest). */
+  away: boolean;
+  /** Scrolls to the end, and follows the list again. */
+  jump: () => void;
 }
 
 /**
@@ -51,6 +55,7 @@ export function useStickToBottom<T extends HTMLElement>(
   /** The reader asked to move up the list, and the end has not left the view since. */
   const moved = useRef(false);
   const frame = useRef<number | undefined>(undefined);
+  const [away, setAway] = useState(false);
 
   const pin = () => {
     if (frame.current !== undefined) return;
@@ -71,10 +76,13 @@ export function useStickToBottom<T extends HTMLElement>(
         // A report of the end in view may predate the reader's move up: it leaves `moved` set,
         // for the report of the end leaving the view.
         const inView = entries.at(-1)?.isIntersecting ?? atEnd.current;
-        if (inView) atEnd.current = true;
-        else if (moved.current) {
+        if (inView) {
+          atEnd.current = true;
+          setAway(false);
+        } else if (moved.current) {
           atEnd.current = false;
           moved.current = false;
+          setAway(true);
         } else if (atEnd.current) pin();
       },
       { root, rootMargin: `0px 0px ${SLACK}px 0px` },
@@ -112,15 +120,24 @@ export function useStickToBottom<T extends HTMLElement>(
     };
   }, []);
 
-  useLayoutEffect(() => {
-    if (!force) return;
+  const follow = () => {
     atEnd.current = true;
     moved.current = false;
+    setAway(false);
+  };
+  useLayoutEffect(() => {
+    if (force) follow();
   }, [force]);
 
   useLayoutEffect(() => {
     if (atEnd.current) pin();
   }, [...change, force]);
 
-  return { scroller, end };
+  const jump = () => {
+    follow();
+    const node = scroller.current;
+    if (node) node.scrollTop = END;
+  };
+
+  return { scroller, end, away, jump };
 }

@@ -11,6 +11,11 @@ import type { InterruptedRun } from '../../../workers/protocol.ts';
 export interface TurnRun {
   invocationId: string;
   action: 'Continue' | 'Retry' | 'Resume';
+  /**
+   * The answer stopped at the model's max output tokens: its turn is over, so Continue asks the
+   * model to go on in a new turn (`CONTINUE_MESSAGE`) instead of resuming it.
+   */
+  lengthCut?: boolean;
   /** What the chat says of it; '' when the chat shows it already (an error line, a mark). */
   note: string;
   /** The runtime's record of the run, when it lists one. */
@@ -33,7 +38,7 @@ export function turnRunOf(
     // A run stopped (or cut off) before its agent said anything still has its record.
     return last && listedRun(last.invocationId);
   }
-  return listedRun(last.invocationId) ?? (remote ? undefined : fromLog(last));
+  return listedRun(last.invocationId) ?? (remote ? undefined : fromLog(last, active));
 
   function listedRun(invocationId: string): TurnRun | undefined {
     const run = runs.find(
@@ -80,11 +85,29 @@ export function turnRunOf(
   }
 }
 
-function fromLog(last: Event): TurnRun | undefined {
+/** What Continue sends after an answer cut at the max output tokens (as ChatGPT users type). */
+export const CONTINUE_MESSAGE = 'Continue.';
+
+function fromLog(last: Event, active: readonly Event[]): TurnRun | undefined {
   if (isError(last)) return { invocationId: last.invocationId, action: 'Retry', note: '' };
+  // The turn's last words (a resumable run ends its agent with a checkpoint event after them).
+  const answer = active.findLast((event) => event.content !== undefined && !event.partial);
+  if (answer?.invocationId === last.invocationId && isLengthCut(answer))
+    return {
+      invocationId: last.invocationId,
+      action: 'Continue',
+      // The chat says why below the answer already (its error line).
+      note: '',
+      lengthCut: true,
+    };
   if (cutAnswerOf(last)?.kind === 'stopped')
     return { invocationId: last.invocationId, action: 'Continue', note: '' };
   return undefined;
+}
+
+/** An answer the model ended at its max output tokens (ADK's finish reason as errorCode). */
+export function isLengthCut(event: Event): boolean {
+  return event.errorCode === 'MAX_TOKENS' && event.content !== undefined && !event.partial;
 }
 
 /** An error event (no content): the chat shows it as a failure line. */

@@ -30,14 +30,18 @@ export function DeleteButton({ kind, id, label, said }: Props) {
       disabled={!pending}
       onClick={() => {
         pending?.delete(kind, id, said);
-        // The newest line is the last.
-        requestAnimationFrame(() =>
-          [...document.querySelectorAll<HTMLElement>('.undo-bar button.undo')].at(-1)?.focus(),
-        );
+        focusNewestUndo();
       }}
     >
       Delete
     </button>
+  );
+}
+
+/** Hands the focus to the Undo of what was just deleted (the newest line is the last). */
+export function focusNewestUndo(): void {
+  requestAnimationFrame(() =>
+    [...document.querySelectorAll<HTMLElement>('.undo-bar button.undo')].at(-1)?.focus(),
   );
 }
 

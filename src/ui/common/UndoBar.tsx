@@ -28,7 +28,7 @@ export function UndoBar({ pending, onUndone }: Props) {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) pending.hold(false);
       }}
     >
-      {items.map((item) => (
+      {items.filter(firstOfGroup).map((item) => (
         <p key={`${item.kind} ${item.id}`} class="undo-item">
           <span>{item.said}</span>
           <button
@@ -53,5 +53,12 @@ export function UndoBar({ pending, onUndone }: Props) {
         </p>
       ))}
     </div>
+  );
+}
+
+/** One line for a group deleted together (a selection): its first item stands for it. */
+function firstOfGroup(item: PendingDelete, index: number, items: readonly PendingDelete[]) {
+  return (
+    item.group === undefined || items.findIndex((other) => other.group === item.group) === index
   );
 }

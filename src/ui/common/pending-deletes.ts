@@ -17,7 +17,7 @@
 
 import { ViewState } from '../workbench/view-state.ts';
 
-export type DeletedKind = 'session' | 'flow' | 'agent' | 'provider';
+export type DeletedKind = 'session' | 'flow' | 'agent' | 'provider' | 'prompt';
 
 export interface PendingDelete {
   kind: DeletedKind;
@@ -26,6 +26,8 @@ export interface PendingDelete {
   said: string;
   /** When it is deleted for good (ms since the epoch). */
   until: number;
+  /** Deleted together with others (a selection): one line, one Undo for them all. */
+  group?: string;
 }
 
 export interface PendingDeletesDeps {
@@ -74,14 +76,24 @@ export class PendingDeletes extends ViewState<{ items: readonly PendingDelete[] 
     this.store([...this.stored().filter((other) => !same(other, item)), item]);
   }
 
-  /** Takes the delete back: the thing shows again, as it was. */
-  undo(kind: DeletedKind, id: string): void {
-    this.store(this.stored().filter((item) => !same(item, { kind, id })));
+  /** Hides several now, as one delete: one line says `said`, and one Undo brings all back. */
+  deleteAll(kind: DeletedKind, ids: readonly string[], said: string): void {
+    const group = `${kind} ${ids[0]} ${this.deps.now()}`;
+    const until = this.deps.now() + UNDO_MS;
+    const items = ids.map((id) => ({ kind, id, said, until, group }));
+    const kept = this.stored().filter((other) => !items.some((item) => same(other, item)));
+    this.store([...kept, ...items]);
   }
 
-  /** Deletes it now (the Undo bar's Dismiss). */
+  /** Takes the delete back (with its group's): the thing shows again, as it was. */
+  undo(kind: DeletedKind, id: string): void {
+    const items = this.stored();
+    this.store(items.filter((item) => !inDelete(items, { kind, id })(item)));
+  }
+
+  /** Deletes it (with its group) now (the Undo bar's Dismiss). */
   finish(kind: DeletedKind, id: string): void {
-    const item = this.take((other) => same(other, { kind, id }));
+    const item = this.take(inDelete(this.stored(), { kind, id }));
     for (const taken of item) void this.deps.commit(taken);
     this.schedule();
   }
@@ -158,16 +170,26 @@ const same = (a: Pick<PendingDelete, 'kind' | 'id'>, b: Pick<PendingDelete, 'kin
   a.kind === b.kind && a.id === b.id;
 
 const sameItem = (a: PendingDelete, b: PendingDelete) =>
-  same(a, b) && a.until === b.until && a.said === b.said;
+  same(a, b) && a.until === b.until && a.said === b.said && a.group === b.group;
+
+/** Picks the item named, and the others deleted in one go with it. */
+function inDelete(
+  items: readonly PendingDelete[],
+  named: Pick<PendingDelete, 'kind' | 'id'>,
+): (item: PendingDelete) => boolean {
+  const group = items.find((item) => same(item, named))?.group;
+  return (item) => same(item, named) || (group !== undefined && item.group === group);
+}
 
 function isPendingDelete(value: unknown): value is PendingDelete {
   const item = value as Partial<PendingDelete> | null;
   return (
     typeof item === 'object' &&
     item !== null &&
-    ['session', 'flow', 'agent', 'provider'].includes(item.kind as string) &&
+    ['session', 'flow', 'agent', 'provider', 'prompt'].includes(item.kind as string) &&
     typeof item.id === 'string' &&
     typeof item.said === 'string' &&
-    typeof item.until === 'number'
+    typeof item.until === 'number' &&
+    (item.group === undefined || typeof item.group === 'string')
   );
 }

@@ -3,6 +3,7 @@
 // shown first by their first turn, indented one step and dimmed, then the conversation goes on
 // where it was. A branch's own turns come back when the user switches to it.
 
+import { turnRowText } from '../chat/chat-settings-model.ts';
 import type { TurnOperations } from '../../core/branch-tree.ts';
 import type { SessionOpening, TurnSummary } from '../../../workers/protocol.ts';
 import { clip } from '../common/preview.ts';
@@ -76,7 +77,7 @@ function rowOf(
     siblings && siblings.length > 1 ? versionsOf(invocationId, siblings).answer : undefined;
   return {
     invocationId,
-    text: clip(text, TURN_CHARS),
+    text: clip(turnRowText(text), TURN_CHARS),
     ...(answer ? { version: `answer ${answer.index} of ${answer.count}` } : {}),
     active,
     indent: active ? 0 : 1,

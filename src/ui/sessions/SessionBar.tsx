@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { clip, TITLE_CHARS } from '../common/preview.ts';
 import type { ContextUse } from '../../models/context-windows.ts';
 import { ContextMeter } from '../chat/ContextMeter.tsx';
@@ -13,11 +14,13 @@ interface Props {
   flow: boolean;
   checkpointsOpen: boolean;
   onCheckpoints: (open: boolean) => void;
+  /** Share and export (src/ui/export/ExportMenu.tsx), for a session in this browser. */
+  share?: ComponentChildren;
 }
 
 /**
- * The open session's heading, what it cost, its context meter, and (for a flow) the Chat /
- * Checkpoints switch.
+ * The open session's heading, what it cost, its context meter, Share, and (for a flow) the
+ * Chat / Checkpoints switch.
  */
 export function SessionBar({
   title,
@@ -26,6 +29,7 @@ export function SessionBar({
   flow,
   checkpointsOpen,
   onCheckpoints,
+  share,
 }: Props) {
   return (
     <div class="session-bar">
@@ -36,6 +40,7 @@ export function SessionBar({
         </p>
       )}
       <ContextMeter use={context} />
+      {share}
       {flow && (
         <div class="view-switch" role="group" aria-label="View">
           <button

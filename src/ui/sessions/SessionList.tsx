@@ -1,124 +1,116 @@
-import { useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import type { SessionSummary } from '../../../workers/protocol.ts';
-import { DeleteButton } from '../common/DeleteButton.tsx';
-import { clip, TITLE_CHARS } from '../common/preview.ts';
 import { pure } from '../common/pure.ts';
+import { useSnapshot } from '../workbench/use-snapshot.ts';
+import { folderNames, groupSessions } from './session-groups.ts';
+import type { SessionOrganiser } from './session-organiser.ts';
+import { SelectionBar } from './SelectionBar.tsx';
+import { SessionGroupHead } from './SessionGroupHead.tsx';
+import { SessionRow, type RowActions } from './SessionRow.tsx';
 
-interface Props {
+interface Props extends RowActions {
   sessions: SessionSummary[];
   currentId: string | undefined;
   busyIds: readonly string[];
-  onOpen: (id: string) => void;
   onNew: () => void;
-  onRename: (id: string, title: string) => void;
-  /** Takes a session on an ADK server off the list (it stays on its server). */
-  onRemove: (id: string) => void;
-  onExport: (id: string) => void;
-  onExportEvalSet: (id: string) => void;
   onImport: (file: File) => void;
-  /** Adds the session's conversation to memory (the Memory view), saying so when done. */
-  onAddToMemory: (id: string) => void;
+  /** Select mode, open groups, and pin / archive / folders with their Undo. */
+  organiser: SessionOrganiser;
+  /** Opens search across sessions (src/ui/search, also Ctrl+K). */
+  onSearch?: () => void;
 }
 
+/**
+ * The Sessions list: the last active first, Pinned on top, then each folder, the rest, and
+ * Archived (closed) at the bottom (session-groups.ts); Select mode acts on several at once.
+ */
 function SessionListView(props: Props) {
-  const [renaming, setRenaming] = useState<string>();
-  const [draft, setDraft] = useState('');
+  const { organiser } = props;
+  const { selecting, selected, undo, error } = useSnapshot(organiser);
+  const groups = useMemo(() => groupSessions(props.sessions), [props.sessions]);
+  const folders = useMemo(() => folderNames(props.sessions), [props.sessions]);
+  const open = groups.filter((group) => organiser.isOpen(group.key));
+  const shown = open.flatMap((group) => group.sessions.map((session) => session.id));
+  const checked = props.sessions.filter((session) => selected.has(session.id));
+  // Nothing organised: one plain list, as before there were groups.
+  const heads = groups.length > 1 || groups[0]?.kind !== 'recent';
+  const select = (id: string, range: boolean) => {
+    if (!selecting) organiser.setSelecting(true);
+    organiser.toggle(id, shown, range);
+  };
   return (
     <nav class="sessions" aria-label="Sessions">
       <div class="sessions-head">
         <h2>Sessions</h2>
+        {props.onSearch && (
+          <button type="button" title="Search all sessions (Ctrl+K)" onClick={props.onSearch}>
+            Search
+          </button>
+        )}
+        <button
+          type="button"
+          aria-pressed={selecting}
+          title="Select several sessions to pin, archive, move or delete"
+          onClick={() => organiser.setSelecting(!selecting)}
+        >
+          Select
+        </button>
         <button type="button" class="primary" onClick={props.onNew}>
           New session
         </button>
       </div>
-      <ul>
-        {props.sessions.map((session) => {
-          const current = session.id === props.currentId;
-          return (
-            <li key={session.id} class={current ? 'current' : ''}>
-              {renaming === session.id ? (
-                <form
-                  class="rename"
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    props.onRename(session.id, draft);
-                    setRenaming(undefined);
-                  }}
-                >
-                  <input
-                    aria-label="Session title"
-                    value={draft}
-                    onInput={(event) => setDraft(event.currentTarget.value)}
-                    autoFocus
+      {selecting && <SelectionBar selected={checked} folders={folders} organiser={organiser} />}
+      {error && (
+        <p class="organise-error" role="alert">
+          {error}{' '}
+          <button type="button" class="quiet" onClick={() => organiser.dismissError()}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {groups.map((group) => {
+        const isOpen = organiser.isOpen(group.key);
+        return (
+          <section key={group.key} class={`session-group ${group.kind}`}>
+            {heads && (
+              <SessionGroupHead
+                group={group}
+                open={isOpen}
+                selecting={selecting}
+                organiser={organiser}
+              />
+            )}
+            {isOpen && (
+              <ul>
+                {group.sessions.map((session) => (
+                  <SessionRow
+                    key={session.id}
+                    session={session}
+                    current={session.id === props.currentId}
+                    busy={props.busyIds.includes(session.id)}
+                    selecting={selecting}
+                    selected={selected.has(session.id)}
+                    onSelect={select}
+                    folders={folders}
+                    organiser={organiser}
+                    actions={props}
                   />
-                  <button type="submit">Save</button>
-                  <button type="button" onClick={() => setRenaming(undefined)}>
-                    Cancel
-                  </button>
-                </form>
-              ) : (
-                <button
-                  type="button"
-                  class="session-open"
-                  aria-current={current ? 'page' : undefined}
-                  onClick={() => props.onOpen(session.id)}
-                >
-                  <span class="session-title">{clip(session.title, TITLE_CHARS)}</span>
-                  <span class="session-meta">
-                    {props.busyIds.includes(session.id) ? 'running · ' : ''}
-                    {session.remote ? `ADK · ${hostOf(session.remote.url)} · ` : ''}
-                    {new Date(session.lastUpdateTime).toLocaleString()}
-                  </span>
-                </button>
-              )}
-              {current && renaming !== session.id && (
-                <div class="session-actions">
-                  <button
-                    type="button"
-                    onClick={() => {
-                      setDraft(session.title);
-                      setRenaming(session.id);
-                    }}
-                  >
-                    Rename
-                  </button>
-                  {session.remote ? (
-                    // It lives on its server: taken off this list, it stays there.
-                    <button type="button" onClick={() => props.onRemove(session.id)}>
-                      Remove from list
-                    </button>
-                  ) : (
-                    <>
-                      <button type="button" onClick={() => props.onExport(session.id)}>
-                        Export
-                      </button>
-                      <button
-                        type="button"
-                        title="Export the conversation as an ADK eval set, for adk eval"
-                        onClick={() => props.onExportEvalSet(session.id)}
-                      >
-                        Eval set
-                      </button>
-                      <button
-                        type="button"
-                        title="Remember this conversation: agents that remember can look it up from other sessions"
-                        onClick={() => props.onAddToMemory(session.id)}
-                      >
-                        Add to memory
-                      </button>
-                      <DeleteButton
-                        kind="session"
-                        id={session.id}
-                        said={`Deleted “${clip(session.title, TITLE_CHARS)}” and its artifacts.`}
-                      />
-                    </>
-                  )}
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+                ))}
+              </ul>
+            )}
+          </section>
+        );
+      })}
+      <p class="organise-status" role="status">
+        {undo && (
+          <>
+            <span>{undo.said}</span>{' '}
+            <button type="button" class="organise-undo" onClick={() => void organiser.undo()}>
+              Undo
+            </button>
+          </>
+        )}
+      </p>
       <label class="import">
         Import session…
         <input
@@ -136,12 +128,3 @@ function SessionListView(props: Props) {
 }
 
 export const SessionList = pure(SessionListView);
-
-/** `http://127.0.0.1:8000` → `127.0.0.1:8000`. */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}

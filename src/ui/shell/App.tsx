@@ -10,6 +10,7 @@ import { flowProgress } from '../history/checkpoints-model.ts';
 import type { EditTarget } from '../chat/Composer.tsx';
 import type { FirstRun } from './first-run.ts';
 import { FirstRunCard } from './FirstRunCard.tsx';
+import { KeyboardShortcuts } from './KeyboardShortcuts.tsx';
 import type { FlowEditor } from '../flows/flow-editor.ts';
 import { rewindOnly } from '../history/history-model.ts';
 import type { SessionLink } from '../history/HistoryPanel.tsx';
@@ -22,6 +23,7 @@ import { PanesBar, type Pane } from './PanesBar.tsx';
 import type { PendingDeletes } from '../common/pending-deletes.ts';
 import type { ProvidersEditor } from '../settings/providers-editor.ts';
 import { SessionList } from '../sessions/SessionList.tsx';
+import { useSearchLauncher } from '../search/SearchLauncher.tsx';
 import { SessionMain } from '../chat/SessionMain.tsx';
 import { SidePanels } from './SidePanels.tsx';
 import { openingCheckpoints, sessionView } from '../workbench/session-view.ts';
@@ -32,6 +34,7 @@ import { applyTheme } from './theme.ts';
 import { UndoBar } from '../common/UndoBar.tsx';
 import { useAddress } from './use-address.ts';
 import { useListedSessions } from '../sessions/use-listed-sessions.ts';
+import { SessionOrganiser } from '../sessions/session-organiser.ts';
 import { useSnapshot } from '../workbench/use-snapshot.ts';
 import type { RuntimeClient, Workbench } from '../workbench/workbench.ts';
 
@@ -55,6 +58,7 @@ export function App(props: Props) {
   const actions = useMemo(() => actionsOf(workbench), [workbench]);
   const [view, setView] = useState<MainView>(address?.view ?? 'chat');
   const [pane, setPane] = useState<Pane>('chat');
+  const search = useSearchLauncher(client, workbench, () => setPane('chat'));
   // The turn the Trace view shows, with its session (another session opened closes it).
   const [traced, setTraced] = useState<TracedTurn | undefined>(
     address?.invocationId
@@ -112,6 +116,7 @@ export function App(props: Props) {
   const { current, running, busyElsewhere } = state;
   const currentId = current?.summary.id;
   const sessions = useListedSessions(pending, workbench, state);
+  const organiser = useMemo(() => new SessionOrganiser(client.runtime, pending), [client, pending]);
   const showTrace = useCallback(
     (invocationId: string) => {
       if (!currentId) return;
@@ -142,6 +147,7 @@ export function App(props: Props) {
     running,
     locked,
     remote,
+    editing,
     onEdit: setEditing,
     onShowEvent: showEvent,
     // A session on an ADK server has its traces there (the bar's Trace), none here.
@@ -269,6 +275,8 @@ export function App(props: Props) {
         onExportEvalSet={actions.exportEvalSet}
         onImport={actions.importFile}
         onAddToMemory={actions.addToMemory}
+        onSearch={search.open}
+        organiser={organiser}
       />
 
       <main class="main">
@@ -298,7 +306,6 @@ export function App(props: Props) {
             checkpoints={checkpoints}
             checkpointsOpen={checkpointsOpen}
             onCheckpoints={setCheckpointsOpen}
-            editing={editing}
             onStartEdit={setEditing}
             messageContext={messageContext}
             unfinished={unfinished}
@@ -344,11 +351,13 @@ export function App(props: Props) {
         onOpenSession={openSession}
         onTrace={showTrace}
       />
+      <KeyboardShortcuts />
       <UndoBar
         pending={pending}
         // A session brought back opens again (it was most likely the one open).
         onUndone={(item) => item.kind === 'session' && openSession(item.id)}
       />
+      {search.dialog}
     </div>
   );
 }

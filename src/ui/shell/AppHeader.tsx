@@ -64,6 +64,7 @@ export function AppHeader({
         onBackup={() => onOpen('backup')}
         onSecurity={() => onOpen('security')}
         onMemory={() => onOpen('memory')}
+        onPrompts={() => onOpen('prompts')}
       />
     </header>
   );

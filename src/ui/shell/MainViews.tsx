@@ -19,6 +19,7 @@ const ToolServersView = lazy(() =>
 const BackupView = lazy(() => import('../settings/BackupView.tsx').then((m) => m.BackupView));
 const KeysView = lazy(() => import('../settings/KeysView.tsx').then((m) => m.KeysView));
 const MemoryView = lazy(() => import('../memory/MemoryView.tsx').then((m) => m.MemoryView));
+const PromptsView = lazy(() => import('../prompts/PromptsView.tsx').then((m) => m.PromptsView));
 // Opened from a turn in History or a message's actions.
 const TraceView = lazy(() => import('../trace/TraceView.tsx').then((m) => m.TraceView));
 
@@ -33,6 +34,7 @@ export type MainView =
   | 'backup'
   | 'security'
   | 'memory'
+  | 'prompts'
   | 'trace';
 
 /** A turn whose trace is shown, with its session. */
@@ -101,6 +103,8 @@ export function MainViews({ view, traced, flows, providers, builder, client, ...
           onClose={close}
         />
       );
+    case 'prompts':
+      return <PromptsView onClose={close} />;
     case 'adk':
       return (
         <AdkServersView

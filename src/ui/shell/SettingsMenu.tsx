@@ -10,6 +10,7 @@ interface Props {
   onBackup: () => void;
   onSecurity: () => void;
   onMemory: () => void;
+  onPrompts: () => void;
 }
 
 /**
@@ -26,6 +27,7 @@ export function SettingsMenu({
   onBackup,
   onSecurity,
   onMemory,
+  onPrompts,
 }: Props) {
   const menu = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
@@ -117,6 +119,15 @@ export function SettingsMenu({
           }}
         >
           Memory
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onPrompts();
+          }}
+        >
+          Prompts
         </button>
         <button
           type="button"

@@ -1,7 +1,12 @@
 // The workbench's actions as the App hands them to its panels: stable callbacks (a panel
 // re-renders only when its data changes), each moving the focus where its button went away.
 
-import type { OutgoingAttachment, Settings } from '../../../workers/protocol.ts';
+import type {
+  ChatSettings,
+  ExportRequest,
+  OutgoingAttachment,
+  Settings,
+} from '../../../workers/protocol.ts';
 import { download } from '../common/download.ts';
 import type { FormValues } from '../chat/start-form-model.ts';
 import type { StateChanges } from '../state/state-edit-model.ts';
@@ -23,6 +28,10 @@ export function actionsOf(workbench: Workbench) {
       void workbench.exportSession(id).then((file) => file && download(file.filename, file.json)),
     exportEvalSet: (id: string) =>
       void workbench.exportEvalSet(id).then((file) => file && download(file.filename, file.json)),
+    // Share and export (src/ui/export/): a page, Markdown or JSON, whole or some turns.
+    exportAs: (id: string, request: ExportRequest) =>
+      void workbench.exportAs(id, request).then((f) => f && download(f.filename, f.text, f.type)),
+    exportTurns: (id: string) => workbench.exportTurns(id),
     importFile: (file: File) => void file.text().then((json) => workbench.importSession(json)),
     addToMemory: (id: string) => void workbench.addToMemory(id),
     setAgent: (agentId: string) => void workbench.setAgent(agentId),
@@ -49,6 +58,9 @@ export function actionsOf(workbench: Workbench) {
     editState: (changes: StateChanges) => workbench.editState(changes),
     stateBefore: (id: string) => workbench.stateBefore(id),
     stateValue: (key: string) => workbench.stateValue(key),
+    setChatSettings: (settings: ChatSettings) => workbench.setChatSettings(settings),
+    listProviders: () => workbench.listProviders(),
+    providerModels: (providerId: string) => workbench.providerModels(providerId),
     localModelLoads: () => workbench.localModelLoads(),
     editStateAndRerun: (id: string, changes: StateChanges) => {
       void workbench.editStateAndRerun(id, changes);

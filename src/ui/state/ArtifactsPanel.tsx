@@ -1,3 +1,4 @@
+import { ImageViewer } from '../common/ImageViewer.tsx';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { base64ToBytes, type Part } from '../../core/content.ts';
 import { IMAGE_TYPES, attachmentKindOf } from '../../models/attachments.ts';
@@ -79,7 +80,7 @@ function ArtifactView({ filename, version, part }: Shown) {
         </a>
       </figcaption>
       {shown.image ? (
-        <img src={shown.url} alt={filename} />
+        <ImageViewer src={shown.url} alt={filename} />
       ) : shown.text !== undefined ? (
         // No Download of its own: the caption's downloads the artifact.
         <LongText as="pre" value={shown.text} max={ARTIFACT_TEXT_CHARS} />

@@ -20,7 +20,9 @@ interface Inputs {
   locked: boolean;
   /** A session on an ADK server: rewind only. */
   remote: boolean;
-  onEdit: (target: EditTarget) => void;
+  /** The message being edited in place, and how to open or close its editor. */
+  editing: EditTarget | undefined;
+  onEdit: (target: EditTarget | undefined) => void;
   onShowEvent: (eventId: string) => void;
   onTrace?: (invocationId: string) => void;
 }
@@ -34,6 +36,7 @@ export function useMessageContext({
   running,
   locked,
   remote,
+  editing,
   onEdit,
   onShowEvent,
   onTrace,
@@ -41,6 +44,7 @@ export function useMessageContext({
   const messageActions = useMemo(
     () => ({
       onEdit,
+      onSaveEdit: actions.edit,
       onRewind: actions.rewind,
       onSwitch: actions.switchToBranch,
       onRegenerate: actions.regenerate,
@@ -62,7 +66,18 @@ export function useMessageContext({
       locked,
       rewindOnly: remote,
       authors,
+      editing: editing?.invocationId,
     }),
-    [messageActions, session?.versions, turnAnswers, lastAnswer, running, locked, remote, authors],
+    [
+      messageActions,
+      session?.versions,
+      turnAnswers,
+      lastAnswer,
+      running,
+      locked,
+      remote,
+      authors,
+      editing?.invocationId,
+    ],
   );
 }

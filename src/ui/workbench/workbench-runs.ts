@@ -3,6 +3,7 @@
 // text (drawn once a frame), stored ones extend the opening's tail and state as they come, and the
 // opening is read again when the run ends.
 
+import { CONTINUE_MESSAGE, isLengthCut } from '../chat/turn-run-model.ts';
 import { modelWaitOf } from '../../core/model-wait.ts';
 import { withEventUsage } from '../../core/usage.ts';
 import { showsError } from '../chat/chat-model.ts';
@@ -129,6 +130,10 @@ export abstract class WorkbenchRuns extends WorkbenchOpening {
   async resumeTurn(invocationId: string): Promise<void> {
     const sessionId = this.state.current?.summary.id;
     if (!sessionId) return;
+    // An answer cut at the max output tokens finished its turn: the model goes on in a new one.
+    const last = this.state.current?.activeTail.findLast(({ event }) => event.content)?.event;
+    if (last?.invocationId === invocationId && isLengthCut(last))
+      return this.send(CONTINUE_MESSAGE);
     await this.running(sessionId, (onEvent) =>
       this.client.runtime.resume(sessionId, invocationId, onEvent),
     );

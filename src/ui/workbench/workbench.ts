@@ -5,7 +5,17 @@
 
 import type { AdkSpan } from '../../remote/client.ts';
 import type { Event } from '../../core/event.ts';
-import type { LocalModelLoad, Settings } from '../../../workers/protocol.ts';
+import type {
+  ChatSettings,
+  ConnectionTest,
+  ExportRequest,
+  ExportTurnChoice,
+  LocalModelLoad,
+  ProviderInfo,
+  Settings,
+} from '../../../workers/protocol.ts';
+import type { ExportedFile } from '../export/export-file.ts';
+import { authorNames } from './open-session-model.ts';
 import { sessionView } from './session-view.ts';
 import { WorkbenchRuns } from './workbench-runs.ts';
 
@@ -156,6 +166,26 @@ export class Workbench extends WorkbenchRuns {
     return this.guard(() => this.client.runtime.exportEvalSet(sessionId));
   }
 
+  /** Share and export: the session, or a range of its turns, as a page, Markdown or JSON. */
+  exportAs(sessionId: string, request: ExportRequest): Promise<ExportedFile | undefined> {
+    const agentId = this.state.sessions.find((s) => s.id === sessionId)?.agentId;
+    const agent = this.state.agents.find((a) => a.id === agentId);
+    const context = { agentName: agent?.name, authors: authorNames(agent) };
+    return this.guard(async () =>
+      (await import('../export/export-file.ts')).exportFile(
+        this.client.runtime,
+        sessionId,
+        request,
+        context,
+      ),
+    );
+  }
+
+  /** The turns of the active conversation, for Share → Some turns… */
+  exportTurns(sessionId: string): Promise<ExportTurnChoice[] | undefined> {
+    return this.guard(() => this.client.runtime.exportTurns(sessionId));
+  }
+
   /** *Add to memory*: the session's conversation, whole, for agents that remember. */
   async addToMemory(sessionId: string): Promise<void> {
     await this.guard(async () => {
@@ -265,6 +295,27 @@ export class Workbench extends WorkbenchRuns {
       return true;
     });
     return saved ?? false;
+  }
+
+  /** "Chat with a model": saves the open chat's model settings (a turn of its history). */
+  async setChatSettings(settings: ChatSettings): Promise<boolean> {
+    const sessionId = this.state.current?.summary.id;
+    if (!sessionId) return false;
+    const saved = await this.guard(async () => {
+      await this.client.runtime.setChatSettings(sessionId, settings);
+      await this.reload();
+      return true;
+    });
+    return saved ?? false;
+  }
+
+  /** The providers, and one's models: what a chat's Model settings offer. */
+  listProviders(): Promise<ProviderInfo[]> {
+    return this.client.runtime.listProviders();
+  }
+
+  providerModels(providerId: string): Promise<ConnectionTest> {
+    return this.client.runtime.providerModels(providerId);
   }
 
   /** The local models this tab's worker is loading now (the chat shows them while a turn waits). */

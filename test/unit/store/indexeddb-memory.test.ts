@@ -16,7 +16,12 @@ import {
 import { DB_VERSION } from '../../../src/store/database.ts';
 import { MAX_QUERY_TERMS } from '../../../src/store/memory-index.ts';
 import { freshDbName } from '../../support/helpers.ts';
-import { SCHEMA_V8, SCHEMA_V9, createDatabase, readSchema } from '../../support/schema-fixtures.ts';
+import {
+  SCHEMA_V8,
+  SCHEMA_V10,
+  createDatabase,
+  readSchema,
+} from '../../support/schema-fixtures.ts';
 
 const toClose: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -273,6 +278,6 @@ describe('the memory stores (schema 9)', () => {
     await service.addSessionToMemory(stored!);
     expect(texts(await search(service, 'upgrade'))).toEqual(['kept across the upgrade']);
     await Promise.all(toClose.splice(0).map((closing) => closing.close()));
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V9 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
   });
 });

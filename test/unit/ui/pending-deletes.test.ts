@@ -76,6 +76,23 @@ describe('deleting with an Undo', () => {
     expect(deleted).toEqual(['agent:a1']);
   });
 
+  it('deletes several as one: one Undo brings them all back, one Dismiss deletes them all', () => {
+    const storage = new Map<string, string>();
+    const { pending, clock, deleted } = tab(storage);
+    pending.delete('session', 's0', 'Deleted “Alone”.');
+    pending.deleteAll('session', ['s1', 's2'], 'Deleted 2 sessions.');
+    expect([...pending.hidden('session')].sort()).toEqual(['s0', 's1', 's2']);
+    pending.undo('session', 's2');
+    expect([...pending.hidden('session')]).toEqual(['s0']);
+    // Another tab sees the group as one too.
+    pending.deleteAll('session', ['s1', 's2'], 'Deleted 2 sessions.');
+    const other = tab(storage, clock);
+    other.pending.finish('session', 's1');
+    expect(other.deleted).toEqual(['session:s1', 'session:s2']);
+    clock.advance(UNDO_MS);
+    expect(deleted).toEqual(['session:s0']);
+  });
+
   it('deletes at once on Dismiss', () => {
     const { pending, deleted } = tab(new Map());
     pending.delete('provider', 'p1', 'Deleted the provider “Gemini” and its key.');

@@ -190,6 +190,29 @@ describe('the last turn’s unfinished run', () => {
     });
   });
 
+  it('offers Continue, in a new turn, after an answer cut at the max output tokens', () => {
+    const cut = event({
+      id: 'm',
+      content: { role: 'model', parts: [{ text: 'The sky is blue because' }] },
+      errorCode: 'MAX_TOKENS',
+      errorMessage: 'The answer was cut off at the maximum number of output tokens.',
+    });
+    // A resumable run ends its agent with a checkpoint after the answer: still the answer's turn.
+    const checkpoint = event({ id: 'e', actions: { ...createEventActions(), endOfAgent: true } });
+    expect(turnRunOf([question, cut, checkpoint], [], local)).toMatchObject({ lengthCut: true });
+    expect(turnRunOf([question, cut], [], local)).toEqual({
+      invocationId: 'i1',
+      action: 'Continue',
+      note: '',
+      lengthCut: true,
+    });
+    // A limit hit with nothing said is a failure like any other: Retry.
+    expect(turnRunOf([question, failure('f', 'MAX_TOKENS')], [], local)).toMatchObject({
+      action: 'Retry',
+    });
+    expect(turnRunOf([question, cut], [], { ...local, remote: true })).toBeUndefined();
+  });
+
   it('offers Retry after a failure and Continue after a stop even without a record', () => {
     expect(turnRunOf([question, failure('f')], [], local)).toMatchObject({ action: 'Retry' });
     expect(turnRunOf([question, said('s', 'x', { stopped: true })], [], local)).toMatchObject({

@@ -7,14 +7,15 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCompactionEvent, type Event } from '../../../src/index.ts';
-import { AppRuntime } from '../../../workers/app.ts';
 import type { AgentSpecInput, ProviderInput } from '../../../workers/protocol.ts';
-import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
 import { LocalModels } from '../../../workers/local-models/local-models.ts';
 import { CountingEngine } from '../../support/counting-engine.ts';
 import { KEPT_EVENTS } from '../../../workers/agents/compaction.ts';
 import { runEvents } from '../../support/fixture-agent.ts';
 import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+import { AppRuntime } from '../../../workers/app.ts';
+import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
+import { fixtureProvider, recordingRuntime } from '../../support/app-runtime.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 
 let server: ModelServer;
@@ -23,24 +24,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function open() {
-  return new AppRuntime({
-    dbName: freshDbName(),
-    locks: inProcessLocks(),
-    broadcast: () => {},
-    modelHttp: { maxRetries: 0 },
-  });
-}
-
-function provider(overrides: Partial<ProviderInput> = {}): ProviderInput {
-  return {
-    kind: 'openai-compatible',
-    name: 'Fixture',
-    baseUrl: `${server.url}/v1`,
-    defaultModel: 'fixture-count',
-    ...overrides,
-  };
-}
+const open = () => recordingRuntime().runtime;
+const provider = (overrides: Partial<ProviderInput> = {}) =>
+  fixtureProvider(server.url, { defaultModel: 'fixture-count', ...overrides });
 
 function spec(providerId: string, overrides: Partial<AgentSpecInput> = {}): AgentSpecInput {
   return {
