@@ -4,42 +4,28 @@
 
 import { it } from 'vitest';
 import { chooseAgent, openApp, region, say } from '../e2e/app-page.ts';
-import { launch } from '../e2e/browser.ts';
 import { addProvider } from '../e2e/model-setup.ts';
 import { startModelServer } from '../support/model-server.ts';
-
-const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
+import { inEachLook } from './looks.ts';
 
 it('takes the Model settings screenshots: light and dark, desktop and phone', async () => {
   const server = await startModelServer();
   try {
-    for (const [name, viewport, dark] of [
-      ['model-chat', { width: 1440, height: 900 }, false],
-      ['model-chat-dark', { width: 1440, height: 900 }, true],
-      ['model-chat-phone', { width: 390, height: 844 }, false],
-      ['model-chat-phone-dark', { width: 390, height: 844 }, true],
-    ] as const) {
-      const browser = await launch({ viewport });
-      const { page } = browser;
-      try {
-        if (dark) await page.emulateMedia({ colorScheme: 'dark' });
-        await openApp(page);
-        await addProvider(page, server.url, 'sk-screenshot-0000-1234');
-        await page.getByRole('button', { name: 'Back to the chat' }).click();
-        await chooseAgent(page, /with this chat/);
-        const bar = region(page, 'Model settings');
-        await bar.getByRole('button', { name: 'Model settings' }).click();
-        await bar.getByLabel('System prompt').fill('Answer in two sentences, for a curious child.');
-        await bar.getByLabel('Temperature').fill('0.3');
-        await bar.getByRole('button', { name: 'Save settings' }).click();
-        await bar.getByText(/temperature 0\.3/).waitFor();
-        await say(page, 'Why is the sky blue?');
-        await bar.getByRole('button', { name: 'Model settings' }).click();
-        await page.screenshot(shot(name));
-      } finally {
-        await browser.close();
-      }
-    }
+    await inEachLook('model-chat', async (page, _look, shot) => {
+      await openApp(page);
+      await addProvider(page, server.url, 'sk-screenshot-0000-1234');
+      await page.getByRole('button', { name: 'Back to the chat' }).click();
+      await chooseAgent(page, /with this chat/);
+      const bar = region(page, 'Model settings');
+      await bar.getByRole('button', { name: 'Model settings' }).click();
+      await bar.getByLabel('System prompt').fill('Answer in two sentences, for a curious child.');
+      await bar.getByLabel('Temperature').fill('0.3');
+      await bar.getByRole('button', { name: 'Save settings' }).click();
+      await bar.getByText(/temperature 0\.3/).waitFor();
+      await say(page, 'Why is the sky blue?');
+      await bar.getByRole('button', { name: 'Model settings' }).click();
+      await page.screenshot(shot);
+    });
   } finally {
     await server.close();
   }

@@ -3,24 +3,15 @@
 // `npx vitest run --project docs test/docs/search.docs.ts`.
 
 import { it } from 'vitest';
-import { launch } from '../e2e/browser.ts';
 import { messageBox, openApp, say, sayRewindSay } from '../e2e/search-page.ts';
-
-const shot = (name: string) => ({ path: `docs/screenshots/${name}.png` });
+import { inEachLook } from './looks.ts';
 
 it('takes the search screenshots: light and dark, desktop and phone', async () => {
-  for (const [name, viewport, dark] of [
-    ['search', { width: 1280, height: 800 }, false],
-    ['search-dark', { width: 1280, height: 800 }, true],
-    ['search-phone', { width: 390, height: 844 }, false],
-    ['search-phone-dark', { width: 390, height: 844 }, true],
-  ] as const) {
-    const browser = await launch({ viewport });
-    const { page } = browser;
-    try {
-      if (dark) await page.emulateMedia({ colorScheme: 'dark' });
+  await inEachLook(
+    'search',
+    async (page, { phone }, shot) => {
       await openApp(page);
-      if (viewport.width > 700)
+      if (!phone)
         await sayRewindSay(
           page,
           ['set color to red', 'set color to magenta', 'save a note that magenta suits the logo'],
@@ -28,7 +19,7 @@ it('takes the search screenshots: light and dark, desktop and phone', async () =
           'set color to green',
         );
       else await say(page, 'set color to magenta');
-      if (viewport.width > 700) {
+      if (!phone) {
         await page.getByRole('button', { name: 'New session' }).click();
         await messageBox(page).waitFor();
       }
@@ -38,9 +29,8 @@ it('takes the search screenshots: light and dark, desktop and phone', async () =
       await dialog.getByRole('combobox').pressSequentially('magenta');
       await dialog.getByRole('option').first().waitFor();
       await page.waitForTimeout(200);
-      await page.screenshot(shot(name));
-    } finally {
-      await browser.close();
-    }
-  }
+      await page.screenshot(shot);
+    },
+    { width: 1280, height: 800 },
+  );
 });
