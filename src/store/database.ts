@@ -184,7 +184,7 @@ export interface TrellisSchema extends DBSchema {
 
 /**
  * Its key: `['doc', app, user, session]`, `['turn', app, user, session, invocation]`,
- * `['manifest', app, user]`, `['snapshot', app, user]`.
+ * `['manifest', app, user]`, `['snapshot', app, user, part]` (the part's number, as text).
  */
 export type SearchIndexKey = string[];
 export type SearchIndexRecord =
@@ -237,10 +237,13 @@ export interface SearchManifestRecord {
   token: string;
 }
 
-/** The search index as last saved, and the doc revisions it was built from. */
+/** A part of the search index as last saved, and the doc revisions it holds. */
 export interface SearchSnapshotRecord {
   kind: 'snapshot';
   version: number;
+  /** Which part (workers/search/search-index.ts bucketOf), of how many. */
+  bucket: number;
+  buckets: number;
   revs: [sessionId: string, rev: string][];
   /** MiniSearch's JSON. */
   index: string;

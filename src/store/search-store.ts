@@ -1,8 +1,8 @@
 // Search across sessions, as stored (store `searchIndex`, out-of-line keys): per session a doc of
 // what search finds in it (workers/search/search-docs.ts makes them; its revision names the
 // state of the session it was read from) and its turns as records of their own (an append writes
-// the one turn it changed), a manifest token renewed by every write, and a snapshot of the
-// search index with the revisions it was built from. What must stay true:
+// the one turn it changed), a manifest token renewed by every write, and the search index's
+// parts as last saved, each with the revisions it holds. What must stay true:
 // - a doc, its turns and the manifest token change in one transaction, so a room that finds the
 //   token it wrote last knows no other tab wrote since;
 // - the snapshot is only ever a copy: an index loaded from it catches up with the docs whose
@@ -21,13 +21,22 @@ import {
 } from './database.ts';
 import { readTransaction, writeTransaction } from './transaction.ts';
 
-export type { SearchDocRecord, SearchTurn } from './database.ts';
+export type { SearchDocRecord, SearchSnapshotRecord, SearchTurn } from './database.ts';
 
 /** The shape of what is stored; a record of another version is read as missing. */
 export const SEARCH_STORE_VERSION = 1;
 const VERSION = SEARCH_STORE_VERSION;
+/** The shape of a saved part of the index (1 was the index in one piece). */
+const SNAPSHOT_VERSION = 2;
 
 const STORES = [Stores.searchIndex];
+
+/** A part of the index to save: which, MiniSearch's JSON, the doc revisions it holds. */
+export interface SearchSnapshotPart {
+  bucket: number;
+  index: string;
+  revs: [sessionId: string, rev: string][];
+}
 
 /** A doc to store; its revision names the state of the session it was read from. */
 export type SearchDocInput = Omit<SearchDocRecord, 'kind' | 'version'>;
@@ -184,24 +193,39 @@ export class IndexedDbSearchStore {
     });
   }
 
-  async snapshot(): Promise<SearchSnapshotRecord | undefined> {
+  /** A part of the saved index (missing: never saved, of another version, or damaged). */
+  async snapshot(bucket: number, buckets: number): Promise<SearchSnapshotRecord | undefined> {
     const db = await this.database.open();
-    const found = await db.get(Stores.searchIndex, this.key('snapshot'));
-    return isSnapshot(found) ? found : undefined;
+    const found = await db.get(Stores.searchIndex, this.key('snapshot', String(bucket)));
+    return isSnapshot(found) && found.bucket === bucket && found.buckets === buckets
+      ? found
+      : undefined;
   }
 
-  /** Saves the index; whichever tab saves last wins, with the revisions it was built from. */
-  async saveSnapshot(index: string, revs: ReadonlyMap<string, string>): Promise<void> {
+  /**
+   * Saves parts of the index, in one transaction; whichever tab saves a part last wins, with the
+   * revisions it holds. The one-piece snapshot of the first version goes.
+   */
+  async saveSnapshots(parts: readonly SearchSnapshotPart[], buckets: number): Promise<void> {
+    if (parts.length === 0) return;
     const db = await this.database.open();
-    const record: SearchSnapshotRecord = {
-      kind: 'snapshot',
-      version: SEARCH_STORE_VERSION,
-      revs: [...revs],
-      index,
-    };
-    await writeTransaction(db, STORES, (tx) =>
-      tx.objectStore(Stores.searchIndex).put(record, this.key('snapshot')),
-    );
+    await writeTransaction(db, STORES, (tx) => {
+      const store = tx.objectStore(Stores.searchIndex);
+      return Promise.all([
+        store.delete(this.key('snapshot')),
+        ...parts.map(({ bucket, index, revs }) => {
+          const record: SearchSnapshotRecord = {
+            kind: 'snapshot',
+            version: SNAPSHOT_VERSION,
+            bucket,
+            buckets,
+            revs,
+            index,
+          };
+          return store.put(record, this.key('snapshot', String(bucket)));
+        }),
+      ]);
+    });
   }
 
   private key(kind: SearchIndexRecord['kind'], ...rest: string[]): SearchIndexKey {
@@ -243,7 +267,9 @@ function isSnapshot(value: unknown): value is SearchSnapshotRecord {
   return (
     isRecord(value) &&
     value['kind'] === 'snapshot' &&
-    value['version'] === SEARCH_STORE_VERSION &&
+    value['version'] === SNAPSHOT_VERSION &&
+    typeof value['bucket'] === 'number' &&
+    typeof value['buckets'] === 'number' &&
     isPairs(value['revs']) &&
     typeof value['index'] === 'string'
   );

@@ -1,8 +1,8 @@
 // Search across sessions (issue 33) in headless Chromium, on the browser's IndexedDB (the page
 // of test/bench/search-harness/): 1,000 sessions of 100 turns written straight into the search
-// store; a new tab's first search with the index built from the docs and loaded from its
-// snapshot (target ≤ 300 ms); searches as the user types, the index held (first results
-// ≤ 50 ms after a keystroke); a turn's append with its indexing against one without, in pairs
+// store; a new tab's first search with the index built from the docs, and with the parts it
+// needs loaded from their snapshots (target ≤ 300 ms); searches as the user types, in a tab that
+// loads parts as the words need them (first results ≤ 50 ms after a keystroke); a turn's append with its indexing against one without, in pairs
 // (≤ 1.10×). Figures, never assertions (but that the planted word is found). Writes the
 // "search" group of results.json's chromium part.
 //
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { launch } from '../e2e/browser.ts';
 import { serveHarness } from '../e2e/markdown-harness/serve.ts';
+import { BUCKETS } from '../../workers/search/search-index.ts';
 import { nodeMachine } from './machine.ts';
 import { summarize } from './measure.ts';
 import { textTable, updateBenchmarksMd } from './report.ts';
@@ -42,24 +43,26 @@ it('Chromium: search across 1,000 sessions of 100 turns', { timeout: 900_000 }, 
     expect(built.found).toBe(1);
     const saved = await page.evaluate(() => window.searchHarness.save('built'));
     console.log(
-      `built ${Math.round(built.ms)} ms; saved ${Math.round(saved.ms)} ms, ${saved.chars} chars`,
+      `built ${Math.round(built.ms)} ms; saved ${Math.round(saved.ms)} ms, ${saved.chars} chars, largest part ${saved.largest}`,
     );
 
-    // New tabs load it from the snapshot.
+    // New tabs load the parts their first search needs from their snapshots: each query in a
+    // tab of its own.
     const loads: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
-      const first = await page.evaluate(
-        (name) => window.searchHarness.firstSearch(name, 'quetzal'),
-        `loaded-${run}`,
-      );
-      expect(first.found).toBe(1);
-      loads.push(first.ms);
-    }
+    for (let run = 0; run < RUNS; run++)
+      for (const query of QUERIES) {
+        const first = await page.evaluate(
+          ([name, words]) => window.searchHarness.firstSearch(name, words),
+          [`loaded-${run}-${query}`, query] as const,
+        );
+        if (query === 'quetzal') expect(first.found).toBe(1);
+        loads.push(first.ms);
+      }
 
     const typed: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const { ms } = await page.evaluate(
-        (queries) => window.searchHarness.typeSearches('loaded-0', queries),
+        (queries) => window.searchHarness.typeSearches('typing', queries),
         QUERIES,
       );
       typed.push(...ms);
@@ -70,7 +73,7 @@ it('Chromium: search across 1,000 sessions of 100 turns', { timeout: 900_000 }, 
     const plain: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       const pairs = await page.evaluate(
-        ([real, count, first]) => window.searchHarness.appends('loaded-0', real, count, first),
+        ([real, count, first]) => window.searchHarness.appends('typing', real, count, first),
         [seeded.real, APPENDS, TURNS + run * APPENDS] as const,
       );
       const sum = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
@@ -87,13 +90,13 @@ it('Chromium: search across 1,000 sessions of 100 turns', { timeout: 900_000 }, 
     const results = [
       figure(
         GROUP,
-        'First search of a new tab, index from its snapshot',
+        'First search of a new tab, index parts from their snapshots',
         { ...params, measured: 'ms' },
         'ms',
         load,
         {
-          target: { text: '≤ 300 ms', met: load.median <= 300 },
-          note: `snapshot ${(saved.chars / 1e6).toFixed(1)} M characters; taken on ${browserName}`,
+          target: { text: '≤ 300 ms', met: load.max <= 300 },
+          note: `${QUERIES.length} queries, each the first of a tab of its own, ${RUNS} times (target on the slowest); ${BUCKETS} parts, ${(saved.chars / 1e6).toFixed(1)} M characters in all, the largest ${(saved.largest / 1e6).toFixed(2)} M; taken on ${browserName}`,
         },
       ),
       figure(
@@ -105,7 +108,7 @@ it('Chromium: search across 1,000 sessions of 100 turns', { timeout: 900_000 }, 
       ),
       figure(
         GROUP,
-        'Search after a keystroke, index held',
+        'Search after a keystroke',
         { ...params, measured: 'ms per search' },
         'ms',
         keystroke,

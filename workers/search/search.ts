@@ -30,7 +30,7 @@ import { isRemoteId } from '../remote/adk-servers.ts';
 import { APP_NAME, DEFAULT_TITLE, USER_ID } from '../sessions/sessions.ts';
 import type { RuntimeBroadcast } from '../protocol.ts';
 import { docOf, type DocRead, type DocSources } from './search-docs.ts';
-import { SessionIndex } from './search-index.ts';
+import { BUCKETS, SessionIndex, type IndexSource } from './search-index.ts';
 import { MAX_SEARCH_QUERY, MAX_SEARCH_SESSIONS, type SearchResults } from './search-protocol.ts';
 import { hitsOf } from './snippets.ts';
 
@@ -66,7 +66,17 @@ export class AppSearch {
   /** Sessions whose docs this room wrote since the index was last in step. */
   private readonly unsynced = new Set<string>();
 
-  constructor(private readonly deps: SearchDeps) {}
+  /** What the index loads its parts from. */
+  private readonly source: IndexSource;
+
+  constructor(private readonly deps: SearchDeps) {
+    const { docs } = deps;
+    this.source = {
+      snapshot: (bucket) => docs.snapshot(bucket, BUCKETS),
+      docs: (ids) => docs.docs(ids),
+      allDocs: () => docs.allDocs(),
+    };
+  }
 
   /** The room on a database of its own services (the worker's: runtime.ts). */
   static on(dbName?: string): AppSearch {
@@ -129,7 +139,8 @@ export class AppSearch {
     return this.enqueue(async () => {
       const index = await this.current();
       const words = index.words(query);
-      const matches = index.search(words, limit);
+      const matches = await index.search(words, limit);
+      if (index.dirty) this.saveLater();
       const docs = new Map(
         (await this.deps.docs.docs(matches.map((match) => match.sessionId))).map((doc) => [
           doc.sessionId,
@@ -144,11 +155,14 @@ export class AppSearch {
     });
   }
 
-  /** Saves the index's snapshot now (else it is saved after a quiet). */
+  /** Saves the index's changed parts now (else they are saved after a quiet). */
   save(): Promise<void> {
     clearTimeout(this.saveTimer);
     return this.enqueue(async () => {
-      if (this.index) await this.deps.docs.saveSnapshot(this.index.toJSON(), this.index.revs);
+      if (!this.index) return;
+      const parts = this.index.changedParts();
+      await this.deps.docs.saveSnapshots(parts, BUCKETS);
+      this.index.saved(parts);
     });
   }
 
@@ -169,8 +183,11 @@ export class AppSearch {
       this.index = undefined;
     }
     if (!this.index) {
-      this.index = await this.load();
-      this.indexToken = undefined;
+      // Opened at the docs' revisions: its parts load, and catch up, as searches need them.
+      const { token: now, revs } = await this.deps.docs.revs();
+      this.index = await SessionIndex.open(revs, this.source);
+      this.indexToken = now;
+      this.unsynced.clear();
       // Sessions this index never heard of (made before it, or while no tab searched).
       void this.enqueue(() => this.reconcile()).catch(warn);
     }
@@ -187,26 +204,17 @@ export class AppSearch {
       return index;
     }
     const { token: now, revs } = await this.deps.docs.revs();
+    if (index.follow(revs)) {
+      this.unsynced.clear();
+      this.indexToken = now;
+      return index;
+    }
     const behind = [...revs].filter(([id, rev]) => index.revs.get(id) !== rev).map(([id]) => id);
     for (const id of [...index.revs.keys()]) if (!revs.has(id)) index.remove(id);
     for (const doc of await this.deps.docs.docs(behind)) index.put(doc);
     if (behind.length > 0) this.saveLater();
     this.unsynced.clear();
     this.indexToken = now;
-    return index;
-  }
-
-  private async load(): Promise<SessionIndex> {
-    const snapshot = await this.deps.docs.snapshot();
-    if (snapshot) {
-      try {
-        return await SessionIndex.load(snapshot.index, snapshot.revs);
-      } catch (error) {
-        console.warn('Trellis: the saved search index could not be read; building it again', error);
-      }
-    }
-    const index = await SessionIndex.build(await this.deps.docs.allDocs());
-    this.saveLater();
     return index;
   }
 
