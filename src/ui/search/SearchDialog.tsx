@@ -87,7 +87,7 @@ export function SearchDialog({ client, workbench, onClose, onOpened }: Props) {
     }
   };
 
-  const { query, results, answered, hits, active, error } = view;
+  const { query, results, answered, hits, active, error, slow } = view;
   const activeId = hits[active] ? `search-hit-${active}` : undefined;
   let index = 0;
   return (
@@ -129,11 +129,13 @@ export function SearchDialog({ client, workbench, onClose, onOpened }: Props) {
         <p class="search-status" role="status">
           {error
             ? error
-            : results && answered.trim()
-              ? hits.length === 0
-                ? `No session holds “${answered}”.`
-                : `${results.sessions.length} session${results.sessions.length === 1 ? '' : 's'}`
-              : ''}
+            : slow
+              ? 'Searching…'
+              : results && answered.trim()
+                ? hits.length === 0
+                  ? `No session holds “${answered}”.`
+                  : `${results.sessions.length} session${results.sessions.length === 1 ? '' : 's'}`
+                : ''}
         </p>
         <ul id="search-results" class="search-results" role="listbox" aria-label="Hits">
           {results?.sessions.map((session) => (

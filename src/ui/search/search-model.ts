@@ -7,6 +7,8 @@ import type { RuntimeClient } from '../workbench/workbench.ts';
 
 /** Quiet after a keystroke before the worker is asked, in ms. */
 export const SEARCH_DEBOUNCE_MS = 60;
+/** A search not answered after this many ms says it is searching (the first may read a lot). */
+export const SEARCH_SLOW_MS = 400;
 
 /** One hit as the list shows it: its session, and where it is in the flat keyboard order. */
 export interface ListedHit {
@@ -23,6 +25,8 @@ export interface SearchView {
   hits: ListedHit[];
   active: number;
   error: string | undefined;
+  /** The search asked last is taking long (SEARCH_SLOW_MS): the dialog says it is searching. */
+  slow: boolean;
 }
 
 export const EMPTY_SEARCH: SearchView = {
@@ -32,6 +36,7 @@ export const EMPTY_SEARCH: SearchView = {
   hits: [],
   active: 0,
   error: undefined,
+  slow: false,
 };
 
 /** Every hit in the order the list shows them (sessions, then their hits). */
@@ -48,6 +53,7 @@ export function listedHits(results: SearchResults | undefined): ListedHit[] {
 export class SearchModel {
   private view: SearchView = EMPTY_SEARCH;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private slowTimer: ReturnType<typeof setTimeout> | undefined;
   private asked = 0;
 
   constructor(
@@ -64,7 +70,8 @@ export class SearchModel {
     clearTimeout(this.timer);
     if (query.trim() === '') {
       this.asked += 1;
-      this.set({ results: undefined, answered: '', hits: [], active: 0, error: undefined });
+      clearTimeout(this.slowTimer);
+      this.set({ ...EMPTY_SEARCH, query });
       return;
     }
     this.timer = setTimeout(() => void this.ask(query), SEARCH_DEBOUNCE_MS);
@@ -83,11 +90,16 @@ export class SearchModel {
 
   close(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.slowTimer);
     this.asked += 1;
   }
 
   private async ask(query: string): Promise<void> {
     const asked = ++this.asked;
+    clearTimeout(this.slowTimer);
+    this.slowTimer = setTimeout(() => {
+      if (asked === this.asked) this.set({ slow: true });
+    }, SEARCH_SLOW_MS);
     try {
       const results = await this.client.runtime.search(query);
       if (asked !== this.asked) return;
@@ -97,11 +109,21 @@ export class SearchModel {
         hits: listedHits(results),
         active: 0,
         error: undefined,
+        slow: false,
       });
     } catch (error) {
       if (asked !== this.asked) return;
       const message = error instanceof Error ? error.message : String(error);
-      this.set({ results: undefined, answered: query, hits: [], active: 0, error: message });
+      this.set({
+        results: undefined,
+        answered: query,
+        hits: [],
+        active: 0,
+        error: message,
+        slow: false,
+      });
+    } finally {
+      if (asked === this.asked) clearTimeout(this.slowTimer);
     }
   }
 
