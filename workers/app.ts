@@ -210,6 +210,7 @@ export class AppRuntime {
       agents: this.agentList,
       remote: this.remote,
       afterTurn: (sessionId, invocationIds) => this.memory.afterTurn(sessionId, invocationIds),
+      models: { providers: this.providers, modelChat: this.modelChat },
     });
     this.rewinds = new AppRewinds(lent);
     this.stateEdits = new AppStateEdits({

@@ -354,6 +354,8 @@ export interface Settings {
   demoPace: DemoPace;
   /** Light or dark, or as the system says (`prefers-color-scheme`). */
   theme: Theme;
+  /** After a first answer, its model titles the session (a provider's; sessions/model-titles.ts). */
+  modelTitles: boolean;
 }
 
 export type DemoPace = 'visible' | 'instant';
@@ -364,7 +366,14 @@ export const DEFAULT_SETTINGS: Settings = {
   autoResume: false,
   demoPace: 'visible',
   theme: 'system',
+  modelTitles: true,
 };
+
+/** "Write a title" (sessions/model-titles.ts): the title written, and the one before (its Undo). */
+export interface WrittenTitle {
+  title: string;
+  before: string;
+}
 
 /**
  * Keys at rest (keys/key-vault.ts): whether a passphrase protects the stored secrets, and whether

@@ -51,6 +51,8 @@ const api = {
   listSessions: () => runtime.listSessions(),
   createSession: (agentId?: string) => runtime.createSession(agentId),
   renameSession: (sessionId: string, title: string) => runtime.renameSession(sessionId, title),
+  /** "Write a title": the session's model titles it now (sessions/model-titles.ts). */
+  writeTitle: (sessionId: string) => runtime.runs.titles.write(sessionId),
   setAgent: (sessionId: string, agentId: string) => runtime.setAgent(sessionId, agentId),
   deleteSession: (sessionId: string) => runtime.deleteSession(sessionId),
   organiseSessions: (ids: string[], change: OrganiseChange) => organise.organise(ids, change),

@@ -80,6 +80,7 @@ const SCHEMAS = {
     autoResume: z.optional(z.boolean()),
     demoPace: z.optional(z.enum(['visible', 'instant'])),
     theme: z.optional(z.enum(['system', 'light', 'dark'])),
+    modelTitles: z.optional(z.boolean()),
   }),
   toolServers: z.array(toolServer).check(z.maxLength(200)),
   toolPolicies: z.record(text(600), z.enum(['ask', 'always', 'never'])),
@@ -123,7 +124,7 @@ const usage = z.object({
 
 /** What a setting's description says in a message: the user's words for it. */
 const LABELS: Record<SettingName, string> = {
-  settings: 'preferences (resume, demo pace, theme)',
+  settings: 'preferences (resume, demo pace, theme, titles)',
   toolServers: 'tool servers',
   toolPolicies: 'tool approval policies',
   adkServers: 'ADK servers',

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { TITLE_TASK } from '../../workers/sessions/title-prompt.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -25,7 +26,10 @@ export interface RecordedRequest {
 export interface ModelServer {
   /** e.g. 'http://127.0.0.1:40123': OpenAI's base URL is `${url}/v1`, Gemini's `${url}/v1beta`. */
   url: string;
+  /** Every request but the title requests: a conversation's calls, listings, preflights. */
   requests: RecordedRequest[];
+  /** The requests for a session's title (sessions/model-titles.ts), kept apart. */
+  titleRequests: RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -185,6 +189,30 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   }),
 };
 
+/**
+ * Titles written by the model (workers/sessions/model-titles.ts): what these models answer a title
+ * request (told by its instruction); a chat's message gets `text`'s answer. A title with what
+ * cleaning takes off (JSON-escaped: it goes into the stream as it is), a failure (500, 401, a cut
+ * stream), an empty answer, an answer cut at the length limit.
+ */
+const TITLES: Record<string, Reply> = {
+  'fixture-titles': { fixture: 'say', vars: { text: '**Title:** \\"Sky colour.\\"' } },
+  'fixture-titles-500': { status: 500, fixture: 'error-500' },
+  'fixture-titles-401': { status: 401, fixture: 'error-401' },
+  'fixture-titles-cut': { fixture: 'truncated', end: 'disconnect' },
+  'fixture-titles-empty': { fixture: 'say', vars: { text: '' } },
+  'fixture-titles-length': { fixture: 'length' },
+};
+for (const name of Object.keys(TITLES)) SCENARIOS[name] = () => ({ fixture: 'text' });
+
+/**
+ * Any other model has no title to give (404, as an unknown model): the app then keeps the first
+ * message's title, so the other tests' sessions keep theirs.
+ */
+const NO_TITLE: Reply = { status: 404, fixture: 'error-404' };
+
+const isTitleRequest = (body: unknown) => JSON.stringify(body ?? '').includes(TITLE_TASK);
+
 /** A text for a {{var}} inside the JSON of a stream. */
 const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 
@@ -242,6 +270,7 @@ const CORS = {
 /** `port`: listen on this one (to start a server again where a stopped one was). */
 export async function startModelServer({ port = 0 }: { port?: number } = {}): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
+  const titleRequests: RecordedRequest[] = [];
   const attempts = new Map<string, number>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -251,7 +280,10 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
       Object.entries(req.headers).map(([name, value]) => [name, String(value)]),
     );
     const body = raw ? JSON.parse(raw) : undefined;
-    requests.push({ method: req.method ?? 'GET', path, headers, body, at: Date.now() });
+    // A title request counts no attempt and is kept apart: the other tests see the server as before.
+    const title = isTitleRequest(body);
+    const recorded = { method: req.method ?? 'GET', path, headers, body, at: Date.now() };
+    (title ? titleRequests : requests).push(recorded);
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
 
     const { pathname } = new URL(path, 'http://localhost');
@@ -278,11 +310,13 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
     }
 
     const attempt = attempts.get(model) ?? 0;
-    attempts.set(model, attempt + 1);
+    if (!title) attempts.set(model, attempt + 1);
     const scenario = SCENARIOS[model.split('@')[0]!];
-    const reply: Reply = scenario
-      ? scenario({ protocol, stream, attempt, body })
-      : { status: 404, fixture: 'error-404' };
+    const reply: Reply = title
+      ? (TITLES[model.split('@')[0]!] ?? NO_TITLE)
+      : scenario
+        ? scenario({ protocol, stream, attempt, body })
+        : { status: 404, fixture: 'error-404' };
     // {{attempt}} in a fixture: a call id of its own for each answer (as real providers give).
     const vars = {
       model,
@@ -319,6 +353,7 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
   return {
     url: `http://127.0.0.1:${address.port}`,
     requests,
+    titleRequests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections(); // stalled and hanging streams included

@@ -11,7 +11,7 @@
 
 import { sameValue } from '../../src/core/state.ts';
 import { BaseAgent, InvalidRequestError, LlmAgent, type Event } from '../../src/index.ts';
-import { attachmentPolicy } from '../../src/models/attachments.ts';
+import { attachmentPolicy, type AttachmentPolicy } from '../../src/models/attachments.ts';
 import type { AgentSource } from '../flows/flows.ts';
 import type { AgentInfo } from '../protocol.ts';
 import type { AppProviders } from '../providers.ts';
@@ -98,6 +98,18 @@ export class ModelChat {
         });
       },
     };
+  }
+
+  /**
+   * The files a chat's message may carry: those its own provider's models take (the Agent
+   * select's entry says the default provider's); none known, the default's.
+   */
+  async attachmentsOf(sessionId: string): Promise<AttachmentPolicy | undefined> {
+    const settings = await this.settingsOf(await this.sessions.stateOf(sessionId));
+    const record =
+      settings && (await this.providers.record(settings.providerId).catch(() => undefined));
+    if (record) return attachmentPolicy(record.kind);
+    return (await this.agentInfos())[0]?.attachments;
   }
 
   /** What the context meter needs of a chat's model: its window, and that it compacts. */

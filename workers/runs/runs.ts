@@ -3,7 +3,9 @@
 // - every run holds the session's lock (one tab at a time) and can be stopped: it is then
 //   interrupted, and can be resumed;
 // - while it runs it tells other tabs what changed, after each stored event;
-// - a run of a session on an ADK server goes to AppRemote.
+// - a run of a session on an ADK server goes to AppRemote;
+// - a run that ended (not failed) may title its session, after it let go of everything
+//   (sessions/model-titles.ts: never waited for, never failing the run).
 
 import { DEFAULT_AGENT_ID } from '../../src/demos/index.ts';
 import { FORM_STATE_KEY } from '../../src/flows/flow.ts';
@@ -25,7 +27,10 @@ import { isRemoteId, localOnly } from '../remote/adk-servers.ts';
 import type { AppAgents } from '../agents/agents.ts';
 import { REWIND_OWNER } from '../flows/flows.ts';
 import type { AppRemote } from '../remote/remote.ts';
+import { MODEL_CHAT_ID } from '../agents/chat-settings.ts';
 import { APP_NAME, DEFAULT_TITLE, USER_ID, userMessage, userText } from '../sessions/sessions.ts';
+import { ModelTitles, type TitleDeps } from '../sessions/model-titles.ts';
+import { firstMessageTitle } from '../sessions/title-prompt.ts';
 import type {
   AgentInfo,
   InterruptedRun,
@@ -51,13 +56,20 @@ export interface RunDeps {
   meta: (sessionId: string) => Promise<SessionMeta>;
   /** After a run that ended (not failed), still under the lock, with the turns it ran. */
   afterTurn?: (sessionId: string, invocationIds: ReadonlySet<string>) => Promise<void>;
+  /** The providers and the chat with a model: a chat's files, titles written by the model. */
+  models: Pick<TitleDeps, 'providers' | 'modelChat'>;
 }
 
 export class AppRuns {
   /** Stops the run of a session (the Stop button). */
   private readonly controllers = new Map<string, AbortController>();
 
-  constructor(private readonly deps: RunDeps) {}
+  /** Titles written by the model: after a first answer, and the menu's "Write a title". */
+  readonly titles: ModelTitles;
+
+  constructor(private readonly deps: RunDeps) {
+    this.titles = new ModelTitles({ ...deps, ...deps.models });
+  }
 
   /**
    * Sends a message as a new turn, with the files attached to it, or a flow's start form: its
@@ -286,11 +298,11 @@ export class AppRuns {
     start: (runner: Runner, runConfig: RunConfig) => Promise<AsyncGenerator<Event, void>>,
   ): Promise<void> {
     const { broadcast } = this.deps;
+    const turns = new Set<string>();
     await this.deps.locks.withLock(sessionId, async () => {
       const controller = new AbortController();
       this.controllers.set(sessionId, controller);
       broadcast({ type: 'busy-changed', sessionId, busy: true });
-      const turns = new Set<string>();
       const runConfig: RunConfig = {
         signal: controller.signal,
         streamingMode: 'sse',
@@ -317,6 +329,7 @@ export class AppRuns {
         broadcast({ type: 'session-changed', sessionId });
       }
     });
+    this.titles.afterRun(sessionId, turns);
   }
 
   /** The session's agent: what its messages may carry, and its flow (a start form's fields). */
@@ -324,17 +337,19 @@ export class AppRuns {
     const { agentId } = await this.deps.meta(sessionId);
     const agent = (await this.deps.agents.list()).find((info) => info.id === agentId);
     if (!agent) throw new InvalidRequestError(`There is no agent ${agentId}`);
-    return agent;
+    // A chat with a model takes the files of the provider its settings chose.
+    if (agentId !== MODEL_CHAT_ID) return agent;
+    const attachments = await this.deps.models.modelChat.attachmentsOf(sessionId);
+    return { ...agent, ...(attachments ? { attachments } : {}) };
   }
 
   private async titleFromFirstMessage(sessionId: string, message: Content): Promise<void> {
     const meta = await this.deps.meta(sessionId);
     if (meta.title !== DEFAULT_TITLE) return;
     // A form's lines (or any message's) make a title of one line.
-    const text = message.parts[0]?.text?.replace(/\s+/g, ' ').trim() ?? '';
     await this.deps.store.putSessionMeta({
       ...meta,
-      title: text.length > 48 ? `${text.slice(0, 47)}…` : text || DEFAULT_TITLE,
+      title: firstMessageTitle(message) || DEFAULT_TITLE,
     });
     this.deps.broadcast({ type: 'sessions-changed' });
   }

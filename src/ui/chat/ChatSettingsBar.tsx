@@ -7,6 +7,7 @@ import {
   type ChatSettings,
   type ProviderInfo,
 } from '../../../workers/protocol.ts';
+import { attachmentPolicy, type AttachmentPolicy } from '../../models/attachments.ts';
 import type { AppActions } from '../shell/app-actions.ts';
 import {
   draftOf,
@@ -23,9 +24,11 @@ interface Props {
   stored: unknown;
   disabled: boolean;
   actions: Pick<AppActions, 'setChatSettings' | 'listProviders' | 'providerModels' | 'stateValue'>;
+  /** The files the chat's provider takes (the message box offers those), once known. */
+  onPolicy?: (policy: AttachmentPolicy | undefined) => void;
 }
 
-export function ChatSettingsBar({ sessionId, stored, disabled, actions }: Props) {
+export function ChatSettingsBar({ sessionId, stored, disabled, actions, onPolicy }: Props) {
   const [providers, setProviders] = useState<ProviderInfo[]>([]);
   const [own, setOwn] = useState<ChatSettings | undefined>();
   const [draft, setDraft] = useState<ChatSettingsDraft>();
@@ -42,6 +45,8 @@ export function ChatSettingsBar({ sessionId, stored, disabled, actions }: Props)
     });
   }, [actions, stored, sessionId]);
   const settings = effectiveSettings(own, providers);
+  const kind = providers.find((item) => item.id === settings?.providerId)?.kind;
+  useEffect(() => onPolicy?.(kind && attachmentPolicy(kind)), [kind, onPolicy]);
   const providerId = draft?.providerId;
   useEffect(() => {
     setModels([]);

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { CHAT_SETTINGS_KEY, MODEL_CHAT_ID, type AgentInfo } from '../../../workers/protocol.ts';
+import type { AttachmentPolicy } from '../../models/attachments.ts';
 import type { AppActions } from '../shell/app-actions.ts';
 import { showApprovals } from '../shell/app-actions.ts';
 import { Approvals } from './Approvals.tsx';
@@ -77,6 +78,8 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
   // turn's values back from it).
   const form = useMemo(() => startFormOf(agent?.flow), [agent?.flow]);
   const [typingIn, setTypingIn] = useState<string>();
+  // A chat with a model takes the files of its own provider (its settings bar says which).
+  const [chatPolicy, setChatPolicy] = useState<AttachmentPolicy>();
   const sessionId = current?.summary.id;
   const showsForm = !!form && typingIn !== sessionId;
   const blocked = !state.ready || busyElsewhere || !current || state.opening;
@@ -108,6 +111,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           stored={current.state[CHAT_SETTINGS_KEY]}
           disabled={locked}
           actions={actions}
+          onPolicy={setChatPolicy}
         />
       )}
       {current?.summary.remote && (
@@ -188,7 +192,7 @@ export function SessionMain({ state, actions, session, agent, locked, ...props }
           running={running}
           disabled={blocked}
           placeholder={placeholderFor(agentId)}
-          policy={agent?.attachments}
+          policy={(agentId === MODEL_CHAT_ID && chatPolicy) || agent?.attachments}
           lastMessage={session?.lastMessage}
           returned={state.returned}
           approvalsWaiting={approvalsWaiting}

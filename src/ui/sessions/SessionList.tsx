@@ -26,7 +26,7 @@ interface Props extends RowActions {
  */
 function SessionListView(props: Props) {
   const { organiser } = props;
-  const { selecting, selected, undo, error } = useSnapshot(organiser);
+  const { selecting, selected, undo, working, error } = useSnapshot(organiser);
   const groups = useMemo(() => groupSessions(props.sessions), [props.sessions]);
   const folders = useMemo(() => folderNames(props.sessions), [props.sessions]);
   const open = groups.filter((group) => organiser.isOpen(group.key));
@@ -102,6 +102,7 @@ function SessionListView(props: Props) {
         );
       })}
       <p class="organise-status" role="status">
+        {working && <span>{working}</span>}
         {undo && (
           <>
             <span>{undo.said}</span>{' '}

@@ -12,8 +12,9 @@ interface Props {
 }
 
 /**
- * One session's "⋯" actions: Pin, Archive, Move to folder…, Rename. A session on an ADK server is
- * only renamed here: the worker refuses to organise it (workers/sessions/organise.ts).
+ * One session's "⋯" actions: Pin, Archive, Move to folder…, Rename, Write a title (its model
+ * titles it now, whatever the model: workers/sessions/model-titles.ts). A session on an ADK
+ * server is only renamed here: the worker refuses to organise or title it.
  */
 export function SessionMenu({ session, folders, organiser, onRename, close }: Props) {
   const [picking, setPicking] = useState(false);
@@ -64,6 +65,9 @@ export function SessionMenu({ session, folders, organiser, onRename, close }: Pr
         Move to folder…
       </button>
       {rename}
+      <button type="button" onClick={() => act(organiser.writeTitle(session))}>
+        Write a title
+      </button>
     </>
   );
 }

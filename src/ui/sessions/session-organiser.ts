@@ -6,9 +6,17 @@
 // - one Undo is offered at a time, for UNDO_MS, as the Undo bar's deletes are; a newer change
 //   takes its place;
 // - deleting the selection goes through PendingDeletes, as one delete with one Undo line;
-// - a failed change changes nothing (the worker's transaction) and says why here.
+// - "Write a title" (the session's model titles it now) has its Undo too: the title before;
+// - a failed change changes nothing (the worker's transaction) and says why here;
+// - the groups opened or closed against their default are remembered in the page's storage
+//   (a reload keeps them; what is stored damaged reads as none).
 
-import type { OrganiseChange, Organised, SessionSummary } from '../../../workers/protocol.ts';
+import type {
+  OrganiseChange,
+  Organised,
+  SessionSummary,
+  WrittenTitle,
+} from '../../../workers/protocol.ts';
 import { UNDO_MS, type PendingDeletes } from '../common/pending-deletes.ts';
 import { clip, TITLE_CHARS } from '../common/preview.ts';
 import { ViewState } from '../workbench/view-state.ts';
@@ -22,6 +30,12 @@ export interface OrganiseApi {
   removeFolder(name: string): Promise<Organised[]>;
 }
 
+/** The worker's titling methods (workers/sessions/model-titles.ts; RuntimeClient's `runtime`). */
+export interface TitleApi {
+  writeTitle(sessionId: string): Promise<WrittenTitle>;
+  renameSession(sessionId: string, title: string): Promise<void>;
+}
+
 export interface OrganiserState {
   /** Select mode: each row has its checkbox, and the selection bar its actions. */
   selecting: boolean;
@@ -31,11 +45,30 @@ export interface OrganiserState {
   /** Groups the user opened or closed against their default (Archived starts closed). */
   toggled: ReadonlySet<string>;
   /** The last change, and how to take it back. */
-  undo: { said: string; before: Organised[] } | undefined;
+  undo: Undo | undefined;
+  /** What is under way that takes a moment (a model writing a title). */
+  working: string | undefined;
   error: string | undefined;
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** Where the groups opened or closed against their default are remembered, across reloads. */
+export const GROUPS_KEY = 'trellis:session-groups';
+/** Groups remembered at most (folders come and go: the oldest toggles are forgotten first). */
+const MOST_GROUPS = 200;
+
+/** The groups remembered as toggled; none when nothing readable is stored. */
+function rememberedGroups(storage: Pick<Storage, 'getItem'> | undefined): ReadonlySet<string> {
+  try {
+    const stored: unknown = JSON.parse(storage?.getItem(GROUPS_KEY) ?? '[]');
+    if (!Array.isArray(stored)) return NONE;
+    const keys = stored.filter((key): key is string => typeof key === 'string' && key.length < 300);
+    return new Set(keys.slice(-MOST_GROUPS));
+  } catch {
+    return NONE;
+  }
+}
 
 export class SessionOrganiser extends ViewState<OrganiserState> {
   private undoTimer: ReturnType<typeof setTimeout> | undefined;
@@ -43,13 +76,17 @@ export class SessionOrganiser extends ViewState<OrganiserState> {
   constructor(
     private readonly runtime: OrganiseApi,
     private readonly pending: PendingDeletes | undefined,
+    private readonly titles?: TitleApi,
+    /** Where the groups opened or closed are remembered (the page's localStorage). */
+    private readonly storage?: Pick<Storage, 'getItem' | 'setItem'>,
   ) {
     super({
       selecting: false,
       selected: NONE,
       anchor: undefined,
-      toggled: NONE,
+      toggled: rememberedGroups(storage),
       undo: undefined,
+      working: undefined,
       error: undefined,
     });
   }
@@ -78,6 +115,11 @@ export class SessionOrganiser extends ViewState<OrganiserState> {
     const toggled = new Set(this.state.toggled);
     if (!toggled.delete(key)) toggled.add(key);
     this.set({ toggled });
+    try {
+      this.storage?.setItem(GROUPS_KEY, JSON.stringify([...toggled].slice(-MOST_GROUPS)));
+    } catch {
+      // Storage refused (full, or off): the groups stay as they are for this page only.
+    }
   }
 
   pin(sessions: readonly SessionSummary[], pinned: boolean): Promise<void> {
@@ -100,12 +142,26 @@ export class SessionOrganiser extends ViewState<OrganiserState> {
   }
 
   renameFolder(from: string, to: string): Promise<void> {
-    return this.run(() => this.runtime.renameFolder(from, to), `Renamed the folder “${from}”.`);
+    const said = `Renamed the folder “${from}”.`;
+    return this.run(async () => this.restoring(said, await this.runtime.renameFolder(from, to)));
   }
 
   removeFolder(name: string): Promise<void> {
     const said = `Removed the folder “${name}”; its sessions are kept.`;
-    return this.run(() => this.runtime.removeFolder(name), said);
+    return this.run(async () => this.restoring(said, await this.runtime.removeFolder(name)));
+  }
+
+  /** "Write a title": the session's model titles it now, with Undo to the title it had. */
+  writeTitle(session: SessionSummary): Promise<void> {
+    const titles = this.titles;
+    if (!titles) return Promise.resolve();
+    this.clearUndo();
+    this.set({ working: `Writing a title for ${named([session])}…` });
+    return this.run(async () => {
+      const { title, before } = await titles.writeTitle(session.id);
+      const said = `Titled “${clip(title, TITLE_CHARS)}”.`;
+      return { said, restore: () => titles.renameSession(session.id, before) };
+    }).finally(() => this.set({ working: undefined }));
   }
 
   /** Deletes the sessions (the selection) with one Undo line, and leaves Select mode. */
@@ -127,7 +183,7 @@ export class SessionOrganiser extends ViewState<OrganiserState> {
     const undo = this.state.undo;
     if (!undo) return;
     this.clearUndo();
-    await this.run(() => this.runtime.restoreOrganisation(undo.before), undefined);
+    await this.run(async () => void (await undo.restore()));
   }
 
   clearUndo(): void {
@@ -141,25 +197,39 @@ export class SessionOrganiser extends ViewState<OrganiserState> {
 
   private change(sessions: readonly SessionSummary[], change: OrganiseChange, said: string) {
     const ids = sessions.map((session) => session.id);
-    return this.run(() => this.runtime.organiseSessions(ids, change), said);
+    return this.run(async () =>
+      this.restoring(said, await this.runtime.organiseSessions(ids, change)),
+    );
   }
 
-  private async run(work: () => Promise<Organised[] | void>, said: string | undefined) {
+  /** The Undo of an organising change: the worker puts back what was `before` it. */
+  private restoring(said: string, before: Organised[]): Undo {
+    return { said, restore: () => this.runtime.restoreOrganisation(before) };
+  }
+
+  /** Runs a change, then offers the Undo it returns (none for an Undo itself). */
+  private async run(work: () => Promise<Undo | void>) {
     this.set({ error: undefined });
     try {
-      const before = await work();
-      if (said && before) this.offerUndo(said, before);
+      const undo = await work();
+      if (undo) this.offerUndo(undo);
       if (this.state.selecting) this.setSelecting(false);
     } catch (error) {
       this.set({ error: (error as Error).message });
     }
   }
 
-  private offerUndo(said: string, before: Organised[]): void {
+  private offerUndo(undo: Undo): void {
     clearTimeout(this.undoTimer);
-    this.set({ undo: { said, before } });
+    this.set({ undo });
     this.undoTimer = setTimeout(() => this.set({ undo: undefined }), UNDO_MS);
   }
+}
+
+/** A change's Undo: what the status line says, and how to take the change back. */
+interface Undo {
+  said: string;
+  restore: () => Promise<unknown>;
 }
 
 /** “Title” for one session, “3 sessions” for several. */

@@ -116,7 +116,10 @@ export function App(props: Props) {
   const { current, running, busyElsewhere } = state;
   const currentId = current?.summary.id;
   const sessions = useListedSessions(pending, workbench, state);
-  const organiser = useMemo(() => new SessionOrganiser(client.runtime, pending), [client, pending]);
+  const organiser = useMemo(
+    () => new SessionOrganiser(client.runtime, pending, client.runtime, localStorage),
+    [client, pending],
+  );
   const showTrace = useCallback(
     (invocationId: string) => {
       if (!currentId) return;

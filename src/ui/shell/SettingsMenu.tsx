@@ -14,9 +14,9 @@ interface Props {
 }
 
 /**
- * The header's Settings: resuming, the demos' pace, the theme, the way to Providers and ADK
- * servers. A menu as menus go: Escape closes it (the focus back on Settings), and so does a click
- * anywhere else.
+ * The header's Settings: resuming, the demos' pace, titles written by the model, the theme, the
+ * way to Providers and ADK servers. A menu as menus go: Escape closes it (the focus back on
+ * Settings), and so does a click anywhere else.
  */
 export function SettingsMenu({
   settings,
@@ -72,6 +72,14 @@ export function SettingsMenu({
             }
           />{' '}
           Instant demos (no pause per step)
+        </label>
+        <label title="After a first answer, a provider's model titles the session (the demo and local models only when asked: a session's ⋯ → Write a title)">
+          <input
+            type="checkbox"
+            checked={settings.modelTitles}
+            onChange={(event) => onChange({ modelTitles: event.currentTarget.checked })}
+          />{' '}
+          Titles written by the model
         </label>
         <label>
           Theme{' '}

@@ -193,6 +193,25 @@ const harness = {
     }
     return { indexed, plain };
   },
+  /**
+   * Appends `count` turns, to the real sessions in turn, one right after the other (a workflow's
+   * pace, the hardest for indexing running beside them); with `listening`, the tab hears each
+   * append as the worker's broadcast and indexes in the background, never awaited until the end:
+   * ms of each append.
+   */
+  async paced(name: string, real: string[], count: number, first: number, listening: boolean) {
+    const search = tab(name);
+    const ms: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const sessionId = real[i % real.length]!;
+      const started = performance.now();
+      await appendTurn(sessionId, first + i);
+      ms.push(performance.now() - started);
+      if (listening) search.notice({ type: 'session-changed', sessionId });
+    }
+    if (listening) await search.flush();
+    return ms;
+  },
 };
 
 async function appendTurn(sessionId: string, t: number): Promise<void> {

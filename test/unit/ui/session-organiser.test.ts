@@ -1,7 +1,7 @@
 // The Sessions list's view model (src/ui/sessions/session-organiser.ts) on the real worker room
 // over fake-indexeddb: Undo puts back what was, not the opposite flag; a refused change says why
-// and offers no Undo; Shift-click ranges; Archived starts closed; deleting the selection is one
-// pending delete.
+// and offers no Undo; Shift-click ranges; Archived starts closed, and the groups opened or closed
+// are remembered across a reload; deleting the selection is one pending delete.
 
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,11 @@ import { AppRuntime } from '../../../workers/app.ts';
 import { AppOrganise } from '../../../workers/sessions/organise.ts';
 import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
 import { PendingDeletes } from '../../../src/ui/common/pending-deletes.ts';
-import { SessionOrganiser } from '../../../src/ui/sessions/session-organiser.ts';
+import {
+  GROUPS_KEY,
+  SessionOrganiser,
+  type OrganiseApi,
+} from '../../../src/ui/sessions/session-organiser.ts';
 import { freshDbName } from '../../support/helpers.ts';
 
 async function setUp() {
@@ -102,5 +106,40 @@ describe('organising the Sessions list', () => {
       Array(2).fill('Deleted 2 sessions and their artifacts.'),
     );
     expect(organiser.snapshot.selecting).toBe(false);
+  });
+
+  it('remembers the groups opened or closed across a reload, and reads damage as none', () => {
+    const api = {} as unknown as OrganiseApi;
+    const stored = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => void stored.set(key, value),
+    };
+    const before = new SessionOrganiser(api, undefined, undefined, storage);
+    before.toggleGroup('archived');
+    before.toggleGroup('folder:Work');
+    const after = new SessionOrganiser(api, undefined, undefined, storage);
+    expect([after.isOpen('archived'), after.isOpen('folder:Work'), after.isOpen('recent')]).toEqual(
+      [true, false, true],
+    );
+
+    for (const damaged of ['{"broken', '{"a":1}', '[1, null, {}]', '"archived"']) {
+      stored.set(GROUPS_KEY, damaged);
+      const fresh = new SessionOrganiser(api, undefined, undefined, storage);
+      expect([fresh.isOpen('archived'), fresh.isOpen('folder:Work')]).toEqual([false, true]);
+    }
+
+    // Storage that refuses (full, or off): the group still opens, for this page.
+    const refusing = {
+      getItem: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+    };
+    const page = new SessionOrganiser(api, undefined, undefined, refusing);
+    page.toggleGroup('archived');
+    expect(page.isOpen('archived')).toBe(true);
   });
 });

@@ -48,6 +48,7 @@ describe('malformed stored settings', () => {
       autoResume: false,
       demoPace: 'visible',
       theme: 'system',
+      modelTitles: true,
     });
     expect((await runtime.agents()).length).toBeGreaterThan(0);
     expect(await runtime.remote.servers()).toEqual([]);

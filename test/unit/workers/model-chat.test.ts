@@ -101,6 +101,42 @@ describe('Chat with a model', () => {
     expect(third.sent[0]!.temperature).toBe(0.2);
   });
 
+  it("takes the files its own provider's models take, not the default provider's", async () => {
+    const runtime = open();
+    // "A…" sorts first: the default provider, whose files the Agent select's entry names.
+    await runtime.providers.save(
+      provider({ kind: 'gemini', name: 'A Gemini', baseUrl: `${server.url}/v1beta`, apiKey: 'k' }),
+    );
+    const { id: openAi } = await runtime.providers.save(provider({ name: 'B OpenAI' }));
+    expect((await runtime.agents())[0]!.attachments?.kinds).toContain('pdf');
+    const sessionId = await chatSession(runtime);
+    await runtime.modelChat.setSettings(sessionId, {
+      providerId: openAi,
+      model: '',
+      systemPrompt: '',
+    });
+    const pdf = {
+      name: 'report.pdf',
+      mimeType: 'application/pdf',
+      bytes: new Uint8Array([37, 80]),
+    };
+    const before = (await runtime.openSession(sessionId)).events.length;
+    const { error: refused } = await runEvents((onEvent) =>
+      runtime.runs.send(sessionId, 'Read this', onEvent, [pdf]),
+    );
+    expect(refused?.name).toBe('InvalidRequestError');
+    expect(refused?.message).toMatch(/OpenAI-compatible/);
+    expect((await runtime.openSession(sessionId)).events).toHaveLength(before);
+
+    const png = { name: 'dot.png', mimeType: 'image/png', bytes: new Uint8Array([137, 80]) };
+    const { error } = await runEvents((onEvent) =>
+      runtime.runs.send(sessionId, 'See this', onEvent, [png]),
+    );
+    expect(error).toBeUndefined();
+    const sent = server.requests.at(-1)!.body as Record<string, any>;
+    expect(JSON.stringify(sent.messages)).toContain('image_url');
+  });
+
   it('writes nothing for settings that change nothing', async () => {
     const runtime = open();
     const { id: providerId } = await runtime.providers.save(provider());
