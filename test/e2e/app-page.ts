@@ -16,6 +16,25 @@ export async function waitReady(page: Page): Promise<void> {
   await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
 }
 
+/**
+ * Opens the app and waits for its first visit's "Trellis now works offline" notice (the service
+ * worker has cached the app), then dismisses it: the notice moves the page down when it comes,
+ * under a mouse that is dragging on the canvas. Goes on without it after 20 s.
+ */
+export async function openAppSettled(page: Page): Promise<void> {
+  await openApp(page);
+  const ok = page
+    .getByRole('status')
+    .filter({ hasText: 'Trellis now works offline.' })
+    .getByRole('button', { name: 'OK' });
+  try {
+    await ok.click({ timeout: 20_000 });
+  } catch {
+    // Not shown (the worker was cached already, or is not there): nothing will move the page.
+  }
+  await ok.waitFor({ state: 'detached' });
+}
+
 /** Sends a message and waits for the run to end (Send is back). */
 export async function say(page: Page, text: string): Promise<void> {
   await page.getByLabel('Message').fill(text);

@@ -6,7 +6,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { openApp, region } from './app-page.ts';
+import { openAppSettled, region } from './app-page.ts';
 import { seriousViolations } from './axe.ts';
 import { freshBrowserPerTest } from './browser.ts';
 
@@ -83,7 +83,7 @@ const flowJson = async (page: Page, flows: Locator) => {
 
 it('builds the support flow on an empty canvas by mouse, saves and runs it, and shows the run on the canvas', async () => {
   const { page } = browser;
-  await openApp(page);
+  await openAppSettled(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
   await flows.getByRole('button', { name: 'New flow' }).click();
@@ -193,7 +193,7 @@ it('builds the support flow on an empty canvas by mouse, saves and runs it, and 
 
 it('deletes an edge chosen with the mouse (Delete, or its × button) and with the keyboard', async () => {
   const { page } = browser;
-  await openApp(page);
+  await openAppSettled(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
   await flows.getByRole('button', { name: 'New flow' }).click();
@@ -278,7 +278,7 @@ type GroupedFlow = {
 
 it('holds nodes in an Iteration group and keeps sticky notes: dragged in and out, resized, saved and reopened', async () => {
   const { page } = browser;
-  await openApp(page);
+  await openAppSettled(page);
   await page.getByRole('button', { name: 'Flows', exact: true }).click();
   const flows = region(page, 'Flows');
   await flows.getByRole('button', { name: 'New flow' }).click();

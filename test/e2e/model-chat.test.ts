@@ -2,8 +2,12 @@
 // chooses "A model, with this chat's settings" in the Agent select, sets this chat's model,
 // system prompt and temperature in Model settings, chats (the server gets what they say), changes
 // the temperature mid-chat, and rewinds the change: the header and the next request are back to
-// the first settings. A bad value is refused in the form, and nothing is sent.
+// the first settings. A bad value is refused in the form, and nothing is sent. The files a chat
+// takes are its own provider's.
 
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chooseAgent, messages, openApp, region, say } from './app-page.ts';
@@ -20,6 +24,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const KEY = 'sk-e2e-chat-settings-0000-1111';
+const PAPER = join(mkdtempSync(join(tmpdir(), 'trellis-model-chat-')), 'paper.pdf');
+writeFileSync(PAPER, '%PDF-1.4\n% a tiny file that only looks like a PDF\n');
 
 /** The bodies of the chat completions the server got since `from` (not the CORS preflights). */
 const sentSince = (from: number) =>
@@ -124,4 +130,42 @@ it('continues an answer cut at the max output tokens, in a new turn', async () =
     'The sky is blue because air scatters blue light most.',
   ]);
   expect(await chat.getByRole('button', { name: 'Continue' }).count()).toBe(0);
+});
+
+it("takes the files its own provider's models take: a PDF on Gemini, not on an OpenAI-compatible server", async () => {
+  const { page } = browser;
+  await openApp(page);
+  await addProvider(page, server.url, KEY);
+  // A Gemini provider too, named to sort first: a new chat's default.
+  const providers = region(page, 'Providers');
+  await providers.getByRole('button', { name: 'Add Gemini' }).click();
+  await providers.getByLabel('Name').fill('A Gemini');
+  await providers.getByLabel('Base URL').fill(`${server.url}/v1beta`);
+  await providers.getByLabel('API key').fill('key-gemini-e2e');
+  await providers.getByLabel('Default model').fill('fixture-text');
+  await providers.getByRole('button', { name: 'Save' }).click();
+  await providers.getByRole('status').filter({ hasText: 'Saved “A Gemini”.' }).waitFor();
+  await page.getByRole('button', { name: 'Back to the chat' }).click();
+  await chooseAgent(page, /with this chat/);
+  const bar = region(page, 'Model settings');
+  await bar.getByText('A Gemini · fixture-text').waitFor();
+
+  const picker = page.locator('.composer input[type=file]');
+  const attached = page.getByRole('list', { name: 'Attachments' });
+  await picker.setInputFiles([PAPER]);
+  await attached.getByText('paper.pdf').waitFor();
+  expect(await attached.locator('li.unsupported').count()).toBe(0);
+  await page.getByRole('button', { name: 'Remove paper.pdf' }).click();
+
+  // This chat on the OpenAI-compatible server instead: the PDF is refused as it is attached.
+  await bar.getByRole('button', { name: 'Model settings' }).click();
+  await bar.getByLabel('Provider').selectOption({ label: 'Fixture' });
+  await bar.getByRole('button', { name: 'Save settings' }).click();
+  await bar.getByText('Fixture · fixture-text').waitFor();
+  await picker.setInputFiles([PAPER]);
+  await page
+    .getByRole('alert')
+    .filter({ hasText: "paper.pdf can't go to this OpenAI-compatible server" })
+    .waitFor();
+  expect(await attached.locator('li.unsupported').innerText()).toContain('paper.pdf');
 });

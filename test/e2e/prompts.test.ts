@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { messages, openApp, region, say, waitReady } from './app-page.ts';
+import { messages, openApp, openAppSettled, region, say, waitReady } from './app-page.ts';
 import { freshBrowserPerTest, screenshotsOf } from './browser.ts';
 import { seriousViolations } from './axe.ts';
 import { addAgent, addProvider } from './model-setup.ts';
@@ -238,7 +238,8 @@ describe('an image in a message', () => {
 
   it('opens large on click; Escape closes it and the focus goes back', async () => {
     const { page } = browser;
-    await openApp(page);
+    // The first visit's "works offline" notice moves the page under the click when it comes.
+    await openAppSettled(page);
     await addProvider(page, server.url, 'sk-prompts-e2e-1234');
     await addAgent(page, 'reader', 'fixture-text');
     await page
