@@ -1,4 +1,5 @@
-// An installable app that opens offline from the first visit on.
+// An installable app that opens offline from the first visit on, and says so without moving the
+// page under the user's pointer.
 
 import { expect, it } from 'vitest';
 import { messages, openApp, reachesServer, say, stateText, waitReady } from './app-page.ts';
@@ -48,4 +49,21 @@ it('opens offline after the first visit, and keeps working', async () => {
   await say(page, 'set color to teal');
   expect(await stateText(page)).toMatch(/color\s+teal/);
   await context.setOffline(false);
+});
+
+it('says once that it works offline, over a corner, without moving the page', async () => {
+  const { page } = browser;
+  await openApp(page);
+  const conversation = page.getByRole('region', { name: 'Conversation' });
+  const before = await conversation.boundingBox();
+  const notice = page.getByRole('status').filter({ hasText: 'Trellis now works offline.' });
+  await notice.waitFor();
+  expect(await conversation.boundingBox()).toEqual(before);
+  const box = (await notice.boundingBox())!;
+  const viewport = page.viewportSize()!;
+  expect(box.x).toBeLessThan(viewport.width / 2);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+  await notice.getByRole('button', { name: 'OK' }).click();
+  await notice.waitFor({ state: 'detached' });
+  expect(await conversation.boundingBox()).toEqual(before);
 });
