@@ -14,7 +14,7 @@ import { BaseAgent, InvalidRequestError, LlmAgent, type Event } from '../../src/
 import { attachmentPolicy, type AttachmentPolicy } from '../../src/models/attachments.ts';
 import type { AgentSource } from '../flows/flows.ts';
 import type { AgentInfo } from '../protocol.ts';
-import type { AppProviders } from '../providers.ts';
+import type { AppProviders, OpenedProvider } from '../providers.ts';
 import {
   CHAT_AGENT_NAME,
   CHAT_SETTINGS_KEY,
@@ -105,22 +105,28 @@ export class ModelChat {
    * select's entry says the default provider's); none known, the default's.
    */
   async attachmentsOf(sessionId: string): Promise<AttachmentPolicy | undefined> {
-    const settings = await this.settingsOf(await this.sessions.stateOf(sessionId));
-    const record =
-      settings && (await this.providers.record(settings.providerId).catch(() => undefined));
-    if (record) return attachmentPolicy(record.kind);
+    const chosen = await this.chosen(await this.sessions.stateOf(sessionId)).catch(() => undefined);
+    if (chosen) return attachmentPolicy(chosen.record.kind);
     return (await this.agentInfos())[0]?.attachments;
   }
 
   /** What the context meter needs of a chat's model: its window, and that it compacts. */
   async contextAgent(sessionId: string): Promise<AgentContext> {
-    const settings = await this.settingsOf(await this.sessions.stateOf(sessionId));
-    const record =
-      settings && !chatSettingsProblem(settings)
-        ? await this.providers.record(settings.providerId).catch(() => undefined)
-        : undefined;
-    const window = record && agentWindow(this.providers, record, settings!.model);
+    const chosen = await this.chosen(await this.sessions.stateOf(sessionId)).catch(() => undefined);
+    const window = chosen && agentWindow(this.providers, chosen.record, chosen.settings.model);
     return { agentName: CHAT_AGENT_NAME, window, compacts: !!window };
+  }
+
+  /**
+   * A chat's usable settings and the provider they choose (undefined: none, or not usable);
+   * InvalidRequestError when that provider was deleted.
+   */
+  async chosen(
+    state: State,
+  ): Promise<{ settings: ChatSettings; record: OpenedProvider } | undefined> {
+    const settings = await this.settingsOf(state);
+    if (!settings || chatSettingsProblem(settings)) return undefined;
+    return { settings, record: await this.providers.record(settings.providerId) };
   }
 
   /**

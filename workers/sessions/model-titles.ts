@@ -29,7 +29,7 @@ import {
 import { redact } from '../../src/models/model-errors.ts';
 import type { IndexedDbAppStore } from '../../src/store/app-store.ts';
 import { isSpecAgent, SPEC_PREFIX } from '../agents/agent-specs.ts';
-import { chatSettingsProblem, MODEL_CHAT_ID } from '../agents/chat-settings.ts';
+import { MODEL_CHAT_ID } from '../agents/chat-settings.ts';
 import type { ModelChat } from '../agents/model-chat.ts';
 import { readSettings } from '../app-settings.ts';
 import { FLOW_PREFIX } from '../flows/flows.ts';
@@ -178,9 +178,8 @@ export class ModelTitles {
   ): Promise<TitleModel | undefined> {
     const { providers, store, modelChat } = this.deps;
     if (agentId === MODEL_CHAT_ID) {
-      const settings = await modelChat.settingsOf(state);
-      if (!settings || chatSettingsProblem(settings)) return undefined;
-      return this.providerModel(await providers.record(settings.providerId), settings.model);
+      const chosen = await modelChat.chosen(state);
+      return chosen && this.providerModel(chosen.record, chosen.settings.model);
     }
     if (agentId && isSpecAgent(agentId)) {
       const spec = await store.getAgentSpec(agentId.slice(SPEC_PREFIX.length));
