@@ -219,9 +219,11 @@ export { validateFlow } from './flows/validate.ts';
 export {
   importFlowiseFlow,
   type FlowiseImport,
+  type FlowiseImportOptions,
   type FlowiseReportItem,
 } from './flows/flowise/import.ts';
 export type * from './flows/flow.ts';
+export type { FlowKnowledge } from './flows/flow-knowledge.ts';
 export {
   CONDITION_OPERATIONS,
   DEFAULT_MAX_LOOPS,
@@ -230,3 +232,49 @@ export {
   NODE_TYPES,
   OUTPUT_FIELD_TYPES,
 } from './flows/flow.ts';
+
+// knowledge bases (docs/knowledge.md)
+export {
+  KnowledgeBase,
+  MAX_SEARCH_LIMIT,
+  type AddOptions,
+  type BaseChange,
+  type BaseDraft,
+  type DocumentInput,
+  type JobOptions,
+  type SearchOptions,
+} from './knowledge/knowledge-base.ts';
+export { InMemoryKnowledgeStorage, type KnowledgeStorage } from './knowledge/knowledge-storage.ts';
+export { IndexedDbKnowledgeStorage } from './store/knowledge-store.ts';
+export { DEFAULT_EMBEDDING_MODELS, embedderFor } from './knowledge/embedders.ts';
+export { chunkDocument } from './knowledge/chunk.ts';
+export { extractDocument, extractText, kindOf } from './knowledge/extract.ts';
+export {
+  KNOWLEDGE_TOOL_NAME,
+  KnowledgeTool,
+  sourceOf,
+  type KnowledgeSearch,
+  type KnowledgeToolOptions,
+} from './tools/knowledge-tool.ts';
+export {
+  CHUNKING_LIMITS,
+  DEFAULT_CHUNKING,
+  placeOf,
+  sourcesOf,
+  type ChunkingOptions,
+  type DocumentKind,
+  type DocumentStatus,
+  type Embedder,
+  type EmbeddingChoice,
+  type ExtractedDocument,
+  type KnowledgeBaseInfo,
+  type KnowledgeChunk,
+  type KnowledgeDocument,
+  type KnowledgeHit,
+  type KnowledgeProgress,
+  type KnowledgeSource,
+  type PageSpan,
+  type SearchMode,
+  type TextChunk,
+} from './knowledge/types.ts';
+export { KnowledgeEmbeddingError, KnowledgeNotFoundError } from './core/errors.ts';

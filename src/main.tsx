@@ -7,6 +7,7 @@ import { FirstRun } from './ui/shell/first-run.ts';
 import { FlowEditor } from './ui/flows/flow-editor.ts';
 import { PendingDeletes, type PendingDelete } from './ui/common/pending-deletes.ts';
 import { PromptLibrary, PromptsContext } from './ui/prompts/prompt-library.ts';
+import { KnowledgeOpenContext } from './ui/knowledge/knowledge-context.ts';
 import { ProvidersEditor } from './ui/settings/providers-editor.ts';
 import { connectRuntime } from './ui/workbench/runtime-client.ts';
 import { reloadOnceForIsolation } from './ui/shell/isolation.ts';
@@ -58,16 +59,18 @@ const address = addressOf(location.hash);
 render(
   <PendingDeletesContext.Provider value={pending}>
     <PromptsContext.Provider value={prompts}>
-      <App
-        workbench={workbench}
-        flows={flows}
-        providers={providers}
-        builder={builder}
-        client={client}
-        pending={pending}
-        firstRun={new FirstRun(client, localStorage)}
-        address={address}
-      />
+      <KnowledgeOpenContext.Provider value={(chunkId) => client.runtime.knowledge.open(chunkId)}>
+        <App
+          workbench={workbench}
+          flows={flows}
+          providers={providers}
+          builder={builder}
+          client={client}
+          pending={pending}
+          firstRun={new FirstRun(client, localStorage)}
+          address={address}
+        />
+      </KnowledgeOpenContext.Provider>
     </PromptsContext.Provider>
   </PendingDeletesContext.Provider>,
   document.getElementById('app')!,

@@ -60,6 +60,7 @@ import { isRemoteId, localOnly } from './remote/adk-servers.ts';
 import { AppRewinds } from './runs/rewinds.ts';
 import { AppMemory } from './memory/memory.ts';
 import { AppPrompts } from './prompts/prompts.ts';
+import { AppKnowledge } from './knowledge/knowledge.ts';
 import { AppRuns, turnFirstEvent } from './runs/runs.ts';
 import { AppTraces } from './traces.ts';
 import { AppBackup } from './backups/backups.ts';
@@ -117,6 +118,7 @@ export class AppRuntime {
   /** What agents remember across sessions, and the Memory view (workers/memory/memory.ts). */
   readonly memory: AppMemory;
   readonly prompts: AppPrompts;
+  readonly knowledge: AppKnowledge;
   constructor(private readonly options: AppRuntimeOptions) {
     const dbName = options.dbName ? { dbName: options.dbName } : {};
     this.sessions = new IndexedDbSessionService(dbName);
@@ -142,8 +144,7 @@ export class AppRuntime {
     });
     this.keys.useRewriter(storedSecrets(this.store));
     this.providers = new AppProviders(this.store, { ...options, vault: this.keys });
-    // A flow's nodes may name the providers' models (`Provider name/model`).
-    // …and tools of the tool servers (`Server name/tool`).
+    // A flow's nodes may name the providers' models (`Provider name/model`) and servers' tools.
     this.flows = new AppFlows(
       this.store,
       options,
@@ -167,6 +168,7 @@ export class AppRuntime {
       }),
     );
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
+    this.knowledge = AppKnowledge.open(options, this.providers, [this.agentSpecs, this.flows]);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({
         appName: APP_NAME,

@@ -14,6 +14,7 @@ import type {
   SessionSummary as StoreSessionSummary,
 } from '../src/store/session-service.ts';
 import type { WorkflowGraph } from '../src/workflow/graph-view.ts';
+import type { KnowledgeProgress } from './knowledge/knowledge-protocol.ts';
 import type { RemoteSessionInfo } from './remote/remote-protocol.ts';
 
 export type { LogEntry, LogPage, TurnSummary } from '../src/store/session-service.ts';
@@ -25,6 +26,7 @@ export * from './search/search-protocol.ts';
 export * from './agents/chat-settings.ts';
 export * from './sessions/organise-protocol.ts';
 export * from './sessions/export-protocol.ts';
+export * from './knowledge/knowledge-protocol.ts';
 
 /** The BroadcastChannel on which every tab's worker says what it changed. */
 export const BROADCAST_CHANNEL = 'trellis';
@@ -44,7 +46,11 @@ export type RuntimeBroadcast =
   /** The prompt library changed (workers/prompts/prompts.ts). */
   | { type: 'prompts-changed' }
   /** Add a local model by URL: how much of the file has come (total from Content-Length). */
-  | { type: 'local-download'; url: string; received: number; total?: number };
+  | { type: 'local-download'; url: string; received: number; total?: number }
+  /** Knowledge bases changed: a base or a document added, changed or removed. */
+  | { type: 'knowledge-changed' }
+  /** How a base's job (adding, re-indexing, embedding) goes (workers/knowledge/knowledge.ts). */
+  | { type: 'knowledge-progress'; progress: KnowledgeProgress };
 
 /**
  * A provider's model with the chat's own settings (agents/chat-settings.ts), a demo agent, an

@@ -15,6 +15,9 @@ import type { IndexedDbAppStore, ProviderRecord } from '../src/store/app-store.t
 import type { FlowModelSet } from './flows/flows.ts';
 import type { KeyVault, StoredSecret } from './keys/key-vault.ts';
 import { LocalModels, type LocalModelFile } from './local-models/local-models.ts';
+import { LocalEmbedders } from './local-models/local-embedder.ts';
+import { embedderFor } from '../src/knowledge/embedders.ts';
+import type { EmbeddingChoice, Embedder } from '../src/knowledge/types.ts';
 import type {
   ConnectionTest,
   LocalModelLoad,
@@ -45,6 +48,8 @@ const LISTING: HttpModelOptions = { maxRetries: 1, retryBaseMs: 300, idleTimeout
 
 export class AppProviders {
   private readonly local: LocalModels;
+  /** Local GGUFs loaded to embed (knowledge bases), apart from the chat's: made when first used. */
+  private embedders: LocalEmbedders | undefined;
 
   constructor(
     private readonly store: IndexedDbAppStore,
@@ -169,7 +174,10 @@ export class AppProviders {
     }
     const record = await this.store.getProvider(id);
     await this.store.deleteProvider(id);
-    if (record?.kind === 'local-gguf') await this.local.remove(id);
+    if (record?.kind === 'local-gguf') {
+      await this.embedders?.unload(id);
+      await this.local.remove(id);
+    }
     this.options.broadcast({ type: 'providers-changed' });
   }
 
@@ -216,6 +224,19 @@ export class AppProviders {
       ...fields,
       apiKey: await this.options.vault.open(apiKey, providerKeyPlace(record.id)),
     };
+  }
+
+  /** What makes a knowledge base's vectors: `choice.model` of its provider (a local GGUF's too). */
+  async embedder(choice: EmbeddingChoice): Promise<Embedder> {
+    if (!(await this.store.getProvider(choice.providerId)))
+      throw new InvalidRequestError(
+        'The provider of this knowledge base’s embedding model was deleted: choose another model in the base’s settings',
+      );
+    const record = await this.record(choice.providerId);
+    if (record.kind !== 'local-gguf')
+      return embedderFor(record, choice.model, this.options.modelHttp ?? {});
+    this.embedders ??= new LocalEmbedders(this.local.backend);
+    return this.embedders.embedder(record, choice.model || undefined);
   }
 
   /** The model of an agent: `modelName` (or the provider's default) on the stored provider. */

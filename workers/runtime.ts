@@ -3,7 +3,7 @@
 // back through a callback the page passes as a Comlink proxy, streamed text in batches
 // (partial-batches.ts).
 
-import { expose } from 'comlink';
+import { expose, proxy } from 'comlink';
 import { AppRuntime } from './app.ts';
 import { AppOrganise } from './sessions/organise.ts';
 import { AppExports } from './sessions/session-exports.ts';
@@ -29,6 +29,7 @@ import { webLocks } from './runs/session-locks.ts';
 import { KEYS_CHANNEL } from './keys/key-vault.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 import { AppSearch } from './search/search.ts';
+import { knowledgeApi } from './knowledge/knowledge.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 // Search across sessions indexes what this tab's runtime says it changed (workers/search/).
@@ -234,6 +235,8 @@ const api = {
   importAgentSpec: (json: string) => runtime.agentSpecs.importFile(json),
   settings: () => runtime.settings(),
   updateSettings: (patch: Partial<Settings>) => runtime.updateSettings(patch),
+  /** Knowledge bases (workers/knowledge/knowledge.ts): `api.knowledge.list()` and the rest. */
+  knowledge: proxy(knowledgeApi(runtime.knowledge)),
   /** Answers once the worker has started: the page measures its start-up with it. */
   ready: () => true,
 };

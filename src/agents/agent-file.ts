@@ -68,7 +68,11 @@ export function toAgentFile(
     format: AGENT_FILE_FORMAT,
     version: AGENT_FILE_VERSION,
     agent: root.id,
-    agents: agents.map(specFields),
+    // Knowledge bases stay in this browser: a file names none (its reader gives the agent theirs).
+    agents: agents.map((agent) => {
+      const { knowledgeBaseIds: _local, ...fields } = specFields(agent);
+      return fields;
+    }),
     providers,
     ...(toolServers.length > 0 ? { toolServers } : {}),
   };
@@ -102,6 +106,9 @@ export function specFields(spec: AgentSpec): AgentSpec {
     // checks to refuse what is not false.
     ...(spec.compactLongChats !== undefined && spec.compactLongChats !== true
       ? { compactLongChats: spec.compactLongChats }
+      : {}),
+    ...(spec.knowledgeBaseIds && spec.knowledgeBaseIds.length > 0
+      ? { knowledgeBaseIds: [...spec.knowledgeBaseIds] }
       : {}),
   };
 }

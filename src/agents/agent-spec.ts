@@ -54,6 +54,11 @@ export interface AgentSpec {
    * unless this is false; absent: on (workers/agents/compaction.ts).
    */
   compactLongChats?: boolean;
+  /**
+   * Knowledge bases (src/knowledge) the agent searches with its `search_knowledge` tool, by id.
+   * Absent or empty: none.
+   */
+  knowledgeBaseIds?: string[];
 }
 
 export interface ToolServerUse {
@@ -73,6 +78,7 @@ export const AGENT_SPEC_LIMITS = {
   instruction: 50_000,
 } as const;
 const LIMITS = AGENT_SPEC_LIMITS;
+const MAX_KNOWLEDGE_BASES = 20;
 
 /**
  * What is wrong with `value` as a spec (any JSON: it may come from an imported file), each problem
@@ -112,7 +118,7 @@ export function agentSpecProblems(
   text('providerId', true);
   text('model', false);
   text('instruction', false);
-  const list = (field: 'tools' | 'subAgentIds' | 'agentToolIds') => {
+  const list = (field: 'tools' | 'subAgentIds' | 'agentToolIds' | 'knowledgeBaseIds') => {
     const v = spec[field];
     if (!Array.isArray(v) || v.some((item) => typeof item !== 'string')) {
       problems.push(`${field} must be a list of names`);
@@ -139,6 +145,8 @@ export function agentSpecProblems(
   if (spec.compactLongChats !== undefined && typeof spec.compactLongChats !== 'boolean')
     problems.push('compactLongChats must be true or false');
   problems.push(...toolServerProblems(spec.toolServers));
+  if (spec.knowledgeBaseIds !== undefined && list('knowledgeBaseIds').length > MAX_KNOWLEDGE_BASES)
+    problems.push(`knowledgeBaseIds: an agent can search at most ${MAX_KNOWLEDGE_BASES} bases`);
   return problems;
 }
 
@@ -253,6 +261,8 @@ export interface BuildSpecOptions {
   tools: (names: readonly string[]) => BaseTool[];
   /** The toolsets of a spec's tool servers (none when absent). */
   toolsets?: (spec: AgentSpec) => BaseToolset[];
+  /** The tool searching a spec's knowledge bases (none when absent, or for no bases). */
+  knowledge?: (spec: AgentSpec) => BaseTool | undefined;
   /** A spec's context compactors, given its model (none when absent). */
   contextCompactors?: (spec: AgentSpec, model: BaseLlm) => BaseContextCompactor[];
 }
@@ -264,6 +274,7 @@ export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmA
   const build = (spec: AgentSpec): LlmAgent => {
     const model = options.model(spec);
     const contextCompactors = options.contextCompactors?.(spec, model) ?? [];
+    const knowledge = spec.knowledgeBaseIds?.length ? options.knowledge?.(spec) : undefined;
     return new LlmAgent({
       name: spec.name,
       description: spec.description,
@@ -273,6 +284,7 @@ export function buildSpecAgent(root: AgentSpec, options: BuildSpecOptions): LlmA
         ...options.tools(spec.tools),
         ...(options.toolsets?.(spec) ?? []),
         ...(spec.memory ? [LOAD_MEMORY] : []),
+        ...(knowledge ? [knowledge] : []),
         ...(spec.agentToolIds ?? []).map(calledAs),
       ],
       subAgents: spec.subAgentIds.map((id) => build(options.lookup(id)!)),

@@ -216,6 +216,19 @@ export class KeysLockedError extends Error {
   override name = 'KeysLockedError' as const;
 }
 
+/** A knowledge base, or a document or chunk of one, that is not there (wrong id, or deleted). */
+export class KnowledgeNotFoundError extends Error {
+  override name = 'KnowledgeNotFoundError' as const;
+}
+
+/**
+ * A document's text was indexed but its vectors could not be made: it stays, found by full-text
+ * search only, and `embed` can try again. `cause` is the embedder's error.
+ */
+export class KnowledgeEmbeddingError extends Error {
+  override name = 'KnowledgeEmbeddingError' as const;
+}
+
 /** Why a flow's HTTP node got no usable answer (`HttpNodeError.reason`). */
 export type HttpNodeFailure =
   'invalid-request' | 'unreachable' | 'status' | 'timeout' | 'too-large' | 'cut-off';
@@ -285,6 +298,8 @@ const NAMES = [
   'KeysLockedError',
   'HttpNodeError',
   'CodeNodeError',
+  'KnowledgeNotFoundError',
+  'KnowledgeEmbeddingError',
 ] as const;
 
 export type TrellisErrorName = (typeof NAMES)[number];

@@ -158,6 +158,8 @@ export interface FlowAgentTools {
   flows?: Readonly<Record<string, unknown>>;
   /** Its model nodes' context compactors, by model (see CompileFlowOptions). */
   contextCompactors?: CompileFlowOptions['contextCompactors'];
+  /** What its knowledge references search (the app's knowledge bases). */
+  knowledge?: CompileFlowOptions['knowledge'];
 }
 
 /**
@@ -182,5 +184,6 @@ export function createFlowAgent(
     ...(extra.policyOf ? { policyOf: extra.policyOf } : {}),
     ...(extra.flows ? { flows: extra.flows } : {}),
     ...(extra.contextCompactors ? { contextCompactors: extra.contextCompactors } : {}),
+    ...(extra.knowledge ? { knowledge: extra.knowledge } : {}),
   });
 }

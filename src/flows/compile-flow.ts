@@ -17,6 +17,7 @@ import {
   type FlowEdge,
   type FlowNode,
   type HistoryMode,
+  type KnowledgeRef,
   type SubflowNode,
 } from './flow.ts';
 import { reachability } from './frontier.ts';
@@ -29,6 +30,13 @@ import { setOwn } from '../core/state.ts';
 import type { BaseContextCompactor } from '../context/base-context-compactor.ts';
 import { assertValidFlow } from './validate.ts';
 import { iterationEnds } from './validate-v2.ts';
+import type { FlowKnowledge } from './flow-knowledge.ts';
+import {
+  knowledgeOf,
+  knowledgeProblem,
+  knowledgeTools,
+  retrieverAgent,
+} from './knowledge-steps.ts';
 
 export { flowAgentName } from './flow.ts';
 
@@ -51,6 +59,11 @@ export interface CompileFlowOptions {
    * `model`: none when absent. They compact the flow's conversation before the node's call.
    */
   contextCompactors?: (model: BaseLlm) => readonly BaseContextCompactor[];
+  /**
+   * What the nodes' knowledge references search (the app's knowledge bases). Without it a flow
+   * with knowledge still compiles; a node that searches fails when it is reached.
+   */
+  knowledge?: FlowKnowledge;
 }
 
 /**
@@ -112,6 +125,7 @@ function compileWithin(
     defaultModel,
     policyOf: options.policyOf,
     compactors: options.contextCompactors,
+    knowledge: options.knowledge,
     subflow: (node) => {
       const chain = [...(running.length === 0 ? [flow.name] : running), node.flow];
       if (chain.slice(0, -1).includes(node.flow))
@@ -130,11 +144,15 @@ function compileWithin(
       );
     },
   };
+  const unready = new Map<string, Error>();
   for (const node of flow.nodes) {
     const agent = nodeAgent(node, build);
     if (agent) agents.set(node.id, agent);
+    const problem = knowledgeProblem(node.id, searchedBy(node, build), options.knowledge);
+    if (problem) unready.set(node.id, problem);
   }
   const graph: FlowGraph = {
+    unready,
     flow,
     nodes,
     edges,
@@ -156,25 +174,45 @@ interface NodeBuild {
   defaultModel: BaseLlm;
   policyOf: PolicyLookup | undefined;
   compactors: ((model: BaseLlm) => readonly BaseContextCompactor[]) | undefined;
+  knowledge: FlowKnowledge | undefined;
+}
+
+/** The knowledge a node searches: its own, and an LLM node's Tool nodes' (it offers their tools). */
+function searchedBy(node: FlowNode, build: NodeBuild) {
+  if (node.type !== 'llm') return knowledgeOf(node);
+  return (build.edges.get(node.id) ?? [])
+    .map((edge) => build.nodes.get(edge.to))
+    .flatMap((next) => (next?.type === 'tool' ? knowledgeOf(next) : []));
 }
 
 function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
-  const pick = (names: readonly string[] | undefined, approval?: boolean, prompt?: string) =>
-    (names ?? []).map((tool) => {
-      const wrap = (found: BaseTool) => {
-        const asked = approval ? new ApprovalRequiredTool(found, prompt) : found;
-        return build.policyOf ? new PolicyTool(asked, build.policyOf) : asked;
-      };
-      const found = build.tools.get(tool)!;
-      return isToolset(found) ? new MappedToolset(found, wrap) : wrap(found);
-    });
+  const pick = (
+    names: readonly string[] | undefined,
+    approval?: boolean,
+    prompt?: string,
+    knowledge: readonly KnowledgeRef[] = [],
+  ) => {
+    const wrap = (found: BaseTool) => {
+      const asked = approval ? new ApprovalRequiredTool(found, prompt) : found;
+      return build.policyOf ? new PolicyTool(asked, build.policyOf) : asked;
+    };
+    return [
+      ...(names ?? []).map((tool) => {
+        const found = build.tools.get(tool)!;
+        return isToolset(found) ? new MappedToolset(found, wrap) : wrap(found);
+      }),
+      ...knowledgeTools(knowledge, build.knowledge).map(wrap),
+    ];
+  };
   switch (node.type) {
     case 'tool':
       return new ToolNodeAgent({
         name: node.id,
         flowName: build.name,
-        tools: pick(node.tools, node.requireApproval, node.approvalPrompt),
+        tools: pick(node.tools, node.requireApproval, node.approvalPrompt, node.knowledge),
       });
+    case 'retriever':
+      return retrieverAgent(node, build.name, build.knowledge, (ctx) => scopeOf(ctx, build, node));
     case 'toolCall': {
       const found = node.tool ? build.tools.get(node.tool) : undefined;
       // A tool server's tool is listed by its own name (after `Server/`).
@@ -202,7 +240,7 @@ function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
     case 'agent':
       return new LlmAgent({
         ...modelNode(node, build, node.instruction),
-        tools: pick(node.tools, node.requireApproval, node.approvalPrompt),
+        tools: pick(node.tools, node.requireApproval, node.approvalPrompt, node.knowledge),
       });
     case 'llm': {
       const fields = node.output ?? [];
@@ -210,9 +248,11 @@ function nodeAgent(node: FlowNode, build: NodeBuild): BaseAgent | undefined {
       const toolNodes = (build.edges.get(node.id) ?? [])
         .map((edge) => build.nodes.get(edge.to))
         .flatMap((next) => (next?.type === 'tool' ? next.tools : []));
+      const known = searchedBy(node, build);
+      const knowledge = known.filter((ref, i) => known.findIndex((k) => k.name === ref.name) === i);
       return new ModelNodeAgent({
         ...modelNode(node, build, node.instruction ?? ''),
-        tools: pick([...new Set([...(node.tools ?? []), ...toolNodes])]),
+        tools: pick([...new Set([...(node.tools ?? []), ...toolNodes])], false, '', knowledge),
         ...(fields.length > 0
           ? {
               responseSchema: outputSchema(fields),

@@ -48,6 +48,8 @@ export interface FlowGraph {
   agents: ReadonlyMap<string, BaseAgent>;
   /** Each Iteration's first nodes (those that start an item), by its id. */
   iterations: ReadonlyMap<string, readonly string[]>;
+  /** Why a node cannot run (a knowledge base not picked): the run fails when it is reached. */
+  unready?: ReadonlyMap<string, Error>;
 }
 
 /** Counters shared by the node runs of one invocation of the flow. */
@@ -274,7 +276,10 @@ export class FlowWorkflow extends Workflow {
       case 'tool':
       case 'toolCall':
       case 'subflow':
+      case 'retriever':
       case 'conditionAgent': {
+        const unready = this.flowGraph.unready?.get(node.id);
+        if (unready) throw unready;
         const agent = this.flowGraph.agents.get(node.id)!;
         // A run that goes on after a pause or a cut picks up after its checkpoint.
         const child = invocation.resuming(ctx.resumed ? ctx.resumed.from + 1 : undefined);

@@ -3,6 +3,11 @@
 // A flow is a directed graph of nodes over a shared state. `compileFlow` turns it into a
 // BaseAgent that the Runner runs like any other agent.
 
+import type { FlowNote, StartForm } from './flow-parts.ts';
+import type { KnowledgeRef, RetrieverFormat } from './flow-knowledge.ts';
+
+export type { KnowledgeRef, RetrieverFormat } from './flow-knowledge.ts';
+
 /** Replace: a null (or missing) new value keeps the old one. Append: the result is an array. */
 export type StateOperation = 'replace' | 'append';
 
@@ -100,27 +105,8 @@ export interface StartNode extends NodeBase {
   form?: StartForm;
 }
 
-export const FORM_FIELD_TYPES = ['string', 'number', 'boolean', 'options'] as const;
-export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
-
-/** A field of a start form. */
-export interface FormField {
-  /** The key its value is read by (`{{form.name}}`); an identifier. */
-  name: string;
-  label?: string;
-  type: FormFieldType;
-  /** The choices, for `options`. */
-  options?: string[];
-}
-
-export interface StartForm {
-  title?: string;
-  description?: string;
-  fields: FormField[];
-}
-
-/** The state key a start form's values go to (the user message's `stateDelta`: rewinds restore it). */
-export const FORM_STATE_KEY = 'form';
+export { FORM_FIELD_TYPES, FORM_STATE_KEY } from './flow-parts.ts';
+export type { FlowNote, FormField, FormFieldType, StartForm } from './flow-parts.ts';
 
 export interface AgentNode extends NodeBase {
   type: 'agent';
@@ -131,6 +117,8 @@ export interface AgentNode extends NodeBase {
   requireApproval?: boolean;
   /** What the approval card asks (Flowise's Approval Prompt); a default question when absent. */
   approvalPrompt?: string;
+  /** Knowledge bases it may search, each a tool the model calls (Flowise's Knowledge). */
+  knowledge?: KnowledgeRef[];
   history?: HistoryMode;
   /** With history `all`: only the last this many messages (Flowise's window memory). */
   historyWindow?: number;
@@ -164,6 +152,8 @@ export interface ToolNode extends NodeBase {
    * Node, where an answer without tool calls is the model node's last word.
    */
   endWithoutCalls?: boolean;
+  /** Knowledge bases it may search, as tools (Flowise's Retriever Tool); see AgentNode. */
+  knowledge?: KnowledgeRef[];
   requireApproval?: boolean;
   /** What the approval card asks (Flowise's Approval Prompt). */
   approvalPrompt?: string;
@@ -297,6 +287,22 @@ export interface SubflowNode extends NodeBase {
   updateState?: UpdateState;
 }
 
+/**
+ * Searches knowledge bases for a query (Flowise V2's Retriever): a step, not a tool. Its search is
+ * in the log as a call and its answer (`{ sources }`, the chat's references); output: the sources
+ * as text (`textWithMetadata`: with each one's document and place).
+ */
+export interface RetrieverNode extends NodeBase {
+  type: 'retriever';
+  knowledge: KnowledgeRef[];
+  /** What to search for (a template); the user's message when empty. */
+  query?: string;
+  format?: RetrieverFormat;
+  /** Sources at most (default 5, at most 50). */
+  limit?: number;
+  updateState?: UpdateState;
+}
+
 export type FlowNode =
   | StartNode
   | AgentNode
@@ -312,7 +318,8 @@ export type FlowNode =
   | CodeNode
   | HttpNode
   | ToolCallNode
-  | SubflowNode;
+  | SubflowNode
+  | RetrieverNode;
 
 export type FlowNodeType = FlowNode['type'];
 
@@ -335,6 +342,7 @@ export const NODE_TYPES: readonly FlowNodeType[] = [
   'http',
   'toolCall',
   'subflow',
+  'retriever',
 ];
 
 export interface FlowEdge {
@@ -345,14 +353,6 @@ export interface FlowEdge {
    * a scenario. Absent: unconditional (several unconditional edges run in parallel).
    */
   when?: string;
-}
-
-/** A note on the canvas (Flowise's sticky note); it does not run. */
-export interface FlowNote {
-  id: string;
-  text: string;
-  position?: { x: number; y: number };
-  size?: { width: number; height: number };
 }
 
 export interface Flow {

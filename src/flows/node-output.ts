@@ -8,6 +8,7 @@ import type { FlowNode } from './flow.ts';
 import { matchScenario } from './scenarios.ts';
 import { parseStructuredOutput } from './structured-output.ts';
 import { subflowAnswer } from './subflow.ts';
+import { retrievedText } from './knowledge-steps.ts';
 
 /**
  * - agent: its final answer text;
@@ -15,7 +16,8 @@ import { subflowAnswer } from './subflow.ts';
  *   for tools instead);
  * - conditionAgent: the scenario its answer names;
  * - tool: the tool's result (`{result}` unwrapped), or a list of `{ name, response }` for
- *   several calls.
+ *   several calls;
+ * - retriever: its sources as text (knowledge-steps.ts).
  */
 export function nodeOutput(
   node: FlowNode,
@@ -25,11 +27,12 @@ export function nodeOutput(
 ): unknown {
   if (node.type === 'subflow') return subflowAnswer(events, flowName, node.id, branch);
   const own = runEvents(events, node.id, flowName, branch);
-  if (node.type === 'tool' || node.type === 'toolCall') {
+  if (node.type === 'tool' || node.type === 'toolCall' || node.type === 'retriever') {
     const responses = own.flatMap((event) => functionResponsesOf(event.content));
     const latest = new Map(responses.map((response) => [response.id ?? response.name, response]));
     const answers = [...latest.values()];
     if (answers.length === 0) return undefined;
+    if (node.type === 'retriever') return retrievedText(answers[0]!.response, node.format);
     if (answers.length > 1)
       return answers.map(({ name, response }) => ({ name, response: unwrap(response) }));
     return unwrap(answers[0]!.response);

@@ -17,6 +17,11 @@ export interface ValidateFlowOptions {
   toolServers?: readonly string[];
   /** The other flows an Execute Flow node may name; not checked when absent. */
   flows?: readonly string[];
+  /**
+   * The knowledge bases that exist, by id: a knowledge reference with no base picked, or one no
+   * longer there, is then a problem. Not checked when absent.
+   */
+  knowledgeBases?: readonly string[];
 }
 
 /** Records a problem, on a node when it concerns one. */

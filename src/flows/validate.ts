@@ -9,6 +9,7 @@ import { DEFINITION_FILE_LIMITS, jsonTreeProblem } from '../core/json-limits.ts'
 import { FLOW_LIMITS, HISTORY_MODES, NODE_TYPES, type Flow, type FlowProblem } from './flow.ts';
 import { templateRefs } from './templates.ts';
 import { checkNotes, checkV2Fields, formFields, type TemplateText } from './validate-v2.ts';
+import { checkKnowledge } from './validate-knowledge.ts';
 import {
   checkModel,
   checkOutputFields,
@@ -254,6 +255,7 @@ function checkNode(node: FlowNodeData, context: NodeContext): void {
       break;
   }
   checkV2Fields(node, { options: context.options, report, text });
+  checkKnowledge(node, { options: context.options, report, text });
   if (node.history !== undefined && !(HISTORY_MODES as readonly unknown[]).includes(node.history)) {
     report(`history must be one of ${HISTORY_MODES.join(', ')}; got ${shown(node.history)}`, id);
   }

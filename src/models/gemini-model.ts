@@ -144,6 +144,6 @@ interface ModelList {
 }
 
 /** 'gemini-x' → 'models/gemini-x'; names that already say their collection stay as they are. */
-function modelPath(model: string): string {
+export function modelPath(model: string): string {
   return /^(models|tunedModels)\//.test(model) ? model : `models/${model}`;
 }

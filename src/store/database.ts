@@ -11,12 +11,18 @@ import type { ProviderSpec } from '../models/provider-spec.ts';
 import type { SessionRecord, TurnRecord } from './session-log.ts';
 import type { RunRecord } from './session-service.ts';
 import type { SpanRecord } from '../tracing/span.ts';
+import type {
+  KnowledgeBaseInfo,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  PageSpan,
+} from '../knowledge/types.ts';
 
 /**
  * The schema version. Bump it and add a step to `migrate` (migrations.ts); never edit a step once
  * shipped.
  */
-export const DB_VERSION = 10;
+export const DB_VERSION = 11;
 
 export const Stores = {
   sessions: 'sessions',
@@ -36,6 +42,12 @@ export const Stores = {
   memories: 'memories',
   memoryRevisions: 'memoryRevisions',
   searchIndex: 'searchIndex',
+  knowledgeBases: 'knowledgeBases',
+  knowledgeDocuments: 'knowledgeDocuments',
+  knowledgeTexts: 'knowledgeTexts',
+  knowledgeFiles: 'knowledgeFiles',
+  knowledgeChunks: 'knowledgeChunks',
+  knowledgeVectors: 'knowledgeVectors',
 } as const;
 
 export interface EventRecord {
@@ -180,6 +192,57 @@ export interface TrellisSchema extends DBSchema {
   memoryRevisions: { key: [appName: string, userId: string]; value: MemoryRevisionRecord };
   /** Search across sessions (search-store.ts): out-of-line keys `[kind, app, user, …]`. */
   searchIndex: { key: SearchIndexKey; value: SearchIndexRecord };
+  /** Knowledge bases (knowledge-store.ts); every other knowledge store is keyed by base first. */
+  knowledgeBases: { key: string; value: KnowledgeBaseRecord };
+  knowledgeDocuments: {
+    key: [baseId: string, documentId: string];
+    value: KnowledgeDocument;
+    indexes: { byId: string };
+  };
+  knowledgeTexts: { key: [baseId: string, documentId: string]; value: KnowledgeTextRecord };
+  knowledgeFiles: { key: [baseId: string, documentId: string]; value: KnowledgeFileRecord };
+  knowledgeChunks: {
+    key: [baseId: string, documentId: string, seq: number];
+    value: KnowledgeChunk;
+    indexes: { byId: string };
+  };
+  knowledgeVectors: {
+    key: KnowledgeVectorKey;
+    value: KnowledgeVectorRecord;
+    indexes: { byDocument: [baseId: string, documentId: string] };
+  };
+}
+
+/** A base, and its revision: renewed by every write of its content (an index knows it is stale). */
+export interface KnowledgeBaseRecord extends KnowledgeBaseInfo {
+  revision: string;
+}
+
+/** A document's extracted text (what chunks' offsets point into). */
+export interface KnowledgeTextRecord {
+  baseId: string;
+  documentId: string;
+  text: string;
+  pages?: PageSpan[];
+}
+
+/** A document's original file, when kept. */
+export interface KnowledgeFileRecord {
+  baseId: string;
+  documentId: string;
+  name: string;
+  type: string;
+  bytes: ArrayBuffer;
+}
+
+/** A chunk's vector by one embedder (`key`), so vectors of two models never mix. */
+export type KnowledgeVectorKey = [baseId: string, key: string, documentId: string, seq: number];
+export interface KnowledgeVectorRecord {
+  baseId: string;
+  key: string;
+  documentId: string;
+  seq: number;
+  vector: Float32Array;
 }
 
 /**

@@ -94,4 +94,25 @@ export function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void 
     // index is built from the sessions when first searched.
     db.createObjectStore(Stores.searchIndex);
   }
+  if (oldVersion < 11) {
+    // Knowledge bases (src/store/knowledge-store.ts): bases, their documents, each document's
+    // text, original file, chunks and vectors (per embedder). Keys start with the base (then the
+    // document), so a base's or a document's records are one key range; `byId` finds a document
+    // or chunk by its id alone. New stores, nothing to convert.
+    db.createObjectStore(Stores.knowledgeBases, { keyPath: 'id' });
+    const documents = db.createObjectStore(Stores.knowledgeDocuments, {
+      keyPath: ['baseId', 'id'],
+    });
+    documents.createIndex('byId', 'id', { unique: true });
+    db.createObjectStore(Stores.knowledgeTexts, { keyPath: ['baseId', 'documentId'] });
+    db.createObjectStore(Stores.knowledgeFiles, { keyPath: ['baseId', 'documentId'] });
+    const chunks = db.createObjectStore(Stores.knowledgeChunks, {
+      keyPath: ['baseId', 'documentId', 'seq'],
+    });
+    chunks.createIndex('byId', 'id', { unique: true });
+    const vectors = db.createObjectStore(Stores.knowledgeVectors, {
+      keyPath: ['baseId', 'key', 'documentId', 'seq'],
+    });
+    vectors.createIndex('byDocument', ['baseId', 'documentId']);
+  }
 }

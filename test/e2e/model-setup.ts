@@ -28,12 +28,16 @@ export async function addProvider(page: Page, url: string, key: string): Promise
   );
 }
 
-/** Agents → a new agent on that provider with `tools`, saved and used in this session. */
+/**
+ * Agents → a new agent on that provider with `tools` (and the knowledge bases named in
+ * `knowledge`), saved and used in this session.
+ */
 export async function addAgent(
   page: Page,
   name: string,
   model: string,
   tools: string[] = ['calculator'],
+  knowledge: string[] = [],
 ): Promise<void> {
   await page.getByRole('button', { name: 'Agents', exact: true }).click();
   const agents = region(page, 'Agents');
@@ -43,6 +47,11 @@ export async function addAgent(
   await agents.getByLabel('Instruction').fill('Do sums with the calculator.');
   for (const tool of tools)
     await agents.getByRole('group', { name: 'Tools' }).getByLabel(tool, { exact: true }).check();
+  for (const base of knowledge)
+    await agents
+      .getByRole('group', { name: 'Knowledge' })
+      .getByLabel(base, { exact: true })
+      .check();
   await agents.getByRole('button', { name: 'Save' }).click();
   await agents
     .getByRole('status')

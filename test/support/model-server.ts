@@ -4,12 +4,14 @@
 // The scenario is the requested model's name, up to an optional '@tag': 'fixture-text',
 // 'fixture-429-then-ok@a'. Counters (for "fail first, then succeed") are kept per full name, so
 // a test that needs a fresh one adds its own tag. Any other name is an unknown model (404).
+// It also answers embedding requests (model-embeddings.ts: deterministic vectors).
 
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TITLE_TASK } from '../../workers/sessions/title-prompt.ts';
+import { embeddingRoute, sendEmbeddings } from './model-embeddings.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -174,6 +176,10 @@ const SCENARIOS: Record<string, (call: Call) => Reply> = {
   // the first tool it is offered is called with the user's message as its `request`; its result
   // is then reported ("Through <tool>: <result>").
   'fixture-agent-caller': ({ body }) => agentCallerReply(body),
+  // OpenAI, streaming only, an agent with knowledge bases (test/e2e/knowledge-ui.test.ts): a
+  // message is a `search_knowledge` call with it as the query; then an answer that cites the
+  // first source that came back ("… [1]"), or says nothing was found.
+  'fixture-knowledge': ({ body }) => knowledgeReply(body),
   // OpenAI, streaming only: the agent called, which answers "Helper done: <its request>".
   'fixture-agent-helper': ({ body }) => ({
     fixture: 'say',
@@ -238,6 +244,31 @@ function agentCallerReply(body: {
   return { fixture: 'call-tool', vars: { tool, args } };
 }
 
+function knowledgeReply(body: {
+  messages: { role: string; content: unknown }[];
+  tools?: { function: { name: string } }[];
+}): Reply {
+  const names = body.tools?.map((tool) => tool.function.name) ?? [];
+  const tool = names.find((name) => name === 'search_knowledge') ?? names[0] ?? 'none';
+  if (body.messages.at(-1)?.role === 'tool') {
+    const { sources = [] } = JSON.parse(lastText(body.messages)) as {
+      sources?: { source: number; document: string; text: string }[];
+    };
+    const first = sources[0];
+    const text = first
+      ? `From ${first.document}: ${firstLine(first.text)} [${first.source}]`
+      : 'Nothing in the knowledge base says.';
+    return { fixture: 'say', vars: { text: escaped(text) } };
+  }
+  // The arguments are a JSON text inside the JSON of the stream: escaped twice.
+  const args = escaped(JSON.stringify({ query: lastText(body.messages) }));
+  return { fixture: 'call-tool', vars: { tool, args } };
+}
+
+/** A passage's first line that is not a Markdown heading, cut short. */
+const firstLine = (text: string) =>
+  (text.split('\n').find((line) => line.trim() && !line.startsWith('#')) ?? text).slice(0, 80);
+
 /** The scripted answer of `fixture-memory` to an OpenAI conversation. */
 function memoryReply(messages: { role: string; content: unknown }[]): Reply {
   const last = messages.at(-1);
@@ -290,6 +321,13 @@ export async function startModelServer({ port = 0 }: { port?: number } = {}): Pr
     if (req.method === 'GET' && pathname === '/v1/models') return sendJson(res, 'openai/models');
     if (req.method === 'GET' && pathname === '/v1beta/models')
       return sendJson(res, 'gemini/models');
+    // Embeddings (model-embeddings.ts), counted per model as the chat's attempts are.
+    const embedding = embeddingRoute(req.method, pathname, body);
+    if (embedding) {
+      const attempt = attempts.get(embedding.model) ?? 0;
+      attempts.set(embedding.model, attempt + 1);
+      return sendEmbeddings(res, embedding, attempt, body, headers, CORS);
+    }
 
     let protocol: Protocol;
     let model: string;

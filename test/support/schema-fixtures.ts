@@ -140,3 +140,23 @@ export const SCHEMA_V10 = {
   ...SCHEMA_V9,
   searchIndex: { keyPath: null, indexes: {} },
 };
+
+/** Version 11 adds knowledge bases: bases, documents, texts, files, chunks, vectors. */
+export const SCHEMA_V11 = {
+  ...SCHEMA_V10,
+  knowledgeBases: { keyPath: 'id', indexes: {} },
+  knowledgeDocuments: {
+    keyPath: ['baseId', 'id'],
+    indexes: { byId: { keyPath: 'id', unique: true } },
+  },
+  knowledgeTexts: { keyPath: ['baseId', 'documentId'], indexes: {} },
+  knowledgeFiles: { keyPath: ['baseId', 'documentId'], indexes: {} },
+  knowledgeChunks: {
+    keyPath: ['baseId', 'documentId', 'seq'],
+    indexes: { byId: { keyPath: 'id', unique: true } },
+  },
+  knowledgeVectors: {
+    keyPath: ['baseId', 'key', 'documentId', 'seq'],
+    indexes: { byDocument: { keyPath: ['baseId', 'documentId'], unique: false } },
+  },
+};

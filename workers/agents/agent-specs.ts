@@ -24,6 +24,7 @@ import type { AgentSource } from '../flows/flows.ts';
 import type { AppProviders } from '../providers.ts';
 import { agentWindow, defaultCompactors } from './compaction.ts';
 import type { AppToolServers } from '../tool-servers/tool-servers.ts';
+import type { AppKnowledge } from '../knowledge/knowledge.ts';
 import type { BaseTool } from '../../src/tools/base-tool.ts';
 import { PolicyTool, PolicyToolset } from '../../src/tools/tool-policy.ts';
 import type {
@@ -48,6 +49,12 @@ export class AppAgentSpecs {
     private readonly options: { broadcast: (message: RuntimeBroadcast) => void },
     private readonly toolServers?: AppToolServers,
   ) {}
+
+  private knowledge: AppKnowledge | undefined;
+  /** Agents search knowledge bases through this room (workers/knowledge/knowledge.ts). */
+  useKnowledge(knowledge: AppKnowledge): void {
+    this.knowledge = knowledge;
+  }
 
   private underPolicy(tool: BaseTool): BaseTool {
     return this.toolServers ? new PolicyTool(tool, this.toolServers.policyOf) : tool;
@@ -284,8 +291,19 @@ export class AppAgentSpecs {
         ].map(async (id) => [id, await this.toolServers?.record(id)] as const),
       ),
     );
+    // Each agent's search_knowledge, over its bases as they are named now.
+    const knowledge = new Map(
+      await Promise.all(
+        tree.flatMap((spec) =>
+          spec.knowledgeBaseIds?.length && this.knowledge
+            ? [this.knowledge.toolFor(spec.knowledgeBaseIds).then((t) => [spec.id, t] as const)]
+            : [],
+        ),
+      ),
+    );
     const version = JSON.stringify([
       tree.map((spec) => [spec.id, spec.updatedAt]),
+      [...knowledge.values()].map((tool) => tool.description),
       [...records.values()].map((record) => [record.id, record.updatedAt]),
       [...servers.values()].map((server) => [server?.id, server?.updatedAt]),
     ]);
@@ -296,6 +314,7 @@ export class AppAgentSpecs {
         buildSpecAgent(root, {
           lookup,
           model: (spec) => this.providers.model(records.get(spec.providerId)!, spec.model),
+          knowledge: (spec) => knowledge.get(spec.id),
           // On by default where the window is known: compaction.ts.
           contextCompactors: (spec, model) =>
             defaultCompactors(spec, model, () =>
@@ -329,6 +348,8 @@ export class AppAgentSpecs {
     for (const use of spec.toolServers ?? [])
       if (!(await this.toolServers?.stored(use.serverId)))
         problems.push(`A tool server it uses no longer exists (${use.serverId})`);
+    for (const id of (await this.knowledge?.missing(spec.knowledgeBaseIds ?? [])) ?? [])
+      problems.push(`A knowledge base it searches no longer exists (${id})`);
     if ([...specs.values()].some((other) => other.id !== spec.id && other.name === spec.name))
       problems.push(`Another agent is called ${spec.name}: give this one its own name`);
     specs.set(spec.id, { ...spec, updatedAt: 0 });

@@ -6,6 +6,8 @@
 //   runtime rebuilds its cached runner when the version changes (an edit, in any tab);
 // - deleting a flow keeps the sessions that used it; running one says the flow was deleted.
 
+import type { FlowKnowledge } from '../../src/flows/flow-knowledge.ts';
+import type { AppKnowledge } from '../knowledge/knowledge.ts';
 import { attachmentPolicy } from '../../src/models/attachments.ts';
 import {
   EXAMPLE_FLOWS,
@@ -270,7 +272,16 @@ export class AppFlows {
           policyOf,
           flows: flowsOf(subflows),
           contextCompactors: (model) => this.flowModels.compactors?.(model) ?? [],
+          ...(this.knowledge ? { knowledge: this.knowledge } : {}),
         }),
+    };
+  }
+
+  private knowledge: FlowKnowledge | undefined;
+  /** Retrievers and knowledge tools search the app's bases (workers/knowledge/knowledge.ts). */
+  useKnowledge(knowledge: AppKnowledge): void {
+    this.knowledge = {
+      search: (baseIds, query, options) => knowledge.hits(baseIds, query, options),
     };
   }
 

@@ -21,6 +21,10 @@ export interface LoadedLocalModel extends LocalChatEngine {
   threads?: number;
   /** The context it was trained for, in tokens (its GGUF's own). */
   modelContextTokens?: number;
+  /** A text's vector, when it was loaded with `embeddings` (wllama's, OpenAI's shape). */
+  createEmbedding?(params: {
+    input: string;
+  }): Promise<{ data: { index: number; embedding: number[] | string }[] }>;
 }
 
 /** Where the files are kept, and how one is loaded: OPFS and wllama in the app. */
@@ -31,11 +35,11 @@ export interface LocalModelBackend {
   remove(id: string): Promise<void>;
   /**
    * Loads the model; `onRead` is told the bytes read so far of `total`. `contextTokens` is the
-   * user's context size (absent: the model's own, capped).
+   * user's context size (absent: the model's own, capped); `embeddings`: to embed, not to chat.
    */
   load(
     id: string,
     onRead?: (read: number, total: number) => void,
-    options?: { contextTokens?: number },
+    options?: { contextTokens?: number; embeddings?: boolean },
   ): Promise<LoadedLocalModel>;
 }

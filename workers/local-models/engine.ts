@@ -1,5 +1,5 @@
-// wllama (llama.cpp in WebAssembly) with a GGUF file loaded: imported by local-models.ts only
-// when a local model first runs. wllama starts a Web Worker of its own for the model, so
+// wllama (llama.cpp in WebAssembly) with a GGUF file loaded, to chat or to embed: imported by
+// local-models.ts (and local-embedder.ts) only when a local model first runs. wllama starts a Web Worker of its own for the model, so
 // generating never blocks this worker's other sessions.
 
 import { LoggerWithoutDebug, Wllama } from '@wllama/wllama/esm/index.js';
@@ -22,12 +22,25 @@ export async function loadLocalEngine(
   files: File[],
   onRead: (bytes: number) => void,
   contextTokens?: number,
+  { embeddings = false }: { embeddings?: boolean } = {},
 ): Promise<LoadedLocalModel> {
   const facts = await readGgufFacts(files[0]!);
   const context = contextToLoad(facts, contextTokens);
+  // An embedding model's file says how it pools its tokens into one vector; a model that does
+  // not (a chat model used for embeddings) is averaged. llama.cpp embeds a text in one physical
+  // batch, so the batch is the whole context.
+  const arch = facts?.meta['general.architecture'];
+  const embedding = embeddings
+    ? ({
+        embeddings: true,
+        pooling_type: facts?.meta[`${arch}.pooling_type`] !== undefined ? 'unspecified' : 'mean',
+        n_batch: context,
+        n_ubatch: context,
+      } as const)
+    : {};
   const wllama = new Wllama(
     { default: wasmUrl },
-    { suppressNativeLog: true, logger: LoggerWithoutDebug },
+    { suppressNativeLog: true, logger: embeddings ? EMBEDDING_LOGGER : LoggerWithoutDebug },
   );
   // Compat mode fetches other builds from a CDN for Safari; the app must work offline.
   wllama.setCompat(null);
@@ -38,7 +51,7 @@ export async function loadLocalEngine(
   try {
     await wllama.loadModel(
       files.map((file) => countedFile(file, count)),
-      { n_ctx: context, n_threads: threads },
+      { n_ctx: context, n_threads: threads, ...embedding },
     );
   } catch (error) {
     // Whatever it allocated before failing goes with its worker.
@@ -55,6 +68,17 @@ export async function loadLocalEngine(
     ...(own > 0 ? { modelContextTokens: own } : {}),
   });
 }
+
+/**
+ * An embedding model's errors are thrown to the embedder, which handles them (a text too long is
+ * cut and embedded again: local-embedder.ts): wllama's logging them too would only alarm.
+ */
+const EMBEDDING_LOGGER = {
+  ...LoggerWithoutDebug,
+  error: (...args: unknown[]) => {
+    if (!String(args[0]).startsWith('Model returned an error')) console.error(...args);
+  },
+};
 
 /**
  * The same file, counting what is read of it. wllama reads a model file either in slices

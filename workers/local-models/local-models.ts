@@ -62,7 +62,8 @@ export class LocalModels {
   private readonly idleUnloadMs: number;
 
   constructor(
-    private readonly backend: LocalModelBackend = opfsBackend,
+    /** Also the knowledge bases' local embedders' (local-embedder.ts). */
+    readonly backend: LocalModelBackend = opfsBackend,
     { idleUnloadMs = IDLE_UNLOAD_MS }: LocalModelsOptions = {},
   ) {
     this.idleUnloadMs = idleUnloadMs;
@@ -324,7 +325,11 @@ export class LocalModels {
  * A failed load in the user's words: out of memory says so (the usual cause for a large model
  * in a browser tab), naming the size; anything else keeps its message.
  */
-function loadFailure(error: unknown, record: ProviderRecord, unloadedOthers: boolean): Error {
+export function loadFailure(
+  error: unknown,
+  record: Pick<ProviderRecord, 'name' | 'localFile'>,
+  unloadedOthers: boolean,
+): Error {
   const message = (error as Error | null)?.message ?? String(error);
   if ((error as Error | null)?.name === 'InvalidRequestError') return error as Error;
   if (/memory|alloc|out of bounds|RangeError/i.test(message))

@@ -40,7 +40,7 @@ export const opfsBackend: LocalModelBackend = {
       }
     }
   },
-  async load(id, onRead, { contextTokens } = {}) {
+  async load(id, onRead, { contextTokens, embeddings } = {}) {
     const directory = await modelsDirectory();
     const names = await fileNames(directory, id);
     const files = await Promise.all(
@@ -53,6 +53,8 @@ export const opfsBackend: LocalModelBackend = {
       );
     const total = files.reduce((sum, file) => sum + file.size, 0);
     const { loadLocalEngine } = await import('./engine.ts');
-    return loadLocalEngine(check.parts, (read) => onRead?.(read, total), contextTokens);
+    return loadLocalEngine(check.parts, (read) => onRead?.(read, total), contextTokens, {
+      ...(embeddings ? { embeddings } : {}),
+    });
   },
 };

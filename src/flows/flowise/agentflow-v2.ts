@@ -7,9 +7,9 @@
 // Every V2 node comes over: Start (a chat input or a form, and the flow's state), LLM (messages,
 // structured output, memory, update state), Agent (with its built-in tools), Condition, Condition
 // Agent, Loop, Direct Reply, Human Input, Iteration (with the nodes inside it), Custom Function,
-// HTTP, Tool, Execute Flow, and sticky notes as the canvas's notes (v2-nodes.ts) — all but the
-// Retriever (knowledge bases are issue 34), which is named in the report, as is every edge
-// through it.
+// HTTP, Tool, Execute Flow, Retriever and sticky notes as the canvas's notes (v2-nodes.ts); an
+// Agent's and a Retriever's knowledge become references to knowledge bases the user picks
+// (knowledge.ts). A node of another kind is named in the report, as is every edge through it.
 
 import type { Flow, FlowEdge, FlowNode, FlowNote } from '../flow.ts';
 import { DEFAULT_MAX_LOOPS, HUMAN_ANSWERS, flowAgentName } from '../flow.ts';
@@ -25,11 +25,7 @@ import {
 import { htmlText } from './v2-text.ts';
 import { rows, type Inputs } from './v2-fields.ts';
 import { V2Nodes } from './v2-nodes.ts';
-
-/** What the V2 nodes this part does not bring over are, as the report names them. */
-const NOT_YET: Record<string, string> = {
-  retrieverAgentflow: 'a Retriever node (knowledge bases are issue 34)',
-};
+import type { KnowledgeMapping } from './knowledge.ts';
 
 /** Whether a Flowise file is an Agentflow V2 flow: its nodes are V2's. */
 export function isAgentflowV2(nodes: readonly FlowiseNode[]): boolean {
@@ -42,8 +38,9 @@ export function importAgentflowV2(
   edges: readonly FlowiseEdge[],
   name: string,
   description: string,
+  knowledge: KnowledgeMapping = {},
 ): { flow: Flow; report: Importer['report'] } {
-  const im = new Importer(nodes, [name, flowAgentName(name)]);
+  const im = new Importer(nodes, [name, flowAgentName(name)], knowledge);
   const v2 = new V2(im, nodes);
   const flowNodes: FlowNode[] = [];
   const notes: FlowNote[] = [];
@@ -107,6 +104,7 @@ export const BROUGHT_OVER: ReadonlySet<string> = new Set([
   'httpAgentflow',
   'toolAgentflow',
   'executeFlowAgentflow',
+  'retrieverAgentflow',
 ]);
 
 /** The node converters; the fields they share are read by V2Fields. */
@@ -162,13 +160,15 @@ class V2 extends V2Nodes {
           ...this.model(node, inputs['llmModel'], inputs['llmModelConfig']),
         };
       }
+      case 'retrieverAgentflow':
+        return this.retriever(node, inputs, base);
       case 'agentAgentflow':
-        this.knowledge(node, inputs);
         return {
           ...base,
           type: 'agent',
           instruction: this.messages(node, inputs['agentMessages'], inputs['agentUserMessage']),
           ...this.tools(node, inputs['agentTools']),
+          ...this.knowledge(node, inputs),
           ...this.memory(
             node,
             inputs['agentEnableMemory'],
@@ -241,17 +241,13 @@ class V2 extends V2Nodes {
           type: 'reply',
           message: this.text(node, inputs['directReplyMessage'], 'its message'),
         };
-      default: {
-        const what = NOT_YET[node.data.name];
+      default:
         this.im.note(
           node.id,
           'dropped',
-          what
-            ? `${label ?? node.data.name} is ${what}, which Trellis does not bring over yet`
-            : `${label ?? node.data.name} (${node.data.name}) has no Trellis counterpart`,
+          `${label ?? node.data.name} (${node.data.name}) has no Trellis counterpart`,
         );
         return undefined;
-      }
     }
   }
 

@@ -10,6 +10,7 @@ import type {
 } from '../flow.ts';
 import { DEFAULT_MAX_LOOPS } from '../flow.ts';
 import { table, text, type FlowiseNode, type Importer } from './importer.ts';
+import { KnowledgeRefs } from './knowledge.ts';
 
 const OUTPUT_TYPES: Record<string, OutputFieldType> = {
   String: 'string',
@@ -62,6 +63,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     label: text(inputs.agentName) || label(node),
     instruction: im.prompt(node.id, inputs),
     ...nonEmpty('tools', im.tools(node.id, inputs)),
+    ...nonEmpty('knowledge', retrievers(node, inputs, im)),
     ...(truthy(inputs.interrupt) ? { requireApproval: true } : {}),
     ...(truthy(inputs.interrupt) && text(inputs.approvalPrompt)
       ? { approvalPrompt: text(inputs.approvalPrompt) }
@@ -106,6 +108,7 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
     type: 'tool',
     label: text(inputs.toolNodeName) || label(node),
     tools: im.tools(node.id, inputs),
+    ...nonEmpty('knowledge', retrievers(node, inputs, im)),
     // Flowise routes the LLM Node before it here only when it asks for a tool; otherwise its
     // answer ends the branch.
     endWithoutCalls: true,
@@ -159,6 +162,11 @@ export const NODE_CONVERTERS: Record<string, Converter> = {
   },
   seqEnd: (node, _inputs, im) => ({ id: im.idOf(node.id), type: 'end', label: label(node) }),
 };
+
+/** The Retriever Tools among a node's tools, as knowledge references. */
+function retrievers(node: FlowiseNode, inputs: Record<string, unknown>, im: Importer) {
+  return new KnowledgeRefs(im, node.id, im.knowledge).retrieverTools(inputs, im.byId).refs;
+}
 
 /** A node's own chat model: reported (the flow's provider, or the node's, is chosen here). */
 function modelNote(node: FlowiseNode, inputs: Record<string, unknown>, im: Importer): object {

@@ -2,7 +2,7 @@
 // it) made into Trellis flows. Flowise draws a LangGraph state graph: nodes of type `customNode`
 // whose `data.name` says what they are (`seqStart`, `seqAgent`, …), their form in `data.inputs`
 // (tables as JSON text), and edges between handles. One converter per node type (NODE_CONVERTERS);
-// what has no counterpart here — JavaScript code fields, vector stores and retrievers, chat models
+// what has no counterpart here — JavaScript code fields, chat models
 // other than the user's providers, `$flow.state.messages` expressions — goes in the report, each
 // item naming its node, never dropped without a word.
 
@@ -11,6 +11,7 @@ import { InvalidRequestError } from '../../core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../core/json-limits.ts';
 import { NODE_CONVERTERS } from './converters.ts';
 import { importAgentflowV2, isAgentflowV2 } from './agentflow-v2.ts';
+import type { KnowledgeMapping } from './knowledge.ts';
 import {
   Importer,
   dropStackedPositions,
@@ -23,6 +24,14 @@ import {
 } from './importer.ts';
 
 export type { FlowiseReportItem } from './importer.ts';
+
+export interface FlowiseImportOptions {
+  /**
+   * Flowise's stores (by name, e.g. `AI-Paper`, or by the retriever tool's name) → the ids of
+   * the knowledge bases they are to search; the others wait for the user to pick one.
+   */
+  knowledge?: KnowledgeMapping;
+}
 
 export interface FlowiseImport {
   flow: Flow;
@@ -57,7 +66,11 @@ const FLOWISE_FILE_LIMITS: JsonLimits = {
  * A Flowise export as the user picked it (its text, and the file's name, which names the flow):
  * checked against limits, parsed, and imported; a file that is none gets our own message.
  */
-export function readFlowiseFile(text: string, fileName: string): FlowiseImport {
+export function readFlowiseFile(
+  text: string,
+  fileName: string,
+  options: FlowiseImportOptions = {},
+): FlowiseImport {
   const tooBig = jsonTextProblem(text, FLOWISE_FILE_LIMITS, 'This Flowise file');
   if (tooBig) throw new InvalidRequestError(tooBig);
   let json: unknown;
@@ -74,7 +87,7 @@ export function readFlowiseFile(text: string, fileName: string): FlowiseImport {
       .replace(/\.json$/i, '')
       .trim()
       .slice(0, 100) || 'Imported from Flowise';
-  return importFlowiseFlow(json, name);
+  return importFlowiseFlow(json, name, options);
 }
 
 /**
@@ -82,7 +95,12 @@ export function readFlowiseFile(text: string, fileName: string): FlowiseImport {
  * what changed on the way. The flow may still need work (a tool that has no counterpart, a
  * provider to choose): `validateFlow` says what.
  */
-export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise'): FlowiseImport {
+export function importFlowiseFlow(
+  json: unknown,
+  name = 'Imported from Flowise',
+  options: FlowiseImportOptions = {},
+): FlowiseImport {
+  const knowledge = isRecord(options.knowledge) ? options.knowledge : {};
   const file = json as { nodes?: unknown; edges?: unknown; description?: unknown };
   if (!file || typeof file !== 'object' || !Array.isArray(file.nodes) || !Array.isArray(file.edges))
     throw new InvalidRequestError('This is not a Flowise flow: it needs "nodes" and "edges" lists');
@@ -111,13 +129,13 @@ export function importFlowiseFlow(json: unknown, name = 'Imported from Flowise')
         typeof edge.target === 'string' &&
         (edge.sourceHandle === undefined || typeof edge.sourceHandle === 'string'),
     );
-    return importAgentflowV2(nodes, v2Edges, name, description);
+    return importAgentflowV2(nodes, v2Edges, name, description, knowledge);
   }
   if (!nodes.some((node) => node.data.name === 'seqStart'))
     throw new InvalidRequestError(
       'This Flowise flow has neither a Sequential Agents Start node (seqStart) nor an Agentflow V2 Start node (startAgentflow): only those flows import',
     );
-  const im = new Importer(nodes, [name, flowAgentName(name)]);
+  const im = new Importer(nodes, [name, flowAgentName(name)], knowledge);
   // Chat models, tools, memory and state feed the nodes they are connected to, which report them.
   const flowEdges = fileEdges.filter((edge) => isFlowEdge(edge));
   const feeds = new Set(fileEdges.filter((edge) => !isFlowEdge(edge)).map((edge) => edge.source));

@@ -84,20 +84,25 @@ const UNNAMED: Record<string, string> = {
   httpAgentflow: 'http',
   toolAgentflow: 'tool',
   executeFlowAgentflow: 'execute_flow',
+  retrieverAgentflow: 'retriever',
   stickyNoteAgentflow: 'note',
 };
 
 export class Importer {
   readonly report: FlowiseReportItem[] = [];
   readonly state: FlowStateKey[] = [];
-  private readonly byId: Map<string, FlowiseNode>;
+  readonly byId: ReadonlyMap<string, FlowiseNode>;
   /** Flowise's node id → the node's id here. */
   private readonly ids: Map<string, string>;
 
-  /** `reserved`: ids no node may take (the flow's name, its agent's name). */
+  /**
+   * `reserved`: ids no node may take (the flow's name, its agent's name); `knowledge`: Flowise
+   * store names → the user's knowledge bases (flowise/knowledge.ts).
+   */
   constructor(
     readonly nodes: FlowiseNode[],
     reserved: readonly string[] = [],
+    readonly knowledge: Readonly<Record<string, string>> = {},
   ) {
     this.byId = new Map(nodes.map((node) => [node.id, node]));
     this.ids = nodeIds(nodes, reserved);
@@ -181,6 +186,8 @@ export class Importer {
     const tools: string[] = [];
     for (const ref of references(inputs.tools)) {
       const tool = this.byId.get(ref);
+      // A Retriever Tool is a knowledge reference here (flowise/knowledge.ts).
+      if (tool?.data.name === 'retrieverTool') continue;
       const name = tool && TOOL_NAMES[tool.data.name];
       if (name && BUILTIN_TOOL_NAMES.includes(name)) tools.push(name);
       else
@@ -254,6 +261,19 @@ export function table(value: unknown, object = false): unknown[] {
   }
   if (object) return parsed as never;
   return Array.isArray(parsed) ? parsed : [];
+}
+
+/** A V2 table input: its rows (objects), from the rows or their JSON text; [] when broken. */
+export function rows(value: unknown): Record<string, unknown>[] {
+  let parsed = value;
+  if (typeof value === 'string' && value.trim().startsWith('[')) {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
 }
 
 /** The node ids an input refers to (`{{seqAgent_0.data.instance}}`, or a list of them). */

@@ -4,6 +4,7 @@
 // has no counterpart is named in the report, by node.
 
 import type {
+  KnowledgeRef,
   ConditionOperation,
   ConditionRule,
   HistoryMode,
@@ -12,8 +13,11 @@ import type {
   UpdateState,
 } from '../flow.ts';
 import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
-import { TOOL_NAMES, isRecord, text, type FlowiseNode, type Importer } from './importer.ts';
+import { TOOL_NAMES, isRecord, rows, text, type FlowiseNode, type Importer } from './importer.ts';
+
+export { rows } from './importer.ts';
 import { v2Text } from './v2-text.ts';
+import { KnowledgeRefs } from './knowledge.ts';
 
 export type Inputs = Record<string, unknown>;
 
@@ -141,17 +145,12 @@ export class V2Fields {
     };
   }
 
-  protected knowledge(node: FlowiseNode, inputs: Inputs): void {
-    const stores = [
-      ...rows(inputs['agentKnowledgeDocumentStores']),
-      ...rows(inputs['agentKnowledgeVSEmbeddings']),
-    ];
-    if (stores.length > 0)
-      this.im.note(
-        node.id,
-        'dropped',
-        'its knowledge (document stores, vector stores) does not come over yet (issue 34)',
-      );
+  /** An Agent's knowledge (document stores, vector stores) as references it searches. */
+  protected knowledge(node: FlowiseNode, inputs: Inputs): { knowledge?: KnowledgeRef[] } {
+    const { refs } = new KnowledgeRefs(this.im, node.id, this.im.knowledge)
+      .documentStores(inputs['agentKnowledgeDocumentStores'])
+      .vectorStores(inputs['agentKnowledgeVSEmbeddings']);
+    return refs.length > 0 ? { knowledge: refs } : {};
   }
 
   protected model(node: FlowiseNode, model: unknown, config: unknown): Record<string, never> {
@@ -239,15 +238,3 @@ const OPERATIONS: Record<string, ConditionOperation> = {
   'boolean:equal': 'is',
   'boolean:notEqual': 'isNot',
 };
-
-export function rows(value: unknown): Record<string, unknown>[] {
-  let parsed = value;
-  if (typeof value === 'string' && value.trim().startsWith('[')) {
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      return [];
-    }
-  }
-  return Array.isArray(parsed) ? parsed.filter(isRecord) : [];
-}

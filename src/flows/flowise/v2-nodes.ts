@@ -11,6 +11,7 @@ import type {
   HttpMethod,
   HttpNode,
   IterationNode,
+  RetrieverNode,
   StartForm,
   SubflowNode,
   ToolCallNode,
@@ -20,6 +21,7 @@ import { BUILTIN_TOOL_NAMES } from '../../tools/builtin-tools.ts';
 import { TOOL_NAMES, isRecord, text, type FlowiseNode } from './importer.ts';
 import { htmlText } from './v2-text.ts';
 import { V2Fields, rows, type Inputs } from './v2-fields.ts';
+import { KnowledgeRefs } from './knowledge.ts';
 
 type Base = { id: string; label?: string };
 
@@ -128,6 +130,22 @@ export class V2Nodes extends V2Fields {
       tool,
       args,
       ...this.updateState(node, inputs['toolUpdateState']),
+    };
+  }
+
+  /** A Retriever: its document stores (knowledge to pick), its query, and its output's format. */
+  protected retriever(node: FlowiseNode, inputs: Inputs, base: Base): RetrieverNode {
+    const { refs } = new KnowledgeRefs(this.im, node.id, this.im.knowledge).documentStores(
+      inputs['retrieverKnowledgeDocumentStores'],
+    );
+    const query = this.text(node, inputs['retrieverQuery'], 'its query').trim();
+    return {
+      ...base,
+      type: 'retriever',
+      knowledge: refs,
+      ...(query ? { query } : {}),
+      ...(inputs['outputFormat'] === 'textWithMetadata' ? { format: 'textWithMetadata' } : {}),
+      ...this.updateState(node, inputs['retrieverUpdateState']),
     };
   }
 

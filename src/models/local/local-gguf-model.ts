@@ -307,8 +307,8 @@ function abortError(signal: AbortSignal): Error {
     : new DOMException('The request was aborted', 'AbortError');
 }
 
-/** The promise, or an AbortError as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/** The promise, or an AbortError as soon as `signal` aborts (the work itself goes on). */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise<T>((resolve, reject) => {

@@ -8,6 +8,7 @@ import {
   withServerTools,
 } from './agent-builder-model.ts';
 import { ErrorBanner, FormStatus } from '../common/FormNotices.tsx';
+import { KnowledgeChoices } from '../knowledge/KnowledgeChoices.tsx';
 
 interface Props {
   builder: AgentBuilder;
@@ -184,6 +185,11 @@ export function AgentForm({ builder, state, onProviders, onUse }: Props) {
           );
         })}
       </fieldset>
+      <KnowledgeChoices
+        bases={state.knowledgeBases}
+        chosen={draft.knowledgeBaseIds ?? []}
+        onChange={(knowledgeBaseIds) => change({ knowledgeBaseIds })}
+      />
       <fieldset class="choices">
         <legend>Sub-agents</legend>
         {choices.length === 0 && <p class="hint">Save other agents to use them here.</p>}

@@ -49,6 +49,9 @@ export function draftOf(spec: AgentSpecInfo): AgentDraft {
       : {}),
     ...(spec.compactLongChats === false ? { compactLongChats: false } : {}),
     ...(spec.memory === true ? { memory: true } : {}),
+    ...(spec.knowledgeBaseIds && spec.knowledgeBaseIds.length > 0
+      ? { knowledgeBaseIds: [...spec.knowledgeBaseIds] }
+      : {}),
   };
 }
 

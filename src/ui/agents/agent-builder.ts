@@ -11,6 +11,7 @@ import type {
   AgentSpecInfo,
   BuiltinToolInfo,
   ConnectionTest,
+  KnowledgeBaseInfo,
   ProviderInfo,
   RuntimeBroadcast,
   ToolServerInfo,
@@ -31,6 +32,8 @@ export interface AgentBuilderState {
   tools: BuiltinToolInfo[];
   /** Settings → Tool servers: an agent may use their tools. */
   toolServers: ToolServerInfo[];
+  /** Settings → Knowledge: an agent may search them. */
+  knowledgeBases: KnowledgeBaseInfo[];
   draft: AgentDraft;
   /** The draft as last opened or saved: the form is dirty when `draft` differs. */
   savedDraft: AgentDraft | undefined;
@@ -50,6 +53,7 @@ const INITIAL: AgentBuilderState = {
   providers: [],
   tools: [],
   toolServers: [],
+  knowledgeBases: [],
   draft: emptyDraft([]),
   savedDraft: undefined,
   models: [],
@@ -77,7 +81,8 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
   /** Loads the lists; opens the first agent, or a new one, unless one is open. */
   async start(): Promise<void> {
     this.unsubscribe ??= this.client.onBroadcast((message: RuntimeBroadcast) => {
-      if (message.type === 'agents-changed' || message.type === 'providers-changed')
+      const { type } = message;
+      if (type === 'agents-changed' || type === 'providers-changed' || type === 'knowledge-changed')
         void this.refresh();
     });
     await this.refresh();
@@ -99,13 +104,14 @@ export class AgentBuilder extends ViewState<AgentBuilderState> {
   async refresh(): Promise<void> {
     await this.guard(async () => {
       const { runtime } = this.client;
-      const [specs, providers, tools, toolServers] = await Promise.all([
+      const [specs, providers, tools, toolServers, knowledgeBases] = await Promise.all([
         runtime.listAgentSpecs(),
         runtime.listProviders(),
         this.state.tools.length > 0 ? this.state.tools : runtime.listBuiltinTools(),
         runtime.listToolServers?.() ?? [],
+        runtime.knowledge?.list() ?? [],
       ]);
-      this.set({ specs, providers, tools, toolServers });
+      this.set({ specs, providers, tools, toolServers, knowledgeBases });
     });
   }
 

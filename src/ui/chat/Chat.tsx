@@ -112,12 +112,18 @@ function ToolCall({
       <details onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary>
           <Author name={item.author} names={authors} />
+          {/* The arguments in short: a summary holds no button (Show all is below, opened). */}
           <code>
-            {item.name}(
-            <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />)
+            {item.name}({item.args.text}
+            {item.args.truncated ? '…' : ''})
           </code>
           <span class={`status ${status.replace(' ', '-')}`}> · {status}</span>
         </summary>
+        {open && item.args.truncated && (
+          <p class="tool-call-whole">
+            <LongText value={item.call} preview={item.args} indent={2} filename={item.name} />
+          </p>
+        )}
         {open &&
           (item.call.result === undefined ? (
             <p class="hint">No result yet.</p>

@@ -9,6 +9,8 @@ import { VersionArrows } from './VersionArrows.tsx';
 import { MessageEditor } from './MessageEditor.tsx';
 import { ImageViewer } from '../common/ImageViewer.tsx';
 import { ReadAloudButton } from '../voice/ReadAloudButton.tsx';
+import { AnswerSources } from '../knowledge/AnswerSources.tsx';
+import type { KnowledgeSource } from '../../../workers/protocol.ts';
 
 /** What a message offers (stable callbacks: the message list re-renders only with its data). */
 export interface MessageActions {
@@ -41,6 +43,8 @@ export interface MessageContext {
   authors?: ReadonlyMap<string, string>;
   /** The turn whose message is being edited in place. */
   editing?: string | undefined;
+  /** By answer: the sources its turn's knowledge tools gave (knowledge/answer-sources.ts). */
+  sources?: ReadonlyMap<string, KnowledgeSource[]>;
 }
 
 /** An author as the chat names it: its given name, its identifier on hover. */
@@ -126,6 +130,9 @@ export function ChatMessage({ item, context }: { item: Message; context: Message
         <p class={`message-cut ${item.cut}`}>
           {item.cut === 'stopped' ? 'Stopped before it finished' : 'Cut off before it finished'}
         </p>
+      )}
+      {context.sources?.has(item.id) && (
+        <AnswerSources sources={context.sources.get(item.id)!} answerId={item.id} />
       )}
       {item.usage && <p class="message-usage">{item.usage}</p>}
       <div class="message-actions" role="group" aria-label="Actions">

@@ -264,6 +264,7 @@ export function FlowsView({ editor, onUse, onClose }: Props) {
                         .map((problem) => problem.message)}
                       readOnly={readOnly}
                       toolChoices={state.toolChoices}
+                      bases={state.knowledgeChoices}
                       onChange={(key, value) => {
                         const next = withField(text, selectedNode!, key, value);
                         if (next !== undefined) editor.edit(next, { typing: true });

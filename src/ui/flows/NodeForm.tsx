@@ -28,12 +28,22 @@ interface Props {
   readOnly: boolean;
   /** The tools a Tools field offers (the demo tools, and the tool servers' `Server/tool`). */
   toolChoices?: readonly string[];
+  /** The user's knowledge bases, which a Knowledge field picks from. */
+  bases?: readonly { id: string; name: string }[];
   onChange: (key: string, value: unknown) => void;
   onClose: () => void;
 }
 
 /** The form of the node selected on the graph, in Flowise's terms; it edits the flow's JSON. */
-export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange, onClose }: Props) {
+export function NodeForm({
+  node,
+  problems,
+  readOnly,
+  toolChoices = [],
+  bases = [],
+  onChange,
+  onClose,
+}: Props) {
   const type = node.type as FlowNodeType;
   const fields = NODE_FIELDS[type] ?? [];
   const id = String(node.id);
@@ -71,7 +81,7 @@ export function NodeForm({ node, problems, readOnly, toolChoices = [], onChange,
             key={`${id} ${field.key}`}
             node={node}
             field={field}
-            choices={{ tools: toolChoices }}
+            choices={{ tools: toolChoices, bases }}
             onChange={onChange}
           />
         ))}
@@ -117,7 +127,7 @@ function Field({
 }: {
   node: Record<string, unknown>;
   field: FieldSpec;
-  choices: { tools: readonly string[] };
+  choices: { tools: readonly string[]; bases: readonly { id: string; name: string }[] };
   onChange: (key: string, value: unknown) => void;
 }) {
   const value = valueAt(node, field.key);
@@ -176,7 +186,7 @@ function Field({
         />
       );
     case 'rows':
-      return <RowsField node={node} field={field} onRows={set} />;
+      return <RowsField node={node} field={field} onRows={set} bases={choices.bases} />;
     case 'startForm':
       return <StartFormField node={node} onForm={(form) => onChange(field.key, form)} />;
     case 'number':

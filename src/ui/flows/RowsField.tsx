@@ -1,5 +1,6 @@
 // A table field of a form (rules, structured output, update state, a start form's fields, the
-// flow's state keys): a row per entry, Add and Remove; a choice column is a select.
+// flow's state keys, a node's knowledge): a row per entry, Add and Remove; a choice column is a
+// select, and so is a column that picks a knowledge base.
 
 import { useState } from 'preact/hooks';
 import { rowsOf, type Row } from './node-form-model.ts';
@@ -9,10 +10,13 @@ export function RowsField({
   node,
   field,
   onRows,
+  bases = [],
 }: {
   node: Record<string, unknown>;
   field: FieldSpec;
   onRows: (rows: Row[]) => void;
+  /** The user's knowledge bases, for a column that picks one (`bases`). */
+  bases?: readonly { id: string; name: string }[];
 }) {
   const stored = rowsOf(node, field);
   // A row just added is empty: it lives here until it has something to store.
@@ -47,7 +51,14 @@ export function RowsField({
             <tr key={index}>
               {columns.map((column) => (
                 <td key={column.key}>
-                  {column.choices ? (
+                  {column.bases ? (
+                    <BaseSelect
+                      label={`${column.label}, row ${index + 1}`}
+                      value={row[column.key] ?? ''}
+                      bases={bases}
+                      onPick={(id) => change(index, column.key, id)}
+                    />
+                  ) : column.choices ? (
                     <select
                       aria-label={`${column.label}, row ${index + 1}`}
                       value={row[column.key] ?? ''}
@@ -98,5 +109,40 @@ export function RowsField({
         Add a row
       </button>
     </fieldset>
+  );
+}
+
+/**
+ * Picks one of the user's knowledge bases by name (the flow keeps its id); a base picked before
+ * and since deleted stays shown as such until another is picked.
+ */
+function BaseSelect({
+  label,
+  value,
+  bases,
+  onPick,
+}: {
+  label: string;
+  value: string;
+  bases: readonly { id: string; name: string }[];
+  onPick: (id: string) => void;
+}) {
+  const gone = value !== '' && !bases.some((base) => base.id === value);
+  return (
+    <select
+      aria-label={label}
+      value={value}
+      onChange={(event) => onPick(event.currentTarget.value)}
+    >
+      <option value="">
+        {bases.length > 0 ? 'Pick a knowledge base' : 'No knowledge bases yet'}
+      </option>
+      {gone && <option value={value}>Deleted base ({value})</option>}
+      {bases.map((base) => (
+        <option key={base.id} value={base.id}>
+          {base.name}
+        </option>
+      ))}
+    </select>
   );
 }

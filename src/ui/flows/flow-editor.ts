@@ -40,6 +40,8 @@ export interface FlowEditorState {
   modelChoices: readonly string[];
   /** The tools a node may name: the demo tools, then the tool servers' (`Server/tool`). */
   toolChoices: readonly string[];
+  /** The user's knowledge bases, which a node's Knowledge picks from. */
+  knowledgeChoices: readonly { id: string; name: string }[];
 }
 
 /** Where drafts outlive the page (localStorage in the app). */
@@ -66,6 +68,7 @@ const INITIAL: FlowEditorState = {
   canRedo: false,
   modelChoices: [],
   toolChoices: [],
+  knowledgeChoices: [],
 };
 
 /** How many edits Undo goes back at most. */
@@ -106,7 +109,8 @@ export class FlowEditor extends ViewState<FlowEditorState> {
   /** Loads the list and opens a flow (the first one, unless one is open already). */
   async start(): Promise<void> {
     this.unsubscribe ??= this.client.onBroadcast((message: RuntimeBroadcast) => {
-      if (message.type === 'flows-changed') void this.refresh();
+      if (message.type === 'flows-changed' || message.type === 'knowledge-changed')
+        void this.refresh();
     });
     await this.refresh();
     const { flows, selectedId, text } = this.state;
@@ -126,6 +130,11 @@ export class FlowEditor extends ViewState<FlowEditorState> {
     if (providers) this.set({ modelChoices: providers.map((p) => `${p.name}/${p.defaultModel}`) });
     const tools = await this.client.runtime.flowToolChoices?.().catch(() => undefined);
     if (tools) this.set({ toolChoices: tools });
+    const bases = await this.client.runtime.knowledge?.list().catch(() => undefined);
+    if (bases)
+      this.set({
+        knowledgeChoices: bases.map(({ id, name }: { id: string; name: string }) => ({ id, name })),
+      });
   }
 
   async select(id: string): Promise<void> {

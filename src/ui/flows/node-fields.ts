@@ -11,6 +11,7 @@ import {
   OUTPUT_FIELD_TYPES,
 } from '../../flows/flow.ts';
 import type { FlowNodeType } from '../../flows/flow.ts';
+import { RETRIEVER_FORMATS } from '../../flows/flow-knowledge.ts';
 
 export type FieldKind =
   'text' | 'longText' | 'code' | 'boolean' | 'number' | 'choice' | 'list' | 'rows' | 'startForm';
@@ -22,6 +23,8 @@ export interface RowColumn {
   choices?: readonly string[];
   /** The cell is a list, typed comma-separated (an enum's values, a form field's options). */
   list?: boolean;
+  /** The cell picks a knowledge base (by id) from the user's bases. */
+  bases?: boolean;
 }
 
 export interface FieldSpec {
@@ -76,6 +79,18 @@ const TOOLS: FieldSpec = {
   item: 'tool',
   suggestions: 'tools',
 };
+/** Knowledge bases a node searches: each a tool (Agent, Tool Node) or a Retriever's bases. */
+const KNOWLEDGE: FieldSpec = {
+  key: 'knowledge',
+  label: 'Knowledge',
+  kind: 'rows',
+  columns: [
+    { key: 'baseId', label: 'Knowledge base', bases: true },
+    { key: 'name', label: 'Tool name' },
+    { key: 'description', label: 'Description' },
+    { key: 'source', label: 'In Flowise' },
+  ],
+};
 const APPROVAL: FieldSpec = { key: 'requireApproval', label: 'Require approval', kind: 'boolean' };
 const APPROVAL_PROMPT: FieldSpec = {
   key: 'approvalPrompt',
@@ -119,6 +134,7 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     LABEL,
     { key: 'instruction', label: 'System prompt', kind: 'longText' },
     TOOLS,
+    KNOWLEDGE,
     APPROVAL,
     APPROVAL_PROMPT,
     HISTORY,
@@ -147,6 +163,7 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
   tool: [
     LABEL,
     TOOLS,
+    KNOWLEDGE,
     APPROVAL,
     APPROVAL_PROMPT,
     { key: 'endWithoutCalls', label: 'End here when no tool is asked for', kind: 'boolean' },
@@ -264,6 +281,19 @@ export const NODE_FIELDS: Record<FlowNodeType, readonly FieldSpec[]> = {
     LABEL,
     { key: 'flow', label: 'Flow to run (its name)', kind: 'text', suggestions: 'flows' },
     { key: 'input', label: 'Input', kind: 'text', hint: 'Empty: this turn’s message' },
+    UPDATE_STATE,
+  ],
+  retriever: [
+    LABEL,
+    KNOWLEDGE,
+    {
+      key: 'query',
+      label: 'Query',
+      kind: 'text',
+      hint: 'e.g. {{state.query}}; empty: the message',
+    },
+    { key: 'format', label: 'Output format', kind: 'choice', choices: ['', ...RETRIEVER_FORMATS] },
+    { key: 'limit', label: 'Sources at most', kind: 'number', hint: 'Default 5, at most 50' },
     UPDATE_STATE,
   ],
 };

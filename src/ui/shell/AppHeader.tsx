@@ -65,6 +65,7 @@ export function AppHeader({
         onSecurity={() => onOpen('security')}
         onMemory={() => onOpen('memory')}
         onPrompts={() => onOpen('prompts')}
+        onKnowledge={() => onOpen('knowledge')}
       />
     </header>
   );

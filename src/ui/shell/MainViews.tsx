@@ -20,6 +20,9 @@ const BackupView = lazy(() => import('../settings/BackupView.tsx').then((m) => m
 const KeysView = lazy(() => import('../settings/KeysView.tsx').then((m) => m.KeysView));
 const MemoryView = lazy(() => import('../memory/MemoryView.tsx').then((m) => m.MemoryView));
 const PromptsView = lazy(() => import('../prompts/PromptsView.tsx').then((m) => m.PromptsView));
+const KnowledgeView = lazy(() =>
+  import('../knowledge/KnowledgeView.tsx').then((m) => m.KnowledgeView),
+);
 // Opened from a turn in History or a message's actions.
 const TraceView = lazy(() => import('../trace/TraceView.tsx').then((m) => m.TraceView));
 
@@ -35,6 +38,7 @@ export type MainView =
   | 'security'
   | 'memory'
   | 'prompts'
+  | 'knowledge'
   | 'trace';
 
 /** A turn whose trace is shown, with its session. */
@@ -105,6 +109,8 @@ export function MainViews({ view, traced, flows, providers, builder, client, ...
       );
     case 'prompts':
       return <PromptsView onClose={close} />;
+    case 'knowledge':
+      return <KnowledgeView client={client} onClose={close} />;
     case 'adk':
       return (
         <AdkServersView

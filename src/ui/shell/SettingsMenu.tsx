@@ -11,6 +11,7 @@ interface Props {
   onSecurity: () => void;
   onMemory: () => void;
   onPrompts: () => void;
+  onKnowledge: () => void;
 }
 
 /**
@@ -28,6 +29,7 @@ export function SettingsMenu({
   onSecurity,
   onMemory,
   onPrompts,
+  onKnowledge,
 }: Props) {
   const menu = useRef<HTMLDetailsElement>(null);
   const [open, setOpen] = useState(false);
@@ -136,6 +138,15 @@ export function SettingsMenu({
           }}
         >
           Prompts
+        </button>
+        <button
+          type="button"
+          onClick={(event) => {
+            event.currentTarget.closest('details')?.removeAttribute('open');
+            onKnowledge();
+          }}
+        >
+          Knowledge
         </button>
         <button
           type="button"

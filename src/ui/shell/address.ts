@@ -5,7 +5,7 @@
 //   #/session/<id>                          the session's chat
 //   #/session/<id>/flows                    a view opened from the header (flows, agents,
 //                                           providers, adk-servers, tool-servers, backup,
-//                                           security, memory, prompts)
+//                                           security, memory, prompts, knowledge)
 //   #/session/<id>/trace/<invocationId>     the Trace view of one of its turns
 //
 // In the fragment, not the path: a static host serves the app at `/` only (no fallback to
@@ -33,6 +33,7 @@ const SLUGS: Record<Exclude<MainView, 'chat' | 'trace'>, string> = {
   security: 'security',
   memory: 'memory',
   prompts: 'prompts',
+  knowledge: 'knowledge',
 };
 const VIEWS = new Map(Object.entries(SLUGS).map(([view, slug]) => [slug, view as MainView]));
 

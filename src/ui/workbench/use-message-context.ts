@@ -9,6 +9,7 @@ import type { AppActions } from '../shell/app-actions.ts';
 import type { MessageContext } from '../chat/ChatMessage.tsx';
 import type { EditTarget } from '../chat/Composer.tsx';
 import type { TurnVersions } from '../history/history-model.ts';
+import { answerSources } from '../knowledge/answer-sources.ts';
 import { authorNames, lastAnswerId, turnAnswerIds } from './open-session-model.ts';
 import type { SessionView } from './session-view.ts';
 
@@ -57,6 +58,8 @@ export function useMessageContext({
   const lastAnswer = useMemo(() => lastAnswerId(chatItems), [chatItems]);
   const turnAnswers = useMemo(() => turnAnswerIds(chatItems), [chatItems]);
   const authors = useMemo(() => authorNames(agent), [agent]);
+  const active = session?.active;
+  const sources = useMemo(() => answerSources(active ?? [], chatItems), [active, chatItems]);
   return useMemo(
     () => ({
       actions: messageActions,
@@ -67,6 +70,7 @@ export function useMessageContext({
       rewindOnly: remote,
       authors,
       editing: editing?.invocationId,
+      sources,
     }),
     [
       messageActions,
@@ -78,6 +82,7 @@ export function useMessageContext({
       remote,
       authors,
       editing?.invocationId,
+      sources,
     ],
   );
 }

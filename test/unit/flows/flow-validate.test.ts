@@ -150,7 +150,7 @@ describe('validateFlow', () => {
       'an unknown node type',
       (f) => (node(f, 'end').type = 'finish'),
       'end',
-      'unknown node type "finish" (known types: start, agent, llm, tool, condition, conditionAgent, loop, end, reply, humanInput, iteration, code, http, toolCall, subflow)',
+      'unknown node type "finish" (known types: start, agent, llm, tool, condition, conditionAgent, loop, end, reply, humanInput, iteration, code, http, toolCall, subflow, retriever)',
     ],
     [
       'no start node',

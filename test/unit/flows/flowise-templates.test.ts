@@ -12,12 +12,12 @@ import {
   InMemoryRunner,
   validateFlow,
   type Flow,
-  type FlowNode,
 } from '../../../src/index.ts';
 import { AppRuntime } from '../../../workers/app.ts';
 import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
 import { flowiseTemplates, type FlowiseTemplate } from '../../support/flowise-templates.ts';
-import { call, nodeModel, nodePath, recordingTool, replies } from '../../support/flows.ts';
+import { call, nodeModel, nodePath, replies } from '../../support/flows.ts';
+import { memoryKnowledge } from '../../support/flow-knowledge.ts';
 import { collect, freshDbName, userMessage } from '../../support/helpers.ts';
 
 interface FlowiseFile {
@@ -149,18 +149,37 @@ describe("Flowise's Sequential Agents templates", () => {
   it('runs Agentic RAG as Flowise does: an answer without tool calls ends it; a retrieval is graded', async () => {
     const imported = byName('Agentic RAG').flow;
     const retrieve = nodeLabelled(imported, 'Retrieve');
-    // The user gives the Retrieve node a search tool of theirs (Retriever Tool has no counterpart).
+    // Its Retriever Tools search knowledge bases the user picks.
+    expect(retrieve.type === 'tool' && retrieve.knowledge?.map((ref) => ref.name)).toEqual([
+      'search_apple',
+      'search_tesla',
+    ]);
+    const picked = { apple: 'apple', tesla: 'tesla' } as Record<string, string>;
     const flow: Flow = {
       ...imported,
       nodes: imported.nodes.map((node) =>
-        node === retrieve ? ({ ...retrieve, tools: ['search_docs'] } as FlowNode) : node,
+        node === retrieve && node.type === 'tool'
+          ? {
+              ...node,
+              knowledge: node.knowledge!.map((ref) => ({
+                ...ref,
+                baseId: picked[ref.name.slice('search_'.length)]!,
+              })),
+            }
+          : node,
       ),
     };
-    const search = recordingTool('search_docs', () => 'Tesla sold 1.8 million cars in 2023.');
+    const knowledge = memoryKnowledge({
+      apple: { 'apple.md': 'Apple sold 230 million phones in 2023.' },
+      tesla: { 'tesla.md': 'Tesla sold 1.8 million cars in 2023.' },
+    });
     let asked = 0;
     const graded: string[] = [];
     const model = nodeModel({
-      agent: () => (++asked === 1 ? 'Hello! Ask me about Apple or Tesla.' : call('search_docs')),
+      agent: () =>
+        ++asked === 1
+          ? 'Hello! Ask me about Apple or Tesla.'
+          : call('search_tesla', { query: 'Tesla cars sold' }),
       return_agent: () => 'Here is what I found.',
       check_if_docs_relevant: (request) => {
         graded.push(request.systemInstruction ?? '');
@@ -168,9 +187,7 @@ describe("Flowise's Sequential Agents templates", () => {
       },
       generate: () => 'Tesla sold 1.8 million cars.',
     });
-    const runner = new InMemoryRunner({
-      agent: compileFlow(flow, { model, tools: [search.tool] }),
-    });
+    const runner = new InMemoryRunner({ agent: compileFlow(flow, { model, knowledge }) });
     const session = await runner.sessionService.createSession({
       appName: runner.appName,
       userId: 'u',
@@ -194,9 +211,10 @@ describe("Flowise's Sequential Agents templates", () => {
       'generate',
       'end',
     ]);
-    expect(search.runs).toHaveLength(1);
-    expect(graded[0]).toContain(
-      'Here is the retrieved document:\nTesla sold 1.8 million cars in 2023.',
-    );
+    expect(knowledge.searches).toEqual([
+      { baseIds: ['tesla'], query: 'Tesla cars sold', limit: 5 },
+    ]);
+    expect(graded[0]).toContain('Here is the retrieved document:\n{"sources":[{"source":1');
+    expect(graded[0]).toContain('Tesla sold 1.8 million cars in 2023.');
   });
 });

@@ -18,7 +18,7 @@ import { MAX_QUERY_TERMS } from '../../../src/store/memory-index.ts';
 import { freshDbName } from '../../support/helpers.ts';
 import {
   SCHEMA_V8,
-  SCHEMA_V10,
+  SCHEMA_V11,
   createDatabase,
   readSchema,
 } from '../../support/schema-fixtures.ts';
@@ -278,6 +278,6 @@ describe('the memory stores (schema 9)', () => {
     await service.addSessionToMemory(stored!);
     expect(texts(await search(service, 'upgrade'))).toEqual(['kept across the upgrade']);
     await Promise.all(toClose.splice(0).map((closing) => closing.close()));
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 });

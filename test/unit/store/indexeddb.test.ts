@@ -18,7 +18,7 @@ import {
   SCHEMA_V3,
   SCHEMA_V4,
   SCHEMA_V5,
-  SCHEMA_V10,
+  SCHEMA_V11,
   createDatabase,
   readSchema,
 } from '../../support/schema-fixtures.ts';
@@ -97,7 +97,7 @@ describe('IndexedDB storage', () => {
     expect(await upgraded.getSessionSummary(key)).toEqual(expected);
     await upgraded.close();
     expect(await sessionRecords(dbName)).toEqual(written);
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 
   it('creates the current schema', async () => {
@@ -105,7 +105,7 @@ describe('IndexedDB storage', () => {
     const { sessionService } = services(dbName);
     await sessionService.createSession({ appName: 'a', userId: 'u' });
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 
   it('upgrades a version 1 database and keeps its data', async () => {
@@ -137,7 +137,7 @@ describe('IndexedDB storage', () => {
     expect(session).toMatchObject({ state: { a: 1 }, events: [event] });
     expect(await sessionService.listRuns({ appName: 'a', userId: 'u' })).toEqual([]);
     await sessionService.close();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 
   it("upgrades a version 3 database: the app's records stay, and flows can be stored", async () => {
@@ -164,7 +164,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listFlows()).toEqual([{ id: 'f1', flow, updatedAt: 2 }]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 
   it('upgrades a version 4 database: flows and settings stay, providers and agents can be stored', async () => {
@@ -206,7 +206,7 @@ describe('IndexedDB storage', () => {
     expect(await store.listAgentSpecs()).toEqual([agent]);
     await store.close();
     toClose.pop();
-    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(dbName)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 
   it('stores artifact bytes as Blobs', async () => {

@@ -16,7 +16,7 @@ import { freshDbName, rejectionOf } from '../../support/helpers.ts';
 import { DB_VERSION } from '../../../src/store/database.ts';
 import {
   SCHEMA_V9,
-  SCHEMA_V10,
+  SCHEMA_V11,
   createDatabase,
   readSchema,
 } from '../../support/schema-fixtures.ts';
@@ -245,6 +245,6 @@ describe('the search store (schema 10)', () => {
     expect(found(await upgraded.search.search('quokka'))[0]!.hits).toContain(
       'message:active:quokka',
     );
-    expect(await readSchema(`${dbName}-v9`)).toEqual({ version: DB_VERSION, schema: SCHEMA_V10 });
+    expect(await readSchema(`${dbName}-v9`)).toEqual({ version: DB_VERSION, schema: SCHEMA_V11 });
   });
 });

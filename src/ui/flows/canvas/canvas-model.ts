@@ -91,6 +91,7 @@ export const PALETTE: readonly PaletteItem[] = [
   { type: 'toolCall', label: 'Tool', hint: 'Calls one tool with set arguments' },
   { type: 'http', label: 'HTTP', hint: 'Sends an HTTP request' },
   { type: 'subflow', label: 'Execute Flow', hint: 'Runs another flow as one step' },
+  { type: 'retriever', label: 'Retriever', hint: 'Searches knowledge bases for a query' },
 ];
 
 /** What the canvas says beside Human Input's two handles. */
@@ -214,6 +215,7 @@ const TEMPLATES: Record<FlowNodeType, Record<string, unknown>> = {
   http: { method: 'GET', url: '' },
   toolCall: { tool: '' },
   subflow: { flow: '' },
+  retriever: { knowledge: [], query: '{{question}}' },
 };
 
 /** The flow with the nodes moved to the positions given (others keep theirs). */
