@@ -29,7 +29,7 @@ import { webLocks } from './runs/session-locks.ts';
 import { KEYS_CHANNEL } from './keys/key-vault.ts';
 import type { ToolPolicy } from '../src/tools/tool-policy.ts';
 import { AppSearch } from './search/search.ts';
-import { knowledgeApi } from './knowledge/knowledge.ts';
+import { knowledgeApi } from './knowledge/knowledge-views.ts';
 
 const channel = new BroadcastChannel(BROADCAST_CHANNEL);
 // Search across sessions indexes what this tab's runtime says it changed (workers/search/).

@@ -11,6 +11,8 @@ import {
   lastUserMessage,
 } from '../models/demo-model.ts';
 import type { DemoTiming } from './writing-workflow.ts';
+import { sourcesOf, type KnowledgeSource } from '../knowledge/types.ts';
+import { isKnowledgeTool } from '../tools/knowledge-tool.ts';
 
 /** Words that point to an enum value that is not itself in the message. */
 const SYNONYMS: Record<string, readonly string[]> = {
@@ -36,7 +38,7 @@ export function flowDemoAnswer(request: LlmRequest): LlmResponse | string {
   if (properties)
     return '```json\n' + JSON.stringify(structured(properties, question), null, 2) + '\n```';
   const result = lastToolResponse(request) ?? toolResultInContext(latestText(request));
-  if (result) return describeResult(result.name, result.response);
+  if (result) return describeResult(result.name, result.response, question);
   const call = toolCall(request, question);
   if (call) return call;
   return plainAnswer(request, question);
@@ -75,6 +77,9 @@ function structured(properties: Record<string, JsonSchema>, question: string) {
 /** A call to the first offered tool the message gives arguments for. */
 function toolCall(request: LlmRequest, question: string): LlmResponse | undefined {
   const offered = new Set(request.tools?.map((tool) => tool.name));
+  // A knowledge base is searched for the question itself (Flowise's RAG agents do so first).
+  const knowledge = request.tools?.find(isKnowledgeTool);
+  if (knowledge && question.trim()) return callFunction(knowledge.name, { query: question });
   const invoice = question.match(/\bINV-?\d+\b/i)?.[0];
   if (offered.has('lookup_invoice') && invoice)
     return callFunction('lookup_invoice', { invoice_id: invoice });
@@ -95,7 +100,7 @@ function toolCall(request: LlmRequest, question: string): LlmResponse | undefine
   return undefined;
 }
 
-function describeResult(name: string, response: Record<string, unknown>): string {
+function describeResult(name: string, response: Record<string, unknown>, question: string): string {
   const error = response['error'];
   if (typeof error === 'string') {
     return /rejected/i.test(error)
@@ -106,10 +111,31 @@ function describeResult(name: string, response: Record<string, unknown>): string
     const { invoice_id, amount_eur, status, date } = response as Record<string, string | number>;
     return `Invoice ${invoice_id} is for €${amount_eur} dated ${date}, and it is ${status}. This is resolved.`;
   }
+  const sources = sourcesOf(response);
+  if ('sources' in response) return answerFrom(sources, question);
   if (name === 'save_brief')
     return `The brief is saved as ${String(response['saved'])} (version ${String(response['version'])}).`;
   return `The ${name} tool says: ${JSON.stringify(response)}.`;
 }
+
+/**
+ * An answer from a knowledge search: the sentence of the sources that shares the most words with
+ * the question, citing its source; none shares any, Flowise's RAG agents' "not sure".
+ */
+function answerFrom(sources: readonly KnowledgeSource[], question: string): string {
+  const asked = new Set(wordsOf(question).filter((word) => word.length > 3));
+  let best: { sentence: string; source: number; shared: number } | undefined;
+  for (const { text, source } of sources)
+    for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+      const shared = new Set(wordsOf(sentence).filter((word) => asked.has(word))).size;
+      if (shared > (best?.shared ?? 0)) best = { sentence: sentence.trim(), source, shared };
+    }
+  return best
+    ? `${best.sentence.replace(/^#+\s*/, '')} [${best.source}]`
+    : "Hmm, I'm not sure: the documents I searched don't say.";
+}
+
+const wordsOf = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 /** A text answer shaped by what the node's instruction asks for. */
 function plainAnswer(request: LlmRequest, question: string): string {

@@ -31,6 +31,8 @@ export interface KnowledgeToolOptions {
 }
 
 export const KNOWLEDGE_TOOL_NAME = 'search_knowledge';
+/** How every knowledge tool's description ends: what tells the model (and the demo) to cite. */
+export const CITE_SOURCES = 'Each result is a numbered source: cite the sources you use as [n].';
 const MAX_QUERY = 2000;
 
 export class KnowledgeTool extends BaseTool {
@@ -42,7 +44,7 @@ export class KnowledgeTool extends BaseTool {
       name ?? KNOWLEDGE_TOOL_NAME,
       (description?.trim() ||
         "Searches the user's documents (their knowledge base) and returns the passages that best match the query.") +
-        ' Each result is a numbered source: cite the sources you use as [n].',
+        ` ${CITE_SOURCES}`,
       {
         type: 'object',
         properties: {
@@ -116,4 +118,9 @@ function sourcesGivenSoFar(toolContext: ToolContext): Map<string, number> {
       for (const source of sourcesOf(response.response))
         if (!given.has(source.ref.chunkId)) given.set(source.ref.chunkId, source.source);
   return given;
+}
+
+/** Whether a tool the model is offered is a knowledge tool (by the end of its description). */
+export function isKnowledgeTool(declaration: { description?: string }): boolean {
+  return declaration.description?.endsWith(CITE_SOURCES) ?? false;
 }

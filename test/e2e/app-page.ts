@@ -12,6 +12,16 @@ export async function openApp(page: Page): Promise<void> {
   await waitReady(page);
 }
 
+/** Opens the app, lets the service worker take it, cuts the network and reloads under it. */
+export async function openOffline(page: Page): Promise<void> {
+  await openApp(page);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.context().setOffline(true);
+  // A reload puts the page (and its workers) under the service worker, as a second visit is.
+  await page.reload();
+  await waitReady(page);
+}
+
 export async function waitReady(page: Page): Promise<void> {
   await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
 }

@@ -3,34 +3,12 @@
 // form shows the store in its Knowledge table with a picker of the user's bases; picking one
 // writes its id into the flow. `TRELLIS_SHOTS=1` also takes docs/screenshots/flow-knowledge*.png.
 
-import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { flowiseTemplates } from '../support/flowise-templates.ts';
-import { openAppSettled, region } from './app-page.ts';
+import { openAppSettled } from './app-page.ts';
 import { freshBrowserPerTest, screenshotsOf } from './browser.ts';
-import { makeBase, openKnowledge } from './knowledge-page.ts';
+import { importSimpleRag, makeBase, openKnowledge } from './knowledge-page.ts';
 
 const browser = freshBrowserPerTest();
-
-/** Flows → Import Flowise flow… with Flowise's own Simple RAG; the Flows region. */
-async function importSimpleRag(page: Page): Promise<Locator> {
-  const template = flowiseTemplates().find((t) => t.path.endsWith('agentflowsv2/Simple RAG.json'))!;
-  await page.getByRole('button', { name: 'Flows', exact: true }).click();
-  const flows = region(page, 'Flows');
-  await flows.getByLabel('Import Flowise flow…').setInputFiles({
-    name: 'Simple RAG.json',
-    mimeType: 'application/json',
-    buffer: Buffer.from(template.text),
-  });
-  await flows
-    .getByRole('region', { name: 'Import report' })
-    .getByText(
-      "knowledge “AI-Paper” needs a knowledge base: pick one in the node's Knowledge field",
-    )
-    .waitFor();
-  await flows.locator('.react-flow__node[data-id="qna"]').click();
-  return flows;
-}
 
 it('imports Simple RAG and picks a knowledge base for its store in the QnA node’s form', async () => {
   const { page } = browser;

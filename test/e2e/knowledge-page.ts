@@ -5,6 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { region } from './app-page.ts';
 import { addAgent } from './model-setup.ts';
+import { flowiseTemplates } from '../support/flowise-templates.ts';
 
 /** A short handbook in Markdown: headings make its chunks' places. */
 export const LEAVE_MD = `# Leave policy
@@ -99,4 +100,27 @@ export async function pasteText(view: Locator, name: string, text: string): Prom
  */
 export function addKnowledgeAgent(page: Page, name: string, baseName: string): Promise<void> {
   return addAgent(page, name, 'fixture-knowledge', [], [baseName]);
+}
+
+/**
+ * Flows → Import Flowise flow… with Flowise's own Simple RAG (its report says its store needs a
+ * knowledge base), then its QnA node opened; the Flows region.
+ */
+export async function importSimpleRag(page: Page): Promise<Locator> {
+  const template = flowiseTemplates().find((t) => t.path.endsWith('agentflowsv2/Simple RAG.json'))!;
+  await page.getByRole('button', { name: 'Flows', exact: true }).click();
+  const flows = region(page, 'Flows');
+  await flows.getByLabel('Import Flowise flow…').setInputFiles({
+    name: 'Simple RAG.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(template.text),
+  });
+  await flows
+    .getByRole('region', { name: 'Import report' })
+    .getByText(
+      "knowledge “AI-Paper” needs a knowledge base: pick one in the node's Knowledge field",
+    )
+    .waitFor();
+  await flows.locator('.react-flow__node[data-id="qna"]').click();
+  return flows;
 }

@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { addLocalModelFiles, messages, openApp, region, waitReady } from './app-page.ts';
+import {
+  addLocalModelFiles,
+  messages,
+  openApp,
+  openOffline,
+  region,
+  waitReady,
+} from './app-page.ts';
 import { freshBrowserPerTest } from './browser.ts';
 import { tinyGguf } from '../support/tiny-gguf.ts';
 
@@ -32,16 +39,6 @@ beforeAll(() => {
   writeFileSync(modelPath, tinyGguf({ bigrams }));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** Opens the app, lets the service worker take it, and cuts the network. */
-async function openOffline(page: Page): Promise<void> {
-  await openApp(page);
-  await page.evaluate(() => navigator.serviceWorker.ready);
-  await browser.context.setOffline(true);
-  // A reload puts the page (and its workers) under the service worker, as a second visit is.
-  await page.reload();
-  await waitReady(page);
-}
 
 /**
  * Settings → Providers → Add local model (with `contextTokens`, if given, as its context size),

@@ -24,6 +24,7 @@ import { KnowledgeTool } from '../../src/tools/knowledge-tool.ts';
 import { IndexedDbKnowledgeStorage } from '../../src/store/knowledge-store.ts';
 import type { SessionLocks } from '../runs/session-locks.ts';
 import type { RuntimeBroadcast } from '../protocol.ts';
+import { chunkView, documentFile } from './knowledge-views.ts';
 import {
   KNOWLEDGE_TEXT_CHARS,
   type KnowledgeApi,
@@ -42,8 +43,6 @@ export interface KnowledgeDeps {
   embedder: (choice: EmbeddingChoice) => Promise<Embedder>;
 }
 
-/** Characters of a document shown around a chunk that is not on a PDF's page. */
-const VIEW_AROUND = 3000;
 const PROGRESS_EVERY_MS = 100;
 
 interface BaseJobs {
@@ -235,6 +234,9 @@ export class AppKnowledge implements KnowledgeApi {
     const infos = (await Promise.all(baseIds.map((id) => this.deps.storage.base(id)))).filter(
       (info) => info !== undefined,
     );
+    // An agent that searches them is starting: their indexes build meanwhile (a big base's takes
+    // seconds), so its first search rarely waits. A failure here is the search's to say.
+    for (const info of infos) void this.prepare(info.id).catch(() => undefined);
     const named = infos.map((info) =>
       info.description ? `${info.name} (${info.description})` : info.name,
     );
@@ -254,48 +256,24 @@ export class AppKnowledge implements KnowledgeApi {
     });
   }
 
+  /** Builds a base's index ahead of its first search (KnowledgeBase.prepare). */
+  private async prepare(baseId: string): Promise<void> {
+    const base = await this.fresh(baseId);
+    await base.prepare((await this.embedderOf(base)).embedder);
+  }
+
   /** The ids of `baseIds` that name no base. */
   async missing(baseIds: string[]): Promise<string[]> {
     const found = await Promise.all(baseIds.map((id) => this.deps.storage.base(id)));
     return baseIds.filter((_, i) => !found[i]);
   }
 
-  async open(chunkId: string): Promise<KnowledgeChunkView> {
-    const chunk = await this.deps.storage.chunk(chunkId);
-    if (!chunk)
-      throw new KnowledgeNotFoundError(
-        'That passage is no longer in the knowledge base: its document was removed or re-indexed',
-      );
-    const [document, stored] = await Promise.all([
-      this.deps.storage.document(chunk.documentId),
-      this.deps.storage.text(chunk.baseId, chunk.documentId),
-    ]);
-    if (!document || !stored)
-      throw new KnowledgeNotFoundError('That document was removed from the knowledge base');
-    const page = stored.pages?.find((span) => span.page === chunk.page);
-    const from = page ? page.start : Math.max(0, chunk.start - VIEW_AROUND);
-    const to = page
-      ? Math.max(page.end, chunk.end)
-      : Math.min(stored.text.length, chunk.end + VIEW_AROUND);
-    return {
-      baseId: chunk.baseId,
-      documentId: chunk.documentId,
-      document: document.name,
-      kind: document.kind,
-      place: placeOf(chunk),
-      text: stored.text.slice(from, to),
-      start: chunk.start - from,
-      end: chunk.end - from,
-      hasFile: Boolean(await this.deps.storage.file(chunk.baseId, chunk.documentId)),
-    };
+  open(chunkId: string): Promise<KnowledgeChunkView> {
+    return chunkView(this.deps.storage, chunkId);
   }
 
-  async file(documentId: string): Promise<{ name: string; type: string; bytes: ArrayBuffer }> {
-    const document = await this.deps.storage.document(documentId);
-    const file = document && (await this.deps.storage.file(document.baseId, documentId));
-    if (!file) throw new KnowledgeNotFoundError('That document’s file is not kept');
-    const bytes = file.bytes.slice().buffer;
-    return { name: file.name, type: file.type, bytes };
+  file(documentId: string): Promise<{ name: string; type: string; bytes: ArrayBuffer }> {
+    return documentFile(this.deps.storage, documentId);
   }
 
   private async summary(baseId: string): Promise<KnowledgeBaseSummary> {
@@ -411,25 +389,4 @@ export class AppKnowledge implements KnowledgeApi {
   private changed(): void {
     this.deps.broadcast({ type: 'knowledge-changed' });
   }
-}
-
-/**
- * The room's page-facing methods as a plain object of functions (Comlink calls them through
- * `api.knowledge`): the page reaches nothing else of it, not `hits` nor `toolFor`.
- */
-export function knowledgeApi(room: AppKnowledge): KnowledgeApi {
-  return {
-    list: () => room.list(),
-    create: (draft) => room.create(draft),
-    update: (baseId, draft) => room.update(baseId, draft),
-    remove: (baseId) => room.remove(baseId),
-    addFiles: (baseId, files) => room.addFiles(baseId, files),
-    addText: (baseId, input) => room.addText(baseId, input),
-    stop: (baseId) => room.stop(baseId),
-    reindex: (baseId) => room.reindex(baseId),
-    removeDocument: (baseId, documentId) => room.removeDocument(baseId, documentId),
-    search: (baseIds, query, options) => room.search(baseIds, query, options),
-    open: (chunkId) => room.open(chunkId),
-    file: (documentId) => room.file(documentId),
-  };
 }

@@ -11,6 +11,8 @@ import { specOf } from '../../support/agent-specs.ts';
 import { recordingRuntime } from '../../support/app-runtime.ts';
 import { runEvents } from '../../support/fixture-agent.ts';
 import { rejectionOf } from '../../support/helpers.ts';
+import { flowiseTemplates } from '../../support/flowise-templates.ts';
+import { importFlowiseFlow, sourcesOf, textOf } from '../../../src/index.ts';
 import { makePdf } from '../../support/make-pdf.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 
@@ -163,7 +165,8 @@ describe('knowledge bases in the worker', () => {
       response.response as { sources: { source: number; document: string; place: string }[] }
     ).sources;
     expect(sources[0]).toMatchObject({ source: 1, document: 'atlas.pdf', place: 'page 3' });
-    const said = (list: readonly (typeof events)[number][]) => list.filter((e) => e.content?.parts[0]?.text);
+    const said = (list: readonly (typeof events)[number][]) =>
+      list.filter((e) => e.content?.parts[0]?.text);
     const answer = said(events).at(-1)!.content!.parts[0]!.text!;
     expect(answer).toMatch(/^From atlas\.pdf: .*Quillon.* \[1\]$/);
     // The model was told what the base holds.
@@ -183,5 +186,36 @@ describe('knowledge bases in the worker', () => {
       runtime.runs.send(session.id, 'And the rivers?', onEvent),
     );
     expect(String(next.error)).toMatch(/knowledge bases this agent searches were deleted/);
+  });
+
+  it('runs Flowise’s own Simple RAG on a base: its agent searches it and answers citing page 3', async () => {
+    const { runtime, knowledge, ended } = await open();
+    const base = await knowledge.create({ name: 'Atlas' });
+    await knowledge.addFiles(base.id, [
+      { name: 'atlas.pdf', type: 'application/pdf', bytes: await atlas() },
+    ]);
+    await ended(base.id);
+    const template = flowiseTemplates().find((t) =>
+      t.path.endsWith('agentflowsv2/Simple RAG.json'),
+    )!;
+    const { flow } = importFlowiseFlow(JSON.parse(template.text), 'Simple RAG', {
+      knowledge: { 'AI-Paper': base.id },
+    });
+    const { saved, problems } = await runtime.flows.save(JSON.stringify(flow));
+    expect(problems).toEqual([]);
+    const session = await runtime.createSession(saved!.id);
+    const { error } = await runEvents((onEvent) =>
+      runtime.runs.send(session.id, 'What is the capital of Zorbia?', onEvent),
+    );
+    expect(String(error)).toBe('undefined');
+    const events = (await runtime.readLog(session.id, 0, 100)).entries.map((e) => e.event);
+    const sources = events
+      .flatMap((e) => e.content?.parts ?? [])
+      .flatMap((p) => sourcesOf(p.functionResponse?.response));
+    expect(sources[0]).toMatchObject({ source: 1, document: 'atlas.pdf', place: 'page 3' });
+    const texts = events.flatMap((e) => (e.content?.role === 'model' ? [textOf(e.content)] : []));
+    expect(texts.filter(Boolean).at(-1)).toBe(
+      'The capital of Zorbia is Quillon, a city of bridges. [1]',
+    );
   });
 });
