@@ -3,10 +3,11 @@
 // runs it (npm test), so an import that breaks a rule fails CI.
 //
 // Layers: src/core (pure) → src/store (IndexedDB) → the library rooms (agents, context, plugins, tools, models,
-// runner, flows, workflow, tracing, remote, demos) → workers/ (the app's runtime); src/ui (the
+// runner, flows, workflow, tracing, remote, demos, knowledge) → workers/ (the app's runtime); src/ui (the
 // page) reaches the worker only through src/ui/workbench/runtime-client.ts.
 
-const ROOMS = '^src/(agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos)/';
+const ROOMS =
+  '^src/(agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos|knowledge)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -30,9 +31,12 @@ module.exports = {
     {
       name: 'store-below-the-rooms',
       comment:
-        "src/store knows the library rooms by their types only; the one exception, the IndexedDB trace service, extends tracing's BaseTraceService as the session services extend their own base.",
+        "src/store knows the library rooms by their types only; two exceptions: the IndexedDB trace service extends tracing's BaseTraceService as the session services extend their own base, and the IndexedDB knowledge storage keeps the knowledge storage contract with its shared checks.",
       severity: 'error',
-      from: { path: '^src/store/', pathNot: '^src/store/indexeddb-trace-service\\.ts$' },
+      from: {
+        path: '^src/store/',
+        pathNot: '^src/store/(indexeddb-trace-service|knowledge-store)\\.ts$',
+      },
       to: { path: ROOMS, dependencyTypesNot: ['type-only'] },
     },
     {
@@ -41,7 +45,7 @@ module.exports = {
         'The library (src/core, src/store and the rooms, exported by src/index.ts) runs in Node and in any page: it imports neither the worker nor the page.',
       severity: 'error',
       from: {
-        path: '^src/(core|store|agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos)/|^src/index\\.ts$',
+        path: '^src/(core|store|agents|context|plugins|tools|models|runner|flows|workflow|tracing|remote|demos|knowledge)/|^src/index\\.ts$',
       },
       to: { path: '^(workers/|src/ui/|src/main\\.tsx$|src/sw\\.ts$)' },
     },
