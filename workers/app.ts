@@ -69,7 +69,6 @@ import { KeyVault, type ChannelLike } from './keys/key-vault.ts';
 import { storedSecrets } from './keys/stored-secrets.ts';
 import { settingProblem } from './settings-schema.ts';
 import { readSettingProblems, readSettings, writeSettings } from './app-settings.ts';
-
 export interface AppRuntimeOptions {
   dbName?: string;
   locks: SessionLocks;
@@ -168,7 +167,8 @@ export class AppRuntime {
       }),
     );
     this.agentSpecs = new AppAgentSpecs(this.store, this.providers, options, this.toolServers);
-    this.knowledge = AppKnowledge.open(options, this.providers, [this.agentSpecs, this.flows]);
+    const users = [this.agentSpecs, this.flows, this.backups];
+    this.knowledge = AppKnowledge.open(options, this.providers, users);
     const newRunner = (agent: BaseAgent, resumable: boolean) =>
       new Runner({
         appName: APP_NAME,

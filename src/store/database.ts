@@ -11,12 +11,7 @@ import type { ProviderSpec } from '../models/provider-spec.ts';
 import type { SessionRecord, TurnRecord } from './session-log.ts';
 import type { RunRecord } from './session-service.ts';
 import type { SpanRecord } from '../tracing/span.ts';
-import type {
-  KnowledgeBaseInfo,
-  KnowledgeChunk,
-  KnowledgeDocument,
-  PageSpan,
-} from '../knowledge/types.ts';
+import type { KnowledgeBaseInfo, KnowledgeDocument, PageSpan } from '../knowledge/types.ts';
 
 /**
  * The schema version. Bump it and add a step to `migrate` (migrations.ts); never edit a step once
@@ -201,14 +196,10 @@ export interface TrellisSchema extends DBSchema {
   };
   knowledgeTexts: { key: [baseId: string, documentId: string]; value: KnowledgeTextRecord };
   knowledgeFiles: { key: [baseId: string, documentId: string]; value: KnowledgeFileRecord };
-  knowledgeChunks: {
-    key: [baseId: string, documentId: string, seq: number];
-    value: KnowledgeChunk;
-    indexes: { byId: string };
-  };
+  knowledgeChunks: { key: [baseId: string, documentId: string]; value: KnowledgeChunksRecord };
   knowledgeVectors: {
     key: KnowledgeVectorKey;
-    value: KnowledgeVectorRecord;
+    value: KnowledgeVectorsRecord;
     indexes: { byDocument: [baseId: string, documentId: string] };
   };
 }
@@ -235,14 +226,31 @@ export interface KnowledgeFileRecord {
   bytes: ArrayBuffer;
 }
 
-/** A chunk's vector by one embedder (`key`), so vectors of two models never mix. */
-export type KnowledgeVectorKey = [baseId: string, key: string, documentId: string, seq: number];
-export interface KnowledgeVectorRecord {
+/** A document's chunks in one record, in columns of TextChunk's fields: chunk n is entry n. */
+export interface KnowledgeChunksRecord {
+  baseId: string;
+  documentId: string;
+  texts: string[];
+  starts: Float64Array;
+  ends: Float64Array;
+  /** Only when some chunk has one (`undefined` for one that has none); so `pages`. */
+  headings?: (string | undefined)[];
+  pages?: (number | undefined)[];
+}
+
+/**
+ * A document's vectors by one embedder (`key`: two models' never mix) in one record, `dimension`
+ * numbers each, in the order of `seqs`: the chunks' seqs as runs ("0-99,120"), in the key so
+ * that which chunks have vectors is read from the keys alone.
+ */
+export type KnowledgeVectorKey = [baseId: string, key: string, documentId: string, seqs: string];
+export interface KnowledgeVectorsRecord {
   baseId: string;
   key: string;
   documentId: string;
-  seq: number;
-  vector: Float32Array;
+  seqs: string;
+  dimension: number;
+  vectors: Float32Array;
 }
 
 /**

@@ -1,12 +1,15 @@
 // Knowledge bases in IndexedDB (KnowledgeStorage, src/knowledge/knowledge-storage.ts, says what
 // must stay true). Stores: `knowledgeBases` (each base and its revision), and keyed by base then
-// document: `knowledgeDocuments`, `knowledgeTexts`, `knowledgeFiles`, `knowledgeChunks`
-// (`[base, document, seq]`) and `knowledgeVectors` (`[base, embedder key, document, seq]`). So a
-// base's or a document's records are one key range, and a delete is one request per store (the
-// vectors of one document, under every key, are found through `byDocument`). Each write is one
-// transaction that also renews the base's revision: a full disk (StorageFullError) or any other
-// failure leaves nothing of it written. Reads are bulk `getAll`s in pages, never cursors: a
-// cursor over a range is slow in Chromium and quadratic in fake-indexeddb.
+// document: `knowledgeDocuments`, `knowledgeTexts`, `knowledgeFiles`, `knowledgeChunks` (a
+// document's chunks, one record) and `knowledgeVectors` (`[base, embedder key, document, seqs]`:
+// a document's vectors by one embedder, one record). One record per document, not per chunk: a
+// bulk read costs ~0.1 ms a record in Chromium, so a base of 10,000 chunks read 10,000 records
+// before its first search. So a base's or a document's records are one key range, and a delete is
+// one request per store (a document's vectors, under every key, are found through `byDocument`).
+// Each write is one transaction that also renews the base's revision: a full disk
+// (StorageFullError) or any other failure leaves nothing of it written. Reads are bulk `getAll`s
+// in pages, never cursors: a cursor over a range is slow in Chromium and quadratic in
+// fake-indexeddb.
 
 import {
   baseNotFound,
@@ -15,6 +18,7 @@ import {
   chunkIdOf,
   documentNotFound,
   newRevision,
+  parseChunkId,
   type DocumentContent,
   type DocumentText,
   type KnowledgeFile,
@@ -24,7 +28,8 @@ import {
 } from '../knowledge/knowledge-storage.ts';
 import type { KnowledgeBaseInfo, KnowledgeChunk, KnowledgeDocument } from '../knowledge/types.ts';
 import { DatabaseRef, type IndexedDbServiceOptions } from './connection.ts';
-import { Stores, type KnowledgeBaseRecord } from './database.ts';
+import { Stores, type KnowledgeBaseRecord, type KnowledgeChunksRecord } from './database.ts';
+import { packChunks, packVectors, seqsOf, unpackVectors, vectorsKey } from './knowledge-records.ts';
 import { readTransaction, writeTransaction, type WriteTx } from './transaction.ts';
 
 const STORES = [
@@ -37,8 +42,11 @@ const STORES = [
 ];
 type KnowledgeTx = WriteTx<typeof STORES>;
 
-/** Records a bulk read takes at a time (chunks of ~1 KB; vectors of up to ~12 KB). */
-const PAGE = 2000;
+/**
+ * Records a bulk read takes at a time: each is a whole document's chunks (~1 MB for a thousand)
+ * or vectors (~3 MB for a thousand of 768 numbers).
+ */
+const PAGE = 16;
 
 /** Every key that starts with `prefix`. */
 function prefixed(...prefix: (string | number)[]): IDBKeyRange {
@@ -132,11 +140,8 @@ export class IndexedDbKnowledgeStorage implements KnowledgeStorage {
         );
       }
       if (chunks) {
-        // Requests run in the order made: the old chunks go before the new ones come.
-        const store = tx.objectStore(Stores.knowledgeChunks);
-        requests.push(store.delete(prefixed(baseId, documentId)));
+        requests.push(tx.objectStore(Stores.knowledgeChunks).put(packChunks(document, chunks)));
         requests.push(dropVectors(tx, baseId, documentId));
-        for (const chunk of chunks) requests.push(store.put(chunk));
       }
       await Promise.all(requests);
     });
@@ -152,7 +157,7 @@ export class IndexedDbKnowledgeStorage implements KnowledgeStorage {
         documents.delete(key),
         tx.objectStore(Stores.knowledgeTexts).delete(key),
         tx.objectStore(Stores.knowledgeFiles).delete(key),
-        tx.objectStore(Stores.knowledgeChunks).delete(prefixed(baseId, documentId)),
+        tx.objectStore(Stores.knowledgeChunks).delete(key),
         dropVectors(tx, baseId, documentId),
       ]);
     });
@@ -177,45 +182,48 @@ export class IndexedDbKnowledgeStorage implements KnowledgeStorage {
   }
 
   async chunks(baseId: string, documentId?: string): Promise<KnowledgeChunk[]> {
-    const range = documentId === undefined ? prefixed(baseId) : prefixed(baseId, documentId);
     const db = await this.database.open();
     return readTransaction(db, [Stores.knowledgeChunks], async (tx) => {
       const store = tx.objectStore(Stores.knowledgeChunks);
-      const found: KnowledgeChunk[] = [];
-      let page = await store.getAll(range, PAGE);
-      while (page.length > 0) {
-        found.push(...page);
-        if (page.length < PAGE) break;
-        const last = page[page.length - 1]!;
-        const from = [last.baseId, last.documentId, last.seq];
-        page = await store.getAll(IDBKeyRange.bound(from, range.upper, true), PAGE);
+      if (documentId !== undefined) {
+        const record = await store.get([baseId, documentId]);
+        return record ? unpackChunks(record) : [];
       }
+      const found: KnowledgeChunk[] = [];
+      for await (const page of pages(store, prefixed(baseId), (r) => [r.baseId, r.documentId]))
+        for (const record of page) found.push(...unpackChunks(record));
       return found;
     });
   }
 
   async chunk(chunkId: string): Promise<KnowledgeChunk | undefined> {
+    const place = parseChunkId(chunkId);
+    // Only the id as chunkIdOf writes it names a chunk ("doc:07" does not).
+    if (!place || chunkIdOf(place.documentId, place.seq) !== chunkId) return undefined;
     const db = await this.database.open();
-    return readTransaction(db, [Stores.knowledgeChunks], (tx) =>
-      tx.objectStore(Stores.knowledgeChunks).index('byId').get(chunkId),
-    );
+    const stores = [Stores.knowledgeDocuments, Stores.knowledgeChunks];
+    return readTransaction(db, stores, async (tx) => {
+      const document = await tx
+        .objectStore(Stores.knowledgeDocuments)
+        .index('byId')
+        .get(place.documentId);
+      if (!document) return undefined;
+      const record = await tx
+        .objectStore(Stores.knowledgeChunks)
+        .get([document.baseId, document.id]);
+      return record && place.seq < record.texts.length ? chunkAt(record, place.seq) : undefined;
+    });
   }
 
   async vectors(baseId: string, key: string): Promise<Map<string, Float32Array>> {
-    const range = prefixed(baseId, key);
     const db = await this.database.open();
     return readTransaction(db, [Stores.knowledgeVectors], async (tx) => {
       const store = tx.objectStore(Stores.knowledgeVectors);
       const found = new Map<string, Float32Array>();
-      let page = await store.getAll(range, PAGE);
-      while (page.length > 0) {
+      for await (const page of pages(store, prefixed(baseId, key), vectorsKey))
         for (const record of page)
-          found.set(chunkIdOf(record.documentId, record.seq), record.vector);
-        if (page.length < PAGE) break;
-        const last = page[page.length - 1]!;
-        const from = [baseId, key, last.documentId, last.seq];
-        page = await store.getAll(IDBKeyRange.bound(from, range.upper, true), PAGE);
-      }
+          for (const [seq, vector] of unpackVectors(record))
+            found.set(chunkIdOf(record.documentId, seq), vector);
       return found;
     });
   }
@@ -225,26 +233,44 @@ export class IndexedDbKnowledgeStorage implements KnowledgeStorage {
     const keys = await readTransaction(db, [Stores.knowledgeVectors], (tx) =>
       tx.objectStore(Stores.knowledgeVectors).getAllKeys(prefixed(baseId, key)),
     );
-    return new Set(keys.map((stored) => chunkIdOf(stored[2], stored[3])));
+    return new Set(
+      keys.flatMap(([, , documentId, seqs]) =>
+        seqsOf(seqs).map((seq) => chunkIdOf(documentId, seq)),
+      ),
+    );
   }
 
   async putVectors(baseId: string, key: string, entries: readonly VectorEntry[]) {
     return this.write(baseId, async (tx) => {
       const store = tx.objectStore(Stores.knowledgeVectors);
-      const [one] = await store.getAll(prefixed(baseId, key), 1);
-      const checked = storableVectors(entries, one?.vector.length);
+      const documents = tx.objectStore(Stores.knowledgeDocuments);
+      // (A bad id is refused by storableVectors below.)
+      const named = entries.flatMap(([id]) => parseChunkId(id)?.documentId ?? []);
+      const documentIds = [...new Set(named)];
+      const [held, stored] = await Promise.all([
+        Promise.all(documentIds.map((id) => documents.get([baseId, id]))),
+        Promise.all(documentIds.map((id) => store.getAll(prefixed(baseId, key, id)))),
+      ]);
+      // The length this embedder's vectors have: of a record read already, if one was.
+      const dimension =
+        stored.flat()[0]?.dimension ?? (await store.getAll(prefixed(baseId, key), 1))[0]?.dimension;
+      const checked = storableVectors(entries, dimension);
       // A vector is kept only for a chunk that is there now: its document may have gone, or
       // been cut into other chunks, while the embedder worked.
-      const documentIds = [...new Set(checked.map(([place]) => place.documentId))];
-      const documents = tx.objectStore(Stores.knowledgeDocuments);
-      const held = await Promise.all(documentIds.map((id) => documents.get([baseId, id])));
       const counts = new Map(documentIds.map((id, i) => [id, held[i]?.chunkCount ?? 0]));
       const kept = checked.filter(([{ documentId, seq }]) => seq < counts.get(documentId)!);
-      await Promise.all(
-        kept.map(([{ documentId, seq }, vector]) =>
-          store.put({ baseId, key, documentId, seq, vector }),
-        ),
-      );
+      // Each touched document's record is read, added to and written again (under a new key when
+      // its seqs change: the old one goes first, requests run in the order made).
+      const requests: Promise<unknown>[] = [];
+      documentIds.forEach((documentId, i) => {
+        const mine = kept.filter(([place]) => place.documentId === documentId);
+        if (mine.length === 0) return;
+        const vectors = new Map(stored[i]!.flatMap(unpackVectors));
+        for (const [{ seq }, vector] of mine) vectors.set(seq, vector);
+        for (const record of stored[i]!) requests.push(store.delete(vectorsKey(record)));
+        requests.push(store.put(packVectors(baseId, key, documentId, vectors)));
+      });
+      await Promise.all(requests);
       return kept.map(([place]) => place.id);
     }).then(({ revision, result: written }) => ({ revision, written }));
   }
@@ -283,3 +309,43 @@ async function dropVectors(tx: KnowledgeTx, baseId: string, documentId: string):
   const keys = await store.index('byDocument').getAllKeys([baseId, documentId]);
   await Promise.all(keys.map((key) => store.delete(key)));
 }
+
+/**
+ * A range's records, read in pages of PAGE: each page starts after the key (`keyOf`) of the last
+ * record of the one before.
+ */
+async function* pages<R>(
+  store: { getAll(range: IDBKeyRange, count: number): Promise<R[]> },
+  range: IDBKeyRange,
+  keyOf: (record: R) => IDBValidKey,
+): AsyncGenerator<R[]> {
+  let page = await store.getAll(range, PAGE);
+  while (page.length > 0) {
+    yield page;
+    if (page.length < PAGE) return;
+    const from = keyOf(page[page.length - 1]!);
+    page = await store.getAll(IDBKeyRange.bound(from, range.upper, true), PAGE);
+  }
+}
+
+/** Chunk `seq` of a document's record (knowledge-records.ts packs them). */
+function chunkAt(record: KnowledgeChunksRecord, seq: number): KnowledgeChunk {
+  const { baseId, documentId } = record;
+  const chunk: KnowledgeChunk = {
+    id: chunkIdOf(documentId, seq),
+    baseId,
+    documentId,
+    seq,
+    text: record.texts[seq]!,
+    start: record.starts[seq]!,
+    end: record.ends[seq]!,
+  };
+  const heading = record.headings?.[seq];
+  if (heading !== undefined) chunk.heading = heading;
+  const page = record.pages?.[seq];
+  if (page !== undefined) chunk.page = page;
+  return chunk;
+}
+
+const unpackChunks = (record: KnowledgeChunksRecord): KnowledgeChunk[] =>
+  record.texts.map((_, seq) => chunkAt(record, seq));

@@ -96,9 +96,9 @@ export function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void 
   }
   if (oldVersion < 11) {
     // Knowledge bases (src/store/knowledge-store.ts): bases, their documents, each document's
-    // text, original file, chunks and vectors (per embedder). Keys start with the base (then the
-    // document), so a base's or a document's records are one key range; `byId` finds a document
-    // or chunk by its id alone. New stores, nothing to convert.
+    // text, original file, chunks (one record) and vectors (one record per embedder). Keys start
+    // with the base (then the document), so a base's or a document's records are one key range;
+    // `byId` finds a document by its id alone. New stores, nothing to convert.
     db.createObjectStore(Stores.knowledgeBases, { keyPath: 'id' });
     const documents = db.createObjectStore(Stores.knowledgeDocuments, {
       keyPath: ['baseId', 'id'],
@@ -106,12 +106,9 @@ export function migrate(db: TrellisDb, oldVersion: number, tx: UpgradeTx): void 
     documents.createIndex('byId', 'id', { unique: true });
     db.createObjectStore(Stores.knowledgeTexts, { keyPath: ['baseId', 'documentId'] });
     db.createObjectStore(Stores.knowledgeFiles, { keyPath: ['baseId', 'documentId'] });
-    const chunks = db.createObjectStore(Stores.knowledgeChunks, {
-      keyPath: ['baseId', 'documentId', 'seq'],
-    });
-    chunks.createIndex('byId', 'id', { unique: true });
+    db.createObjectStore(Stores.knowledgeChunks, { keyPath: ['baseId', 'documentId'] });
     const vectors = db.createObjectStore(Stores.knowledgeVectors, {
-      keyPath: ['baseId', 'key', 'documentId', 'seq'],
+      keyPath: ['baseId', 'key', 'documentId', 'seqs'],
     });
     vectors.createIndex('byDocument', ['baseId', 'documentId']);
   }

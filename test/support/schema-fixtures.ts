@@ -151,12 +151,9 @@ export const SCHEMA_V11 = {
   },
   knowledgeTexts: { keyPath: ['baseId', 'documentId'], indexes: {} },
   knowledgeFiles: { keyPath: ['baseId', 'documentId'], indexes: {} },
-  knowledgeChunks: {
-    keyPath: ['baseId', 'documentId', 'seq'],
-    indexes: { byId: { keyPath: 'id', unique: true } },
-  },
+  knowledgeChunks: { keyPath: ['baseId', 'documentId'], indexes: {} },
   knowledgeVectors: {
-    keyPath: ['baseId', 'key', 'documentId', 'seq'],
+    keyPath: ['baseId', 'key', 'documentId', 'seqs'],
     indexes: { byDocument: { keyPath: ['baseId', 'documentId'], unique: false } },
   },
 };

@@ -3,7 +3,8 @@
 // ids, every span and flow; what it must not carry is taken out (a provider's key, a tool
 // server's header values); its settings are only those a restore takes, each against its
 // schema (settings-schema.ts), and a tool it would always allow is left to ask (a file may not
-// grant a permission). A problem refuses the file whole.
+// grant a permission); its knowledge bases are checked by backup-knowledge.ts. A problem refuses
+// the file whole.
 
 import { InvalidRequestError } from '../../src/core/errors.ts';
 import { jsonTextProblem, jsonTreeProblem, type JsonLimits } from '../../src/core/json-limits.ts';
@@ -18,11 +19,12 @@ import { spanProblem } from '../../src/tracing/span-check.ts';
 import type { ToolServerRecord } from '../tool-servers/tool-server-record.ts';
 import { settingLabel, settingProblem } from '../settings-schema.ts';
 import { FOLDER_CHARS } from '../sessions/organise-protocol.ts';
+import { checkedKnowledge, type BackupKnowledgeBase } from './backup-knowledge.ts';
 
 export const BACKUP_FORMAT = 'trellis-backup';
-/** 2 added each session's `lastUpdateTime` and `spans`. */
-export const BACKUP_VERSION = 2;
-const READABLE_VERSIONS: readonly unknown[] = [1, 2];
+/** 2 added each session's `lastUpdateTime` and `spans`; 3 added `knowledge` (its bases). */
+export const BACKUP_VERSION = 3;
+const READABLE_VERSIONS: readonly unknown[] = [1, 2, 3];
 const MB = 1024 * 1024;
 
 /** A backup holds whole session files as strings: its limits are theirs, a level up. */
@@ -79,6 +81,8 @@ export interface BackupFile {
   providers: ProviderRecord[];
   toolServers: ToolServerRecord[];
   settings: Record<string, unknown>;
+  /** Knowledge bases and their documents (backup-knowledge.ts); absent before version 3. */
+  knowledge?: BackupKnowledgeBase[];
 }
 
 /** The backup's text, checked: its shape, its limits, every part's own checks but sessions'. */
@@ -101,7 +105,7 @@ export function checkedBackup(json: string): CheckedBackup {
   const file = value as Record<string, unknown>;
   if (!READABLE_VERSIONS.includes(file.version))
     refuse(
-      `it is a backup of version ${String(file.version)}; this Trellis reads versions ${READABLE_VERSIONS.join(' and ')}`,
+      `it is a backup of version ${String(file.version)}; this Trellis reads versions ${READABLE_VERSIONS.join(', ')}`,
     );
   for (const part of ['sessions', 'flows', 'agents', 'providers', 'toolServers'])
     if (!Array.isArray(file[part])) refuse(`its "${part}" is not a list`);
@@ -171,8 +175,10 @@ export function checkedBackup(json: string): CheckedBackup {
   }
   const servers = settingProblem(TOOL_SERVERS, file.toolServers);
   if (servers) refuse(`its tool servers are not valid (${servers})`);
+  const knowledge = checkedKnowledge(file.knowledge, refuse);
   return {
     ...(file as unknown as BackupFile),
+    knowledge,
     ...checkedSettings(file.settings as Record<string, unknown>, refuse),
   };
 }

@@ -10,8 +10,10 @@
 //   last updated: the session list's) and their traces' spans;
 // - what memory holds of a session travels as the ids of its events (memory is made of them),
 //   and is made again from the restored events;
+// - knowledge bases travel with their documents' text, files and chunks, not their vectors
+//   (backup-knowledge.ts), read and written through the KnowledgeStorage contract;
 // - a file of an older version still restores (version 1 had no spans and no last update: a
-//   session is dated by its last event).
+//   session is dated by its last event; before version 3 there were no knowledge bases).
 
 import { InvalidRequestError } from '../../src/core/errors.ts';
 import { parseSessionFile, type ParsedSessionFile } from '../../src/core/session-file.ts';
@@ -20,6 +22,7 @@ import type { BaseMemoryService } from '../../src/store/memory-service.ts';
 import type { IndexedDbArtifactService } from '../../src/store/indexeddb-artifact-service.ts';
 import type { IndexedDbSessionService } from '../../src/store/indexeddb-session-service.ts';
 import type { IndexedDbTraceService } from '../../src/store/indexeddb-trace-service.ts';
+import type { KnowledgeStorage } from '../../src/knowledge/knowledge-storage.ts';
 import type { SpanRecord } from '../../src/tracing/span.ts';
 import { spanUnder } from '../../src/tracing/span-check.ts';
 import { exportSessionFile, forget } from '../sessions/session-files.ts';
@@ -38,6 +41,7 @@ import {
   type BackupFile,
   type BackupSession,
 } from './backup-file.ts';
+import { backupKnowledge, restoreKnowledge } from './backup-knowledge.ts';
 
 export { BACKUP_FORMAT };
 
@@ -60,10 +64,17 @@ export interface BackupDeps {
   memory: BaseMemoryService;
   store: IndexedDbAppStore;
   broadcast: (message: RuntimeBroadcast) => void;
+  /** Where knowledge bases are kept; absent until the knowledge room is made (useKnowledge). */
+  knowledge?: KnowledgeStorage;
 }
 
 export class AppBackup {
   constructor(private readonly deps: BackupDeps) {}
+
+  /** The knowledge room's storage: its bases go in a backup and come back from one. */
+  useKnowledge(knowledge: { readonly storage: KnowledgeStorage }): void {
+    this.deps.knowledge = knowledge.storage;
+  }
 
   /** The workspace as one file (remote sessions stay on their ADK servers: their list is kept). */
   async backup(): Promise<{ filename: string; json: string }> {
@@ -110,6 +121,7 @@ export class AppBackup {
         withoutHeaderValues,
       ),
       settings,
+      knowledge: this.deps.knowledge ? await backupKnowledge(this.deps.knowledge) : [],
     };
     await store.putSetting(LAST_BACKUP, createdAt);
     const day = new Date(createdAt).toISOString().slice(0, 10);
@@ -209,12 +221,17 @@ export class AppBackup {
       (a) => store.putAgentSpecs([a]),
     );
     await this.restoreSessions(file.sessions, parsed, report);
+    if (this.deps.knowledge && file.knowledge?.length)
+      await restoreKnowledge(this.deps.knowledge, file.knowledge, report);
+    else if (file.knowledge?.length)
+      report.ignored.push('knowledge bases: this browser cannot keep them');
     for (const type of [
       'sessions-changed',
       'flows-changed',
       'providers-changed',
       'agents-changed',
       'memory-changed',
+      'knowledge-changed',
       'prompts-changed',
     ] as const)
       this.deps.broadcast({ type });

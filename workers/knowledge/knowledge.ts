@@ -59,6 +59,11 @@ export class AppKnowledge implements KnowledgeApi {
 
   constructor(private readonly deps: KnowledgeDeps) {}
 
+  /** Where its bases are kept: a backup reads and restores them through it. */
+  get storage(): KnowledgeStorage {
+    return this.deps.storage;
+  }
+
   /** The app's room, on its database, its models from `providers`, searched by `users`. */
   static open(
     options: {

@@ -1,6 +1,7 @@
 // IndexedDbKnowledgeStorage over fake-indexeddb, where it differs from the in-memory storage: the
 // upgrade from schema 10 that makes its stores, a full disk (nothing of a document is written),
-// and bulk reads past one page. The contract both storages keep is
+// and how a document's chunks and vectors are packed, one record each: bulk reads past one page,
+// vectors added a batch at a time, a chunk read back field for field. The contract both storages keep is
 // test/unit/knowledge/knowledge-storage.test.ts.
 
 import 'fake-indexeddb/auto';
@@ -95,40 +96,107 @@ describe('IndexedDbKnowledgeStorage', () => {
     expect((await storage.vectorIds(base.id, embedder.key)).size).toBe(2);
   });
 
-  it('reads a base of more chunks and vectors than one page holds, in order', async () => {
+  it('reads a base of more documents than one page holds, each one’s chunks and vectors in order', async () => {
     const storage = storageOf();
     const base = await KnowledgeBase.create(storage, { name: 'Big' });
-    const count = 4500;
-    const document: KnowledgeDocument = {
-      id: 'doc',
-      baseId: base.id,
-      name: 'big.txt',
-      kind: 'text',
-      size: count,
-      chars: count,
-      chunkCount: count,
-      status: 'indexed',
-      addedAt: 1,
-    };
-    const chunks: KnowledgeChunk[] = Array.from({ length: count }, (_, seq) => ({
-      id: chunkIdOf('doc', seq),
-      baseId: base.id,
-      documentId: 'doc',
-      seq,
-      text: 'x',
-      start: seq,
-      end: seq + 1,
-    }));
-    await storage.putDocument(document, { text: { text: 'x'.repeat(count) }, chunks });
-    const read = await storage.chunks(base.id);
-    expect(read.map((chunk) => chunk.seq)).toEqual(chunks.map((chunk) => chunk.seq));
+    const written: KnowledgeChunk[] = [];
+    for (let d = 0; d < 45; d++) {
+      const { document, chunks } = documentOf(base.id, `doc${String(d).padStart(2, '0')}`, 30);
+      await storage.putDocument(document, { text: { text: 'x'.repeat(30) }, chunks });
+      written.push(...chunks);
+    }
+    expect(await storage.chunks(base.id)).toStrictEqual(written);
     await storage.putVectors(
       base.id,
       'k',
-      chunks.map((chunk) => [chunk.id, [chunk.seq, 1]]),
+      written.map((chunk) => [chunk.id, [chunk.seq, 1]]),
     );
     const vectors = await storage.vectors(base.id, 'k');
-    expect(vectors.size).toBe(count);
-    expect([...vectors.get(chunkIdOf('doc', 4321))!]).toEqual([4321, 1]);
+    expect([...vectors.keys()]).toEqual(written.map((chunk) => chunk.id));
+    expect([...vectors.get(chunkIdOf('doc44', 29))!]).toEqual([29, 1]);
+    expect([...(await storage.vectorIds(base.id, 'k'))]).toEqual([...vectors.keys()]);
+  });
+
+  it('adds vectors to a document a batch at a time, across documents, the latest kept', async () => {
+    const storage = storageOf();
+    const base = await KnowledgeBase.create(storage, { name: 'Notes' });
+    for (const id of ['a', 'b']) {
+      const { document, chunks } = documentOf(base.id, id, 8);
+      await storage.putDocument(document, { text: { text: 'x'.repeat(8) }, chunks });
+    }
+    const put = (entries: [string, number, number][]) =>
+      storage.putVectors(
+        base.id,
+        'k',
+        entries.map(([documentId, seq, value]) => [chunkIdOf(documentId, seq), [value, seq]]),
+      );
+    await put([
+      ['a', 5, 1],
+      ['a', 0, 1],
+      ['a', 1, 1],
+      ['b', 7, 1],
+    ]);
+    await storage.deleteDocument(base.id, 'b');
+    const { written } = await put([
+      ['b', 0, 2],
+      ['a', 3, 2],
+      ['a', 1, 2],
+      ['a', 9, 2],
+    ]);
+    expect(written).toEqual([chunkIdOf('a', 3), chunkIdOf('a', 1)]);
+    const vectors = await storage.vectors(base.id, 'k');
+    expect(Object.fromEntries([...vectors].map(([id, vector]) => [id, [...vector]]))).toEqual({
+      'a:0': [1, 0],
+      'a:1': [2, 1],
+      'a:3': [2, 3],
+      'a:5': [1, 5],
+    });
+    expect([...(await storage.vectorIds(base.id, 'k'))].sort()).toEqual([
+      'a:0',
+      'a:1',
+      'a:3',
+      'a:5',
+    ]);
+    // Each vector read is its own: changing one changes no other, nor what is stored.
+    vectors.get('a:0')!.fill(9);
+    expect([...vectors.get('a:1')!]).toEqual([2, 1]);
+    expect([...(await storage.vectors(base.id, 'k')).get('a:0')!]).toEqual([1, 0]);
+  });
+
+  it('gives a chunk back as written, absent heading and page absent; an id not as written finds none', async () => {
+    const storage = storageOf();
+    const base = await KnowledgeBase.create(storage, { name: 'Notes' });
+    const { document, chunks } = documentOf(base.id, 'doc', 3);
+    chunks[1] = { ...chunks[1]!, heading: 'Setup › Install', page: 4 };
+    await storage.putDocument(document, { text: { text: 'xxx' }, chunks });
+    expect(await storage.chunk(chunkIdOf('doc', 1))).toStrictEqual(chunks[1]);
+    expect(await storage.chunk(chunkIdOf('doc', 2))).toStrictEqual(chunks[2]);
+    expect(await storage.chunks(base.id, 'doc')).toStrictEqual(chunks);
+    for (const id of ['doc:01', 'doc:3', 'doc:-1', 'doc', 'other:0'])
+      expect(await storage.chunk(id)).toBeUndefined();
   });
 });
+
+function documentOf(baseId: string, id: string, count: number) {
+  const document: KnowledgeDocument = {
+    id,
+    baseId,
+    name: `${id}.txt`,
+    kind: 'text',
+    size: count,
+    chars: count,
+    chunkCount: count,
+    status: 'indexed',
+    addedAt: 1,
+  };
+  const chunks: KnowledgeChunk[] = Array.from({ length: count }, (_, seq) => ({
+    id: chunkIdOf(id, seq),
+    baseId,
+    documentId: id,
+    seq,
+    text: `chunk ${seq} of ${id}`,
+    start: seq,
+    end: seq + 1,
+  }));
+  return { document, chunks };
+}

@@ -9,7 +9,9 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { AppRuntime } from '../../../workers/app.ts';
 import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
+import { recordingRuntime } from '../../support/app-runtime.ts';
 import { freshDbName, rejectionOf } from '../../support/helpers.ts';
+import { makePdf } from '../../support/make-pdf.ts';
 
 function open() {
   return new AppRuntime({
@@ -242,5 +244,148 @@ describe('backup and restore', () => {
       expect((await rejectionOf(target.backups.restore(text))).message).toMatch(message);
     expect(await target.listSessions()).toEqual(before);
     expect(await target.agentSpecs.list()).toEqual([]);
+  });
+});
+
+// Knowledge bases (issue 34): a base with a PDF and a Markdown file backed up and restored into a
+// fresh browser, through the app's own knowledge room: a search finds the same passage, the viewer
+// opens it, the original file downloads as it was; no vector and no key travels; a second restore
+// changes nothing; a backup of before knowledge (version 2) restores.
+describe('backup and restore of knowledge bases', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text).buffer as ArrayBuffer;
+
+  /** A runtime with a base "Atlas" of a PDF and a Markdown file, indexed. */
+  async function withKnowledge() {
+    const { runtime, broadcasts } = recordingRuntime();
+    const base = await runtime.knowledge.create({ name: 'Atlas', description: 'Zorbia' });
+    const pdf = await makePdf([
+      ['Zorbia, an atlas.', 'Chapter one is about weather.'],
+      ['The capital of Zorbia is Quillon, a city of bridges.'],
+    ]);
+    await runtime.knowledge.addFiles(base.id, [
+      { name: 'atlas.pdf', type: 'application/pdf', bytes: pdf.slice().buffer as ArrayBuffer },
+      {
+        name: 'food.md',
+        type: 'text/markdown',
+        bytes: bytes('# Food\n\n## Fish\n\nVey trout are grilled.'),
+      },
+    ]);
+    for (let i = 0; i < 500; i++) {
+      const ended = broadcasts.some(
+        (b) => b.type === 'knowledge-progress' && b.progress.phase === 'done',
+      );
+      if (ended && !(await runtime.knowledge.list())[0]!.progress) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect((await runtime.knowledge.list())[0]!.documents.map((d) => d.status)).toEqual([
+      'indexed',
+      'indexed',
+    ]);
+    return { runtime, base, pdf };
+  }
+
+  it('restores a base into a fresh browser: the same passages found, opened and downloaded', async () => {
+    const { runtime, base, pdf } = await withKnowledge();
+    const [before] = await runtime.knowledge.search([base.id], 'capital of Zorbia');
+    const { json } = await runtime.backups.backup();
+    const file = JSON.parse(json);
+    expect(file.version).toBe(3);
+    expect(file.knowledge).toHaveLength(1);
+    expect(json).not.toMatch(/vector/i);
+
+    const { runtime: fresh, broadcasts } = recordingRuntime();
+    const report = await fresh.backups.restore(json);
+    expect(report.conflicts).toEqual([]);
+    expect(report.restored).toEqual(
+      expect.arrayContaining([
+        'knowledge base Atlas',
+        'knowledge document atlas.pdf',
+        'knowledge document food.md',
+      ]),
+    );
+    expect(broadcasts).toContainEqual({ type: 'knowledge-changed' });
+    const [listed] = await fresh.knowledge.list();
+    expect(listed).toMatchObject({ id: base.id, name: 'Atlas', description: 'Zorbia' });
+    expect(listed!.documents.map((d) => [d.name, d.kind, d.pages])).toEqual([
+      ['atlas.pdf', 'pdf', 2],
+      ['food.md', 'markdown', undefined],
+    ]);
+
+    const [hit] = await fresh.knowledge.search([base.id], 'capital of Zorbia');
+    expect(hit).toEqual(before);
+    expect(hit).toMatchObject({ document: 'atlas.pdf', place: 'page 2' });
+    const view = await fresh.knowledge.open(hit!.chunkId);
+    expect(view).toMatchObject({ document: 'atlas.pdf', kind: 'pdf', hasFile: true });
+    expect(view.text.slice(view.start, view.end)).toContain('The capital of Zorbia is Quillon');
+    const download = await fresh.knowledge.file(view.documentId);
+    expect(download.name).toBe('atlas.pdf');
+    expect(new Uint8Array(download.bytes)).toEqual(pdf);
+    const [fish] = await fresh.knowledge.search([base.id], 'trout');
+    expect(fish).toMatchObject({ document: 'food.md', place: 'Food › Fish' });
+
+    // Restored again: nothing new, nothing changed.
+    const again = await fresh.backups.restore(json);
+    expect(again.restored).toEqual([]);
+    expect(again.conflicts).toEqual([]);
+    expect(again.unchanged).toBeGreaterThanOrEqual(3);
+    expect((await fresh.knowledge.list())[0]!.chunks).toBe(listed!.chunks);
+  });
+
+  it('merges: a document deleted here comes back; a base changed here is a conflict and kept', async () => {
+    const { runtime, base } = await withKnowledge();
+    const { json } = await runtime.backups.backup();
+    const [pdfDoc, mdDoc] = (await runtime.knowledge.list())[0]!.documents;
+    // Into the browser it came from: everything is here already, as it is.
+    const here = await runtime.backups.restore(json);
+    expect(here.restored).toEqual([]);
+    expect(here.conflicts).toEqual([]);
+    await runtime.knowledge.removeDocument(base.id, mdDoc!.id);
+    const back = await runtime.backups.restore(json);
+    expect(back.restored).toEqual(['knowledge document food.md']);
+    expect((await runtime.knowledge.search([base.id], 'trout'))[0]?.document).toBe('food.md');
+
+    await runtime.knowledge.update(base.id, { name: 'My atlas' });
+    await runtime.knowledge.removeDocument(base.id, pdfDoc!.id);
+    const report = await runtime.backups.restore(json);
+    expect(report.restored).toEqual([]);
+    expect(report.conflicts).toEqual([
+      expect.stringMatching(/^The knowledge base "My atlas" here differs .*yours is kept/),
+    ]);
+    expect((await runtime.knowledge.list())[0]!.documents.map((d) => d.name)).toEqual(['food.md']);
+  });
+
+  it('names an embedding provider by id only, and a restored base is searched by its words until re-embedded', async () => {
+    const { runtime } = recordingRuntime();
+    const provider = await runtime.providers.save({
+      kind: 'openai-compatible',
+      name: 'Embeddings',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      defaultModel: 'm',
+      apiKey: KEY,
+    });
+    const embedding = { providerId: provider.id, model: 'embed-1' };
+    const { json: plain } = await (await withKnowledge()).runtime.backups.backup();
+    const file = JSON.parse(plain);
+    file.knowledge[0].base.embedding = embedding;
+    file.providers = JSON.parse((await runtime.backups.backup()).json).providers;
+    const json = JSON.stringify(file);
+    expect(json).not.toContain(KEY);
+
+    const { runtime: fresh } = recordingRuntime();
+    await fresh.backups.restore(json);
+    const [listed] = await fresh.knowledge.list();
+    expect(listed).toMatchObject({ embedding, embedded: 0 });
+    // Its provider is unreachable and it has no vectors: a search is by its words.
+    const [hit] = await fresh.knowledge.search([listed!.id], 'capital of Zorbia');
+    expect(hit?.text).toContain('Quillon');
+  });
+
+  it('restores a version 2 backup, of before knowledge bases', async () => {
+    const { runtime, session } = await workspace();
+    const { knowledge: _none, ...file } = JSON.parse((await runtime.backups.backup()).json);
+    const fresh = open();
+    const report = await fresh.backups.restore(JSON.stringify({ ...file, version: 2 }));
+    expect(report.restored).toContain(`session ${session.title}`);
+    expect(await fresh.knowledge.list()).toEqual([]);
   });
 });

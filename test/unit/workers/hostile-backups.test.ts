@@ -164,3 +164,176 @@ describe('hostile backups', () => {
     expect(report.restored).toContain('your tool approval policies');
   });
 });
+
+// Hostile knowledge (issue 34): a backup's knowledge bases are checked whole before anything is
+// written. A bad shape, a huge name, a span or chunk outside its document's text, a chunk that is
+// not of its document, counts that do not match, bytes that are not base64: the file is refused,
+// saying which, and no base, document or anything else is written. A key planted in a base's
+// embedding choice is not taken.
+describe('hostile knowledge in backups', () => {
+  const TEXT = 'The capital of Zorbia is Quillon.\n\nIts rivers run cold.';
+  const good = () => ({
+    base: {
+      id: 'kb1',
+      name: 'Atlas',
+      description: '',
+      chunking: { size: 1000, overlap: 150 },
+      createdAt: 1,
+      updatedAt: 1,
+    },
+    documents: [
+      {
+        record: {
+          id: 'doc1',
+          baseId: 'kb1',
+          name: 'atlas.txt',
+          kind: 'text',
+          size: TEXT.length,
+          chars: TEXT.length,
+          chunkCount: 2,
+          status: 'indexed',
+          addedAt: 1,
+        },
+        text: { text: TEXT, pages: [{ page: 1, start: 0, end: TEXT.length }] },
+        file: { name: 'atlas.txt', type: 'text/plain', data: btoa(TEXT) },
+        chunks: [
+          { id: 'doc1:0', start: 0, end: 33 },
+          { id: 'doc1:1', start: 35, end: TEXT.length },
+        ],
+      },
+    ],
+  });
+  type Part = ReturnType<typeof good>;
+  const changed = (change: (part: Part) => void) => {
+    const part = good();
+    change(part);
+    return [part];
+  };
+  const refused: { name: string; knowledge: unknown; says: RegExp }[] = [
+    {
+      name: 'knowledge that is not a list',
+      knowledge: { kb1: good() },
+      says: /"knowledge" is not a list/,
+    },
+    {
+      name: 'a base without its record',
+      knowledge: [{ documents: [] }],
+      says: /knowledge base #1 has no record/,
+    },
+    {
+      name: 'a huge base name',
+      knowledge: changed((p) => (p.base.name = 'x'.repeat(1_000_000))),
+      says: /knowledge base #1 has no name/,
+    },
+    {
+      name: 'a chunking out of bounds',
+      knowledge: changed((p) => (p.base.chunking.size = 5)),
+      says: /chunking of knowledge base #1 is not valid/,
+    },
+    {
+      name: 'documents that are not a list',
+      knowledge: changed((p) => ((p as { documents: unknown }).documents = 'all')),
+      says: /documents of knowledge base #1 are not a list/,
+    },
+    {
+      name: 'a document of another base',
+      knowledge: changed((p) => (p.documents[0]!.record.baseId = 'kb2')),
+      says: /document #1 of knowledge base #1 is not of its base/,
+    },
+    {
+      name: 'a document of an unknown kind',
+      knowledge: changed((p) => (p.documents[0]!.record.kind = 'exe')),
+      says: /unknown kind/,
+    },
+    {
+      name: 'a page span outside the text',
+      knowledge: changed((p) => (p.documents[0]!.text.pages[0]!.end = TEXT.length + 1)),
+      says: /page #1 of document #1 .* lies outside its text/,
+    },
+    {
+      name: 'a chunk outside the text',
+      knowledge: changed((p) => (p.documents[0]!.chunks[1]!.end = 10_000)),
+      says: /chunk #2 of document #1 .* lies outside its text/,
+    },
+    {
+      name: 'a chunk that ends before it starts',
+      knowledge: changed((p) => (p.documents[0]!.chunks[0]!.start = 40)),
+      says: /chunk #1 of document #1 .* lies outside its text/,
+    },
+    {
+      name: 'a chunk id not of its document',
+      knowledge: changed((p) => (p.documents[0]!.chunks[1]!.id = 'other:1')),
+      says: /chunk #2 of document #1 .* is not chunk 1 of its document/,
+    },
+    {
+      name: 'a chunk count that does not match',
+      knowledge: changed((p) => (p.documents[0]!.record.chunkCount = 7)),
+      says: /says 7 chunks; it has 2/,
+    },
+    {
+      name: 'a character count that does not match the text',
+      knowledge: changed((p) => (p.documents[0]!.record.chars = 3)),
+      says: /says 3 characters/,
+    },
+    {
+      name: 'file bytes that are not base64',
+      knowledge: changed((p) => (p.documents[0]!.file.data = '***')),
+      says: /the file of document #1 .* is not base64/,
+    },
+    {
+      name: 'a base id twice',
+      knowledge: [good(), { ...good(), documents: [] }],
+      says: /base id kb1 twice/,
+    },
+    {
+      name: 'a document id twice, in two bases',
+      knowledge: [
+        good(),
+        {
+          base: { ...good().base, id: 'kb2' },
+          documents: good().documents.map((d) => ({
+            ...d,
+            record: { ...d.record, baseId: 'kb2' },
+          })),
+        },
+      ],
+      says: /document id doc1 twice/,
+    },
+  ];
+  it.each(refused)('refuses $name whole, and writes nothing', async ({ knowledge, says }) => {
+    const { dbName, runtime } = open();
+    await runtime.updateSettings({ theme: 'dark' });
+    const before = await storedSettings(dbName);
+    const error = await rejectionOf(
+      runtime.backups.restore(
+        backup({ version: 3, knowledge, toolServers: [server([])], settings: { prompts: [] } }),
+      ),
+    );
+    expect(error.name).toBe('InvalidRequestError');
+    expect(error.message).toMatch(/^Not restored: /);
+    expect(error.message).toMatch(says);
+    expect(error.message).toMatch(/Nothing was changed/);
+    expect(await runtime.knowledge.list()).toEqual([]);
+    expect(await storedSettings(dbName)).toEqual(before);
+  });
+
+  it('takes a good part, and no key planted in an embedding choice', async () => {
+    const { runtime } = open();
+    const part = good();
+    Object.assign(part.base, {
+      embedding: { providerId: 'p1', model: 'embed', apiKey: 'sk-planted-knowledge-key' },
+      revision: 'planted',
+    });
+    const report = await runtime.backups.restore(backup({ version: 3, knowledge: [part] }));
+    expect(report.restored).toEqual(['knowledge base Atlas', 'knowledge document atlas.txt']);
+    const backedUp = (await runtime.backups.backup()).json;
+    expect(backedUp).not.toContain('sk-planted-knowledge-key');
+    expect(JSON.parse(backedUp).knowledge[0].base.embedding).toEqual({
+      providerId: 'p1',
+      model: 'embed',
+    });
+    const view = await runtime.knowledge.open('doc1:1');
+    expect(view.text.slice(view.start, view.end)).toBe('Its rivers run cold.');
+    expect(new TextDecoder().decode((await runtime.knowledge.file('doc1')).bytes)).toBe(TEXT);
+  });
+});
