@@ -2,11 +2,8 @@
 // that read, index and embed them, and the searches of agents' knowledge tools. The library does
 // the work (src/knowledge/knowledge-base.ts on src/store/knowledge-store.ts); this room runs it as
 // the app needs:
-// - one job at a time per base, across tabs (a Web Lock per base): adding files, pasted text,
-//   re-indexing, embedding; later ones wait their turn; Stop stops the running one and drops
-//   the waiting ones; documents done before stay;
-// - progress goes to every tab as `knowledge-progress` broadcasts (at most ~10 a second), and
-//   every change as `knowledge-changed`;
+// - adding files, pasted text, re-indexing and embedding are jobs (base-jobs.ts: one at a time
+//   per base, across tabs; Stop; progress to every tab); documents done before a Stop stay;
 // - a base is opened once and kept (its index is in memory); a change made by another tab's
 //   worker (its `updatedAt` moved) reopens it before the next search.
 
@@ -18,12 +15,12 @@ import {
   type EmbeddingChoice,
   type Embedder,
   type KnowledgeHit,
-  type KnowledgeProgress,
 } from '../../src/knowledge/types.ts';
 import { KnowledgeTool } from '../../src/tools/knowledge-tool.ts';
 import { IndexedDbKnowledgeStorage } from '../../src/store/knowledge-store.ts';
 import type { SessionLocks } from '../runs/session-locks.ts';
 import type { RuntimeBroadcast } from '../protocol.ts';
+import { BaseJobs } from './base-jobs.ts';
 import { chunkView, documentFile } from './knowledge-views.ts';
 import {
   KNOWLEDGE_TEXT_CHARS,
@@ -43,21 +40,13 @@ export interface KnowledgeDeps {
   embedder: (choice: EmbeddingChoice) => Promise<Embedder>;
 }
 
-const PROGRESS_EVERY_MS = 100;
-
-interface BaseJobs {
-  controller: AbortController;
-  tail: Promise<void>;
-  waiting: number;
-  progress?: KnowledgeProgress;
-}
-
 export class AppKnowledge implements KnowledgeApi {
   private readonly opened = new Map<string, Promise<KnowledgeBase>>();
-  private readonly jobs = new Map<string, BaseJobs>();
-  private lastProgressAt = 0;
+  private readonly jobs: BaseJobs;
 
-  constructor(private readonly deps: KnowledgeDeps) {}
+  constructor(private readonly deps: KnowledgeDeps) {
+    this.jobs = new BaseJobs(deps.locks, deps.broadcast);
+  }
 
   /** Where its bases are kept: a backup reads and restores them through it. */
   get storage(): KnowledgeStorage {
@@ -114,9 +103,9 @@ export class AppKnowledge implements KnowledgeApi {
       after.embedding &&
       JSON.stringify(before.embedding) !== JSON.stringify(after.embedding)
     ) {
-      this.enqueue(baseId, async (signal) => {
+      this.jobs.enqueue(baseId, async (signal) => {
         const embedder = await this.deps.embedder(after.embedding!);
-        await base.embed(embedder, { signal, onProgress: (p) => this.step(baseId, p) });
+        await base.embed(embedder, { signal, onProgress: (p) => this.jobs.step(baseId, p) });
       });
     }
     return this.summary(baseId);
@@ -124,7 +113,7 @@ export class AppKnowledge implements KnowledgeApi {
 
   async remove(baseId: string): Promise<void> {
     await this.stop(baseId);
-    await this.jobs.get(baseId)?.tail;
+    await this.jobs.idle(baseId);
     await (await this.base(baseId)).delete();
     this.opened.delete(baseId);
     this.changed();
@@ -133,21 +122,21 @@ export class AppKnowledge implements KnowledgeApi {
   async addFiles(baseId: string, files: KnowledgeFileInput[]): Promise<void> {
     if (files.length === 0) throw new InvalidRequestError('Choose at least one file to add');
     const base = await this.base(baseId);
-    this.enqueue(baseId, async (signal) => {
+    this.jobs.enqueue(baseId, async (signal) => {
       // A file that cannot be read is not added, and the others still are; the job then fails
       // naming each one and why.
       const failed: string[] = [];
       for (const [i, file] of files.entries()) {
         signal.throwIfAborted();
         const step = { document: file.name, done: i, total: files.length };
-        this.progress(baseId, { baseId, phase: 'reading', ...step });
+        this.jobs.progress(baseId, { baseId, phase: 'reading', ...step });
         try {
           await base.add(
             { name: file.name, type: file.type, bytes: new Uint8Array(file.bytes) },
             {
               signal,
               ...(await this.embedderOf(base)),
-              onProgress: (p) => this.step(baseId, { ...p, ...step }),
+              onProgress: (p) => this.jobs.step(baseId, { ...p, ...step }),
             },
           );
         } catch (error) {
@@ -163,26 +152,25 @@ export class AppKnowledge implements KnowledgeApi {
   async addText(baseId: string, input: { name: string; text: string }): Promise<void> {
     const base = await this.base(baseId);
     if (!input.text.trim()) throw new InvalidRequestError('Paste some text to add');
-    this.enqueue(baseId, async (signal) => {
+    this.jobs.enqueue(baseId, async (signal) => {
       const name = input.name.trim() || 'Pasted text';
-      this.progress(baseId, { baseId, phase: 'reading', document: name, done: 0, total: 1 });
+      this.jobs.progress(baseId, { baseId, phase: 'reading', document: name, done: 0, total: 1 });
       await base.add({ name, text: input.text }, { signal, ...(await this.embedderOf(base)) });
       this.changed();
     });
   }
 
   async stop(baseId: string): Promise<void> {
-    const jobs = this.jobs.get(baseId);
-    jobs?.controller.abort(new DOMException('Stopped', 'AbortError'));
+    this.jobs.stop(baseId);
   }
 
   async reindex(baseId: string): Promise<void> {
     const base = await this.base(baseId);
-    this.enqueue(baseId, async (signal) => {
+    this.jobs.enqueue(baseId, async (signal) => {
       await base.reindex({
         signal,
         ...(await this.embedderOf(base)),
-        onProgress: (p) => this.step(baseId, p),
+        onProgress: (p) => this.jobs.step(baseId, p),
       });
       this.changed();
     });
@@ -285,7 +273,7 @@ export class AppKnowledge implements KnowledgeApi {
     const base = await this.base(baseId);
     const documents = await base.documents();
     const info = base.info();
-    const progress = this.jobs.get(baseId)?.progress;
+    const progress = this.jobs.progressOf(baseId);
     const embedded = info.embedding
       ? await base.embeddedCount(`${info.embedding.providerId}/${info.embedding.model}`)
       : undefined;
@@ -324,71 +312,6 @@ export class AppKnowledge implements KnowledgeApi {
   private async embedderOf(base: KnowledgeBase): Promise<{ embedder?: Embedder }> {
     const choice = base.info().embedding;
     return choice ? { embedder: await this.deps.embedder(choice) } : {};
-  }
-
-  /** Runs `work` after the base's earlier jobs, holding its lock; Stop aborts `signal`. */
-  private enqueue(baseId: string, work: (signal: AbortSignal) => Promise<void>): void {
-    let jobs = this.jobs.get(baseId);
-    if (!jobs || jobs.controller.signal.aborted) {
-      jobs = {
-        controller: new AbortController(),
-        tail: jobs?.tail ?? Promise.resolve(),
-        waiting: 0,
-      };
-      this.jobs.set(baseId, jobs);
-    }
-    const own = jobs;
-    const { signal } = own.controller;
-    own.waiting++;
-    own.tail = own.tail
-      .then(async () => {
-        signal.throwIfAborted();
-        await this.deps.locks.withLock(`knowledge:${baseId}`, () => work(signal));
-      })
-      .then(
-        () => {
-          if (own.waiting === 1)
-            this.progress(baseId, { baseId, phase: 'done', done: 1, total: 1 });
-        },
-        (error: unknown) => {
-          const stopped = signal.aborted;
-          this.progress(baseId, {
-            baseId,
-            phase: stopped ? 'stopped' : 'failed',
-            done: 0,
-            total: 0,
-            ...(stopped ? {} : { error: messageOf(error) }),
-          });
-          if (!stopped) console.warn('Trellis: a knowledge base job failed', messageOf(error));
-        },
-      )
-      .finally(() => {
-        own.waiting--;
-        if (own.waiting === 0 && this.jobs.get(baseId) === own) this.jobs.delete(baseId);
-        this.changed();
-      });
-  }
-
-  /** A step of a job: the library's own end of a step is not the job's end. */
-  private step(baseId: string, progress: KnowledgeProgress): void {
-    if (
-      progress.phase === 'reading' ||
-      progress.phase === 'indexing' ||
-      progress.phase === 'embedding'
-    )
-      this.progress(baseId, progress);
-  }
-
-  private progress(baseId: string, progress: KnowledgeProgress): void {
-    const jobs = this.jobs.get(baseId);
-    const last = jobs?.progress;
-    if (jobs) jobs.progress = progress;
-    // Every new phase or document is said; counts within one, at most ~10 times a second.
-    const now = Date.now();
-    const same = last?.phase === progress.phase && last.document === progress.document;
-    if (same && now - this.lastProgressAt < PROGRESS_EVERY_MS) return;
-    this.lastProgressAt = now;
-    this.deps.broadcast({ type: 'knowledge-progress', progress });
   }
 
   private changed(): void {

@@ -6,13 +6,24 @@
 
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentSpecInput, KnowledgeProgress } from '../../../workers/protocol.ts';
+import type {
+  AgentSpecInput,
+  KnowledgeProgress,
+  RuntimeBroadcast,
+} from '../../../workers/protocol.ts';
+import { AppKnowledge } from '../../../workers/knowledge/knowledge.ts';
+import { inProcessLocks } from '../../../workers/runs/session-locks.ts';
 import { specOf } from '../../support/agent-specs.ts';
 import { recordingRuntime } from '../../support/app-runtime.ts';
 import { runEvents } from '../../support/fixture-agent.ts';
 import { rejectionOf } from '../../support/helpers.ts';
 import { flowiseTemplates } from '../../support/flowise-templates.ts';
-import { importFlowiseFlow, sourcesOf, textOf } from '../../../src/index.ts';
+import {
+  InMemoryKnowledgeStorage,
+  importFlowiseFlow,
+  sourcesOf,
+  textOf,
+} from '../../../src/index.ts';
 import { makePdf } from '../../support/make-pdf.ts';
 import { startModelServer, type ModelServer } from '../../support/model-server.ts';
 
@@ -217,5 +228,38 @@ describe('knowledge bases in the worker', () => {
     expect(texts.filter(Boolean).at(-1)).toBe(
       'The capital of Zorbia is Quillon, a city of bridges. [1]',
     );
+  });
+
+  it('a job on a base another tab is writing fails saying so, and adds nothing', async () => {
+    const locks = inProcessLocks();
+    const broadcasts: RuntimeBroadcast[] = [];
+    const storage = new InMemoryKnowledgeStorage();
+    const deps = { storage, locks, broadcast: (b: RuntimeBroadcast) => broadcasts.push(b) };
+    const embedder = async () => {
+      throw new Error('no embedding here');
+    };
+    const tab = new AppKnowledge({ ...deps, embedder });
+    const base = await tab.create({ name: 'Shared' });
+    // The other tab holds the base's lock while this one adds.
+    let release = () => {};
+    const held = locks.withLock(
+      `knowledge:${base.id}`,
+      () => new Promise<void>((r) => (release = r)),
+    );
+    await tab.addText(base.id, { name: 'Mine', text: 'Written while the other tab indexes.' });
+    await expect
+      .poll(() =>
+        broadcasts.find((b) => b.type === 'knowledge-progress' && b.progress.phase === 'failed'),
+      )
+      .toMatchObject({
+        progress: {
+          error: expect.stringMatching(
+            /^Another tab is adding to or re-indexing this knowledge base/,
+          ),
+        },
+      });
+    expect((await tab.list())[0]!.documents).toEqual([]);
+    release();
+    await held;
   });
 });
